@@ -1,0 +1,54 @@
+/** Languages the service answers errors in. */
+export type Lang = 'en' | 'zh-CN';
+
+/**
+ * The widget sends `lang` as its locale (`zh-CN`, `zh`, `en-US`, ...). Every Chinese variant maps
+ * to `zh-CN`; anything else, or nothing, to `en`.
+ */
+export function resolveLang(raw: string | undefined): Lang {
+  return raw?.trim().toLowerCase().startsWith('zh') ? 'zh-CN' : 'en';
+}
+
+const catalog = {
+  duplicate: { en: 'Duplicate Content', 'zh-CN': '发送的内容之前已经发过' },
+  rateLimited: { en: 'Comment too fast!', 'zh-CN': '评论太快啦，请稍后再试！' },
+  routeNotFound: { en: 'url `{path}` not found.', 'zh-CN': '地址 `{path}` 不存在。' },
+  methodNotAllowed: {
+    en: 'Method {method} is not allowed on {path}.',
+    'zh-CN': '{path} 不支持 {method} 方法。',
+  },
+  commentNotFound: { en: 'Comment {id} not found.', 'zh-CN': '评论 {id} 不存在。' },
+  parentNotFound: {
+    en: '{field}: comment {id} does not exist on this url, or is not the thread it claims.',
+    'zh-CN': '{field}：评论 {id} 不在此页面，或与所属讨论串不符。',
+  },
+  bodyTooLarge: {
+    en: 'Request body is larger than {limit} bytes.',
+    'zh-CN': '请求体超过 {limit} 字节。',
+  },
+  commentTooLarge: {
+    en: 'comment: with its rendered HTML it is larger than {limit} bytes; shorten it.',
+    'zh-CN': 'comment：评论连同渲染后的 HTML 超过 {limit} 字节，请缩短。',
+  },
+  invalidJson: { en: 'body: must be valid JSON.', 'zh-CN': 'body：必须是合法的 JSON。' },
+  jsonRequired: {
+    en: 'Content-Type must be application/json.',
+    'zh-CN': 'Content-Type 必须是 application/json。',
+  },
+  invalidInput: { en: 'Invalid input: {problems}', 'zh-CN': '输入无效：{problems}' },
+  signInRequired: {
+    en: 'Sign in to change a comment; anonymous visitors may only send {"like": true|false}.',
+    'zh-CN': '修改评论需要登录；匿名访客只能发送 {"like": true|false}。',
+  },
+  internal: { en: 'Internal server error.', 'zh-CN': '服务器内部错误。' },
+} as const satisfies Record<string, Record<Lang, string>>;
+
+/** A message of the catalog. */
+export type MessageKey = keyof typeof catalog;
+
+/** The message `key` in `lang`, with `{name}` placeholders filled from `params`. */
+export function translate(lang: Lang, key: MessageKey, params: Record<string, string | number> = {}): string {
+  return catalog[key][lang].replace(/\{(\w+)\}/g, (whole, name: string) =>
+    name in params ? String(params[name]) : whole,
+  );
+}
