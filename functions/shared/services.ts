@@ -1,13 +1,37 @@
+import { ulid } from 'ulid';
 import type { Config } from './config.js';
+import { createAvatarResolver } from './domain/avatar.js';
+import type { PresentOptions } from './domain/present-comment.js';
+import { createDocumentClient } from './storage/client.js';
+import { type CommentRepository, createCommentRepository } from './storage/comment-repository.js';
+import { type CounterRepository, createCounterRepository } from './storage/counter-repository.js';
 
 /** Everything a route needs, built once per cold start and injected into the route factories. */
 export interface Services {
   readonly config: Config;
+  readonly comments: CommentRepository;
+  readonly counters: CounterRepository;
   /** Milliseconds since the epoch; injected so tests control time. */
   readonly now: () => number;
+  /** A new comment id (a ULID) for a comment inserted at `time`. */
+  readonly newId: (time: number) => string;
+  /** How comments are shown, but for the route-dependent `legacy` flag. */
+  readonly presentation: Omit<PresentOptions, 'legacy'>;
 }
 
-/** Builds the DynamoDB client and repositories for `config`. */
-export function createServices(config: Config): Services {
-  return { config, now: Date.now };
+/** Builds the services for `config`; `overrides` lets tests and local mode swap any part. */
+export function createServices(config: Config, overrides: Partial<Services> = {}): Services {
+  const client = createDocumentClient({ endpoint: config.DYNAMODB_ENDPOINT });
+  return {
+    config,
+    comments: createCommentRepository(client, config.TABLE_NAME),
+    counters: createCounterRepository(client, config.TABLE_NAME),
+    now: Date.now,
+    newId: (time) => ulid(time),
+    presentation: {
+      avatarFor: createAvatarResolver({ proxy: config.AVATAR_PROXY, template: config.GRAVATAR_STR }),
+      showUserAgent: !config.DISABLE_USERAGENT,
+    },
+    ...overrides,
+  };
 }

@@ -40,6 +40,14 @@ const catalog = {
     en: 'Sign in to change a comment; anonymous visitors may only send {"like": true|false}.',
     'zh-CN': '修改评论需要登录；匿名访客只能发送 {"like": true|false}。',
   },
+  deleteNeedsSignIn: {
+    en: 'Sign in as the author or an administrator to delete a comment.',
+    'zh-CN': '删除评论需要以作者或管理员身份登录。',
+  },
+  adminListNeedsSignIn: {
+    en: 'Sign in as an administrator to list comments for moderation.',
+    'zh-CN': '以管理员身份登录后才能查看审核列表。',
+  },
   internal: { en: 'Internal server error.', 'zh-CN': '服务器内部错误。' },
 } as const satisfies Record<string, Record<Lang, string>>;
 

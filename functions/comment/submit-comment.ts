@@ -1,0 +1,72 @@
+import type { StoredComment } from '../shared/domain/comment.js';
+import { submitBodySchema } from '../shared/domain/comment-schemas.js';
+import { AppError } from '../shared/domain/errors.js';
+import { contentHash, hashIp } from '../shared/domain/hashing.js';
+import { limits } from '../shared/domain/limits.js';
+import { translate } from '../shared/domain/messages.js';
+import { presentComment } from '../shared/domain/present-comment.js';
+import { renderMarkdown } from '../shared/domain/render-markdown.js';
+import { describeUserAgent } from '../shared/domain/user-agent.js';
+import { envelope } from '../shared/http/envelope.js';
+import type { Router } from '../shared/http/http-function.js';
+import { parseInput } from '../shared/http/request.js';
+import type { Services } from '../shared/services.js';
+
+/**
+ * `POST /api/comment`: validates, renders the markdown once, and stores the comment in one
+ * transaction with its duplicate mark, its rate mark, its parents' checks and its counters.
+ */
+export function createSubmitComment({ comments, config, now, newId, presentation }: Services): Router {
+  return async (request) => {
+    const body = parseInput(submitBodySchema, request.jsonBody(), request.lang);
+    const insertedAt = now();
+    const pid = body.pid ?? undefined;
+    const rid = body.rid ?? undefined;
+    // The v2 client expects the legacy route to prefix replies with a link to the parent.
+    const orig = request.legacy && pid && body.at ? `[@${body.at}](#${pid}): ${body.comment}` : body.comment;
+    const html = renderMarkdown(orig);
+    if (Buffer.byteLength(orig) + Buffer.byteLength(html) > limits.storedCommentBytes) {
+      throw new AppError('payload_too_large', translate(request.lang, 'commentTooLarge', { limit: limits.storedCommentBytes }));
+    }
+    const ipHash = hashIp(config.IP_HASH_SALT, request.sourceIp);
+    const comment: StoredComment = {
+      id: newId(insertedAt),
+      url: body.url,
+      ...(pid !== undefined && rid !== undefined ? { pid, rid } : {}),
+      nick: body.nick,
+      mail: body.mail,
+      link: body.link,
+      ua: body.ua,
+      ipHash,
+      ...describeUserAgent(body.ua),
+      orig,
+      html,
+      status: 'approved',
+      like: 0,
+      sticky: false,
+      insertedAt,
+    };
+
+    const result = await comments.insert(comment, {
+      contentHash: contentHash({ ...body, comment: body.comment }),
+      ...(config.IPQPS > 0 ? { rateLimit: { ipHash, windowMs: config.IPQPS * 1000 } } : {}),
+    });
+    if (!result.ok) {
+      switch (result.reason) {
+        case 'duplicate':
+          throw new AppError('duplicate', translate(request.lang, 'duplicate'));
+        case 'rate_limited':
+          throw new AppError('rate_limited', translate(request.lang, 'rateLimited'));
+        case 'parent_missing':
+          throw new AppError(
+            'invalid_input',
+            translate(request.lang, 'parentNotFound', { field: 'pid', id: pid ?? '' }),
+            { pid: 'must name a comment of the same url', rid: 'must name the root of that thread' },
+          );
+        case 'id_taken':
+          throw new Error(`Comment id ${comment.id} already exists`);
+      }
+    }
+    return envelope(presentComment(comment, { ...presentation, legacy: request.legacy }, { withUrl: true }));
+  };
+}

@@ -1,0 +1,38 @@
+/** Moderation states of a comment; only `approved` ones are public. */
+export type CommentStatus = 'approved' | 'waiting' | 'spam';
+
+/** A comment as the table holds it (mail, ua and ipHash are private). */
+export interface StoredComment {
+  /** A ULID: sorts by insertion time. */
+  readonly id: string;
+  readonly url: string;
+  /** The comment this one answers; absent on roots. */
+  readonly pid?: string;
+  /** The root of the thread; absent on roots. */
+  readonly rid?: string;
+  readonly nick: string;
+  readonly mail: string;
+  readonly link: string;
+  readonly ua: string;
+  readonly ipHash: string;
+  /** Parsed from `ua` on write, in Waline's format. */
+  readonly browser: string;
+  readonly os: string;
+  /** The raw text as typed. */
+  readonly orig: string;
+  /** `orig` rendered and sanitised, once, on write. */
+  readonly html: string;
+  readonly status: CommentStatus;
+  readonly like: number;
+  readonly sticky: boolean;
+  /** Epoch milliseconds. */
+  readonly insertedAt: number;
+}
+
+/** The public projection that can be rendered: what list and recent read back. */
+export type ListedComment = Omit<StoredComment, 'ua' | 'ipHash'>;
+
+/** True when `comment` starts a thread. */
+export function isRoot(comment: Pick<StoredComment, 'rid'>): boolean {
+  return comment.rid === undefined;
+}

@@ -1,0 +1,69 @@
+import type { ListedComment } from './comment.js';
+
+/** How comments are shown to the public. */
+export interface PresentOptions {
+  /** The avatar URL of an author. */
+  readonly avatarFor: (author: { nick: string; mail: string }) => string;
+  /** False when DISABLE_USERAGENT is set: browser and os are left out. */
+  readonly showUserAgent: boolean;
+  /** Legacy (v2 client) routes also carry `insertedAt`. */
+  readonly legacy: boolean;
+}
+
+/** A comment as the widget receives it. Never carries mail, IP or user agent. */
+export interface PublicComment {
+  objectId: string;
+  comment: string;
+  orig: string;
+  nick: string;
+  link: string;
+  avatar: string;
+  browser?: string;
+  os?: string;
+  status: string;
+  like: number;
+  time: number;
+  sticky?: true;
+  pid?: string;
+  rid?: string;
+  url?: string;
+  insertedAt?: string;
+  children?: PublicComment[];
+  reply_user?: { nick: string; link: string; avatar: string };
+}
+
+/**
+ * The public shape of a stored comment. Roots carry no `pid`/`rid` keys at all: the widget drops a
+ * freshly posted root whose response has a `rid` key.
+ */
+export function presentComment(
+  comment: ListedComment,
+  options: PresentOptions,
+  extra: { withUrl?: boolean } = {},
+): PublicComment {
+  return {
+    objectId: comment.id,
+    comment: comment.html,
+    orig: comment.orig,
+    nick: comment.nick,
+    link: comment.link,
+    avatar: options.avatarFor(comment),
+    ...(options.showUserAgent ? { browser: comment.browser, os: comment.os } : {}),
+    status: comment.status,
+    like: comment.like,
+    time: comment.insertedAt,
+    ...(comment.sticky ? { sticky: true as const } : {}),
+    ...(comment.pid !== undefined ? { pid: comment.pid } : {}),
+    ...(comment.rid !== undefined ? { rid: comment.rid } : {}),
+    ...(extra.withUrl ? { url: comment.url } : {}),
+    ...(options.legacy ? { insertedAt: new Date(comment.insertedAt).toISOString() } : {}),
+  };
+}
+
+/** The `reply_user` of a reply: who it answers, as the widget shows it. */
+export function presentReplyUser(
+  parent: ListedComment,
+  options: PresentOptions,
+): PublicComment['reply_user'] {
+  return { nick: parent.nick, link: parent.link, avatar: options.avatarFor(parent) };
+}

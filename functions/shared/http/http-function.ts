@@ -1,0 +1,67 @@
+import middy, { type MiddlewareObj } from '@middy/core';
+import type { Context } from 'aws-lambda';
+import { AppError } from '../domain/errors.js';
+import { resolveLang, translate } from '../domain/messages.js';
+import { corsHeaders, preflightResponse } from './cors.js';
+import { failure } from './envelope.js';
+import type { HttpEvent, HttpHandler, HttpResult } from './http-types.js';
+import { type ApiRequest, toApiRequest } from './request.js';
+
+/** The routing function of one Lambda: answers a parsed request. */
+export type Router = (request: ApiRequest) => Promise<HttpResult>;
+
+const headersOf = (event: HttpEvent) => (event.headers ?? {}) as Record<string, string | undefined>;
+
+/** Answers CORS preflights before any route runs. */
+function preflight(allowedOrigins: readonly string[]): MiddlewareObj<HttpEvent, HttpResult> {
+  return {
+    before: (request) => {
+      const headers = headersOf(request.event);
+      if (request.event.requestContext.http.method === 'OPTIONS' && headers['access-control-request-method']) {
+        return preflightResponse(headers, allowedOrigins);
+      }
+      return undefined;
+    },
+  };
+}
+
+/** Puts the CORS headers on every answer, errors included. */
+function cors(allowedOrigins: readonly string[]): MiddlewareObj<HttpEvent, HttpResult> {
+  const addHeaders = (request: { event: HttpEvent; response: HttpResult | undefined | null }) => {
+    if (!request.response) return;
+    request.response.headers = {
+      ...request.response.headers,
+      ...corsHeaders(headersOf(request.event).origin, allowedOrigins),
+    };
+  };
+  return { after: addHeaders, onError: addHeaders };
+}
+
+/**
+ * Turns any error into the Waline failure envelope. Only AppErrors below 500 show their message;
+ * everything else is logged and answered with a bland 500, so no internals leak.
+ */
+function errorEnvelope(): MiddlewareObj<HttpEvent, HttpResult> {
+  return {
+    onError: (request) => {
+      const { error } = request;
+      if (error instanceof AppError && error.status < 500) {
+        request.response = failure(error);
+        return;
+      }
+      console.error(JSON.stringify({ level: 'error', message: 'request failed', error: String(error?.stack ?? error) }));
+      const lang = resolveLang(new URLSearchParams(request.event.rawQueryString ?? '').get('lang') ?? undefined);
+      request.response = failure(new AppError('internal', translate(lang, 'internal')));
+    },
+  };
+}
+
+/** Wraps a router with the middleware every function shares: preflight, CORS, error envelope. */
+export function createHttpFunction(router: Router, options: { allowedOrigins: readonly string[] }): HttpHandler {
+  const handler = middy<HttpEvent, HttpResult, Error, Context>()
+    .use(cors(options.allowedOrigins))
+    .use(errorEnvelope())
+    .use(preflight(options.allowedOrigins))
+    .handler((event) => router(toApiRequest(event)));
+  return (event, context) => handler(event, context);
+}

@@ -1,0 +1,14 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+
+/** Builds the document client the repositories share; `endpoint` is set only in local mode. */
+export function createDocumentClient(options: { endpoint?: string } = {}): DynamoDBDocumentClient {
+  const client = new DynamoDBClient({
+    ...(options.endpoint ? { endpoint: options.endpoint } : {}),
+    // Lambda has a 10 s budget: fail fast rather than queue behind a throttled table.
+    maxAttempts: 3,
+  });
+  return DynamoDBDocumentClient.from(client, {
+    marshallOptions: { removeUndefinedValues: true },
+  });
+}

@@ -1,0 +1,60 @@
+import type { CommentStatus, ListedComment, StoredComment } from '../domain/comment.js';
+import { attributes, entities, keys, recentPartition } from './keys.js';
+
+/** Attributes read back by list and recent: the stored comment minus ua and ipHash. */
+export const listedAttributes = [
+  attributes.commentId,
+  'url',
+  'pid',
+  'rid',
+  'nick',
+  'mail',
+  'link',
+  'browser',
+  'os',
+  'orig',
+  'html',
+  'status',
+  'like',
+  'sticky',
+  'insertedAt',
+] as const;
+
+/** The DynamoDB item of a comment. Approved comments carry the sparse recent-index keys. */
+export function toCommentItem(comment: StoredComment): Record<string, unknown> {
+  const { id, ...fields } = comment;
+  return {
+    ...keys.comment(comment.url, id),
+    entity: entities.comment,
+    [attributes.commentId]: id,
+    ...fields,
+    ...(comment.status === 'approved'
+      ? { [attributes.recentPk]: recentPartition, [attributes.recentSk]: id }
+      : {}),
+  };
+}
+
+/** Reads a comment item (or its projection) back into the domain shape. */
+export function fromCommentItem(item: Record<string, unknown>): ListedComment {
+  const text = (name: string) => (typeof item[name] === 'string' ? (item[name] as string) : '');
+  const optional = (name: string) => (typeof item[name] === 'string' ? (item[name] as string) : undefined);
+  const pid = optional('pid');
+  const rid = optional('rid');
+  return {
+    id: text(attributes.commentId),
+    url: text('url'),
+    ...(pid !== undefined ? { pid } : {}),
+    ...(rid !== undefined ? { rid } : {}),
+    nick: text('nick'),
+    mail: text('mail'),
+    link: text('link'),
+    browser: text('browser'),
+    os: text('os'),
+    orig: text('orig'),
+    html: text('html'),
+    status: (optional('status') ?? 'approved') as CommentStatus,
+    like: Math.max(0, Number(item.like) || 0),
+    sticky: item.sticky === true,
+    insertedAt: Number(item.insertedAt) || 0,
+  };
+}

@@ -1,0 +1,91 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { CounterName } from '../domain/counters.js';
+import { batchGet, keyId } from './batch-get.js';
+import { entities, keys } from './keys.js';
+
+/** Reads and changes the page and site counters. Every method is one round trip (per 100 urls). */
+export interface CounterRepository {
+  /** The `names` counters of each url, aligned with `urls`; 0 where nothing was counted. */
+  readPageCounters(urls: readonly string[], names: readonly CounterName[]): Promise<Record<CounterName, number>[]>;
+  /** Visible comments of each url, aligned with `urls`. */
+  commentCounts(urls: readonly string[]): Promise<number[]>;
+  /** Visible comments of the whole site. */
+  siteCommentCount(): Promise<number>;
+  /** Adds one to a page counter and returns its new value. */
+  increment(url: string, name: CounterName): Promise<number>;
+  /** Takes one from a page counter, never below 0, and returns its new value. */
+  decrement(url: string, name: CounterName): Promise<number>;
+}
+
+const count = (value: unknown) => Math.max(0, Number(value) || 0);
+
+/** Builds the counter repository on `client` and `tableName`. */
+export function createCounterRepository(client: DynamoDBDocumentClient, tableName: string): CounterRepository {
+  return {
+    async readPageCounters(urls, names) {
+      const pageKeys = urls.map(keys.pageCounters);
+      const items = await batchGet(client, tableName, pageKeys, names);
+      return pageKeys.map((key) => {
+        const item = items.get(keyId(key));
+        return Object.fromEntries(names.map((name) => [name, count(item?.[name])])) as Record<CounterName, number>;
+      });
+    },
+
+    async commentCounts(urls) {
+      const pageKeys = urls.map(keys.pageCounters);
+      const items = await batchGet(client, tableName, pageKeys, ['comments']);
+      return pageKeys.map((key) => count(items.get(keyId(key))?.comments));
+    },
+
+    async siteCommentCount() {
+      const output = await client.send(
+        new GetCommand({
+          TableName: tableName,
+          Key: keys.siteCounters(),
+          ProjectionExpression: '#comments',
+          ExpressionAttributeNames: { '#comments': 'comments' },
+        }),
+      );
+      return count(output.Item?.comments);
+    },
+
+    async increment(url, name) {
+      const output = await client.send(
+        new UpdateCommand({
+          TableName: tableName,
+          Key: keys.pageCounters(url),
+          // ADD is atomic on the server and creates the item and the counter when missing:
+          // concurrent increments never overwrite each other.
+          UpdateExpression: 'ADD #counter :one SET #entity = :entity, #url = :url',
+          ExpressionAttributeNames: { '#counter': name, '#entity': 'entity', '#url': 'url' },
+          ExpressionAttributeValues: { ':one': 1, ':entity': entities.pageCounters, ':url': url },
+          ReturnValues: 'UPDATED_NEW',
+        }),
+      );
+      return count(output.Attributes?.[name]);
+    },
+
+    async decrement(url, name) {
+      try {
+        const output = await client.send(
+          new UpdateCommand({
+            TableName: tableName,
+            Key: keys.pageCounters(url),
+            UpdateExpression: 'ADD #counter :minusOne',
+            // Only while above zero: the floor holds under concurrency without a read, and a
+            // missing page or counter is left uncreated.
+            ConditionExpression: '#counter > :zero',
+            ExpressionAttributeNames: { '#counter': name },
+            ExpressionAttributeValues: { ':minusOne': -1, ':zero': 0 },
+            ReturnValues: 'UPDATED_NEW',
+          }),
+        );
+        return count(output.Attributes?.[name]);
+      } catch (error) {
+        if (error instanceof ConditionalCheckFailedException) return 0;
+        throw error;
+      }
+    },
+  };
+}

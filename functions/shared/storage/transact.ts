@@ -1,0 +1,42 @@
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import {
+  type DynamoDBDocumentClient,
+  TransactWriteCommand,
+  type TransactWriteCommandInput,
+} from '@aws-sdk/lib-dynamodb';
+
+/** The outcome of a transaction: done, or refused with the index of each failed condition. */
+export type TransactOutcome = { ok: true } | { ok: false; failedConditions: number[] };
+
+/** How often a transaction that lost a race against another one is tried again. */
+const conflictAttempts = 8;
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Sends a TransactWriteItems. A cancellation caused only by a concurrent transaction on the same
+ * item (hot counters) is retried with jittered backoff; the items are identical on each try and the
+ * transaction is all-or-nothing, so a retry never writes twice. A cancellation by a failed
+ * condition is returned, not thrown, with the indexes of the failed items.
+ */
+export async function transactWrite(
+  client: DynamoDBDocumentClient,
+  input: TransactWriteCommandInput,
+): Promise<TransactOutcome> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await client.send(new TransactWriteCommand(input));
+      return { ok: true };
+    } catch (error) {
+      if (!(error instanceof TransactionCanceledException)) throw error;
+      const reasons = error.CancellationReasons ?? [];
+      const failedConditions = reasons.flatMap((reason, index) =>
+        reason.Code === 'ConditionalCheckFailed' ? [index] : [],
+      );
+      if (failedConditions.length > 0) return { ok: false, failedConditions };
+      const conflicted = reasons.some((reason) => reason.Code === 'TransactionConflict');
+      if (!conflicted || attempt >= conflictAttempts) throw error;
+      await pause(Math.random() * Math.min(1000, 25 * 2 ** attempt));
+    }
+  }
+}
