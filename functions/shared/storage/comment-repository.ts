@@ -110,7 +110,8 @@ export function createCommentRepository(client: DynamoDBDocumentClient, tableNam
         {
           Put: {
             TableName: tableName,
-            Item: { ...keys.duplicate(comment.url, guards.contentHash), entity: entities.duplicate, commentId: comment.id },
+            // `of`, not `commentId`: that attribute would put the mark into the by-id index.
+            Item: { ...keys.duplicate(comment.url, guards.contentHash), entity: entities.duplicate, of: comment.id },
             // The mark exists iff the same content was posted on this url before.
             ConditionExpression: 'attribute_not_exists(pk)',
           },

@@ -1,0 +1,24 @@
+import { createArticleHandler } from '../../functions/article/article-handler.js';
+import { createCommentHandler } from '../../functions/comment/comment-handler.js';
+import { createServices, type Services } from '../../functions/shared/services.js';
+import { buildEvent, type EventSpec, testContext } from './http-event.js';
+import { testConfig } from './test-config.js';
+import type { TestTable } from './test-table.js';
+
+/** The real handlers over a test table, and a `call` that sends them one request. */
+export function createLocalApi(table: TestTable, env: Record<string, string> = {}, overrides: Partial<Services> = {}) {
+  const services = createServices(
+    testConfig({ TABLE_NAME: table.tableName, DYNAMODB_ENDPOINT: table.endpoint, ...env }),
+    overrides,
+  );
+  const comment = createCommentHandler(services);
+  const article = createArticleHandler(services);
+  return {
+    services,
+    async call(spec: EventSpec) {
+      const handler = /^(?:\/api)?\/article/.test(spec.path) ? article : comment;
+      const response = await handler(buildEvent(spec), testContext);
+      return { status: response.statusCode, headers: response.headers, body: JSON.parse(response.body || 'null') };
+    },
+  };
+}
