@@ -1,0 +1,75 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLocalApi } from '../../support/local-services.js';
+import { createTestTable, type TestTable } from '../../support/test-table.js';
+
+describe('reading counts on DynamoDB Local', () => {
+  let table: TestTable;
+  let api: ReturnType<typeof createLocalApi>;
+  const update = (body: unknown, path = '/api/article') => api.call({ method: 'POST', path, body });
+  const read = (query: string, path = '/api/article') => api.call({ path, query });
+
+  beforeAll(async () => {
+    table = await createTestTable();
+    api = createLocalApi(table);
+  });
+  afterAll(() => table.drop());
+
+  it('increments pageviews by default and returns the new value', async () => {
+    expect((await update({ path: '/a' })).body).toEqual({ errno: 0, errmsg: '', data: [{ time: 1 }] });
+    expect((await update({ path: '/a', type: 'time', action: 'inc' })).body.data).toEqual([{ time: 2 }]);
+  });
+
+  it('decrements reactions but never below zero, and creates nothing for an unknown page', async () => {
+    await update({ path: '/r', type: 'reaction2' });
+
+    expect((await update({ path: '/r', type: 'reaction2', action: 'desc' })).body.data).toEqual([{ reaction2: 0 }]);
+    expect((await update({ path: '/r', type: 'reaction2', action: 'desc' })).body.data).toEqual([{ reaction2: 0 }]);
+    expect((await update({ path: '/never', type: 'reaction1', action: 'desc' })).body.data).toEqual([{ reaction1: 0 }]);
+    expect((await read('path=%2Fr&type=reaction2')).body.data).toEqual([{ reaction2: 0 }]);
+  });
+
+  it('reads several paths and types aligned with the request, 0 where unknown', async () => {
+    await update({ path: '/b', type: 'reaction0' });
+
+    const { body } = await read('path=%2Fa,%2Fmissing&path=%2Fb&type=time,reaction0');
+
+    expect(body.data).toEqual([
+      { time: 2, reaction0: 0 },
+      { time: 0, reaction0: 0 },
+      { time: 0, reaction0: 1 },
+    ]);
+  });
+
+  it('keeps paths opaque: an encoded and a decoded path are different counters', async () => {
+    await update({ path: '/%E4%B8%AD' });
+
+    const { body } = await read(`path=${encodeURIComponent('/%E4%B8%AD')},${encodeURIComponent('/中')}`);
+
+    expect(body.data).toEqual([{ time: 1 }, { time: 0 }]);
+  });
+
+  it('refuses a missing path, an unknown type or action with a 400 naming the field', async () => {
+    const noPath = await update({ type: 'time' });
+    const badType = await update({ path: '/a', type: 'reaction9' });
+    const badAction = await update({ path: '/a', action: 'double' });
+    const readNoPath = await read('type=time');
+
+    expect(noPath).toMatchObject({ status: 400, body: { errno: 1001 } });
+    expect(noPath.body.details).toHaveProperty('path');
+    expect(badType.body.details).toHaveProperty('type');
+    expect(badAction.body.details).toHaveProperty('action');
+    expect(readNoPath.body.details).toHaveProperty('path');
+    expect((await read('path=%2Fa')).body.data).toEqual([{ time: 2 }]);
+  });
+
+  it('answers the legacy /article route with bare numbers and objects', async () => {
+    expect((await update({ path: '/a' }, '/article')).body).toBe(3);
+    expect((await read('path=%2Fa', '/article')).body).toBe(3);
+    expect((await read('path=%2Fa&type=time,reaction0', '/article')).body).toEqual({ time: 3, reaction0: 0 });
+    expect((await read('path=%2Fa,%2Fb', '/article')).body).toEqual([3, 0]);
+    expect((await read('path=%2Fa,%2Fb&type=time,reaction0', '/article')).body).toEqual([
+      { time: 3, reaction0: 0 },
+      { time: 0, reaction0: 1 },
+    ]);
+  });
+});

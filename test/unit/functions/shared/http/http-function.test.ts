@@ -1,0 +1,130 @@
+import { DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { mockClient } from 'aws-sdk-client-mock';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createCommentHandler } from '../../../../../functions/comment/comment-handler.js';
+import { limits } from '../../../../../functions/shared/domain/limits.js';
+import { createServices } from '../../../../../functions/shared/services.js';
+import { buildEvent, type EventSpec, testContext } from '../../../../support/http-event.js';
+import { testConfig } from '../../../../support/test-config.js';
+
+const ddb = mockClient(DynamoDBDocumentClient);
+
+const callWith = async (env: Record<string, string>, spec: EventSpec) => {
+  const handler = createCommentHandler(createServices(testConfig(env)));
+  const response = await handler(buildEvent(spec), testContext);
+  return { ...response, json: response.body ? JSON.parse(response.body) : undefined };
+};
+const call = (spec: EventSpec) => callWith({}, spec);
+
+describe('the HTTP layer of a function', () => {
+  beforeEach(() => ddb.reset());
+  afterEach(() => vi.restoreAllMocks());
+
+  it('answers a preflight with the allowed methods and the requested headers echoed', async () => {
+    const response = await call({
+      method: 'OPTIONS',
+      path: '/api/comment',
+      headers: {
+        origin: 'https://blog.example',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type,authorization',
+      },
+    });
+
+    expect(response.statusCode).toBe(204);
+    expect(response.headers).toMatchObject({
+      'access-control-allow-origin': '*',
+      'access-control-allow-methods': 'GET,HEAD,PUT,POST,DELETE,PATCH',
+      'access-control-allow-headers': 'content-type,authorization',
+    });
+    expect(ddb.calls()).toHaveLength(0);
+  });
+
+  it('allows only the configured origins when ALLOWED_ORIGINS is set', async () => {
+    ddb.on(QueryCommand).resolves({ Items: [] });
+    const env = { ALLOWED_ORIGINS: 'https://blog.example, https://docs.example/' };
+
+    const allowed = await callWith(env, { path: '/api/comment', query: 'path=%2F', headers: { origin: 'https://docs.example' } });
+    const refused = await callWith(env, { path: '/api/comment', query: 'path=%2F', headers: { origin: 'https://evil.example' } });
+
+    expect(allowed.headers['access-control-allow-origin']).toBe('https://docs.example');
+    expect(refused.headers).not.toHaveProperty('access-control-allow-origin');
+    expect(refused.headers.vary).toBe('Origin');
+  });
+
+  it('puts CORS headers on errors too', async () => {
+    const response = await call({ path: '/api/comment', headers: { origin: 'https://blog.example' } });
+
+    expect(response.statusCode).toBe(400);
+    expect(response.headers['access-control-allow-origin']).toBe('*');
+    expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
+  });
+
+  it('refuses a body over the limit with 413 before touching the table', async () => {
+    const response = await call({
+      method: 'POST',
+      path: '/api/comment',
+      body: { comment: 'x'.repeat(limits.bodyBytes), url: '/p' },
+    });
+
+    expect(response.statusCode).toBe(413);
+    expect(response.json).toEqual({ errno: 1000, errmsg: `Request body is larger than ${limits.bodyBytes} bytes.` });
+    expect(ddb.calls()).toHaveLength(0);
+  });
+
+  it('refuses a comment whose rendered HTML would not fit in one item with 413', async () => {
+    // Each '<' is escaped to '&lt;' in the HTML: within the body limit, too large once rendered.
+    const response = await call({ method: 'POST', path: '/api/comment', body: { comment: '<'.repeat(limits.commentChars), url: '/p' } });
+
+    expect(response.statusCode).toBe(413);
+    expect(response.json.errmsg).toMatch(/^comment: /);
+    expect(ddb.calls()).toHaveLength(0);
+  });
+
+  it('refuses malformed JSON, a non-object body and a non-JSON content type with a 4xx', async () => {
+    const malformed = await call({ method: 'POST', path: '/api/comment', body: '{"comment":' });
+    const array = await call({ method: 'POST', path: '/api/comment', body: [1, 2] });
+    const form = await call({
+      method: 'POST',
+      path: '/api/comment',
+      body: 'comment=x&url=%2Fp',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+
+    expect(malformed).toMatchObject({ statusCode: 400, json: { errno: 1001, errmsg: 'body: must be valid JSON.' } });
+    expect(array).toMatchObject({ statusCode: 400, json: { errno: 1001 } });
+    expect(array.json.errmsg).toMatch(/body: .*object/);
+    expect(form.statusCode).toBe(415);
+    expect(ddb.calls()).toHaveLength(0);
+  });
+
+  it('hides the cause of an unexpected failure behind a generic 500', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    ddb.on(QueryCommand).rejects(new Error('secret table detail'));
+
+    const response = await call({ path: '/api/comment', query: 'path=%2Fp&lang=zh-CN' });
+
+    expect(response.statusCode).toBe(500);
+    expect(response.json).toEqual({ errno: 500, errmsg: '服务器内部错误。' });
+    expect(response.body).not.toContain('secret');
+  });
+
+  it('treats an edit from an anonymous visitor as unauthorised, even with Bearer undefined', async () => {
+    const response = await call({
+      method: 'PUT',
+      path: '/api/comment/01ARZ3NDEKTSV4RRFFQ69G5FAV',
+      body: { like: true, comment: 'edited' },
+      headers: { authorization: 'Bearer undefined' },
+    });
+
+    expect(response.statusCode).toBe(401);
+    expect(ddb.calls()).toHaveLength(0);
+  });
+
+  it('refuses a comment id that is not letters and digits with a 400 naming id', async () => {
+    const response = await call({ method: 'PUT', path: '/api/comment/a%20b', body: { like: true } });
+
+    expect(response.statusCode).toBe(400);
+    expect(response.json.details).toHaveProperty('id');
+  });
+});
