@@ -1,0 +1,54 @@
+import { App } from 'aws-cdk-lib';
+import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { MarginaliaStack } from '../lib/marginalia-stack.js';
+
+const app = new App();
+
+// `-c key=value` gives strings, cdk.json gives JSON values: accept both.
+const context = (key: string): unknown => {
+  const value: unknown = app.node.tryGetContext(key);
+  return value === '' ? undefined : value;
+};
+const text = (key: string): string | undefined => {
+  const value = context(key);
+  return value === undefined ? undefined : String(value);
+};
+const number = (key: string): number | undefined => {
+  const value = context(key);
+  if (value === undefined) return undefined;
+  const parsed = Number(value);
+  if (!Number.isFinite(parsed)) throw new Error(`context ${key}: "${String(value)}" is not a number`);
+  return parsed;
+};
+const flag = (key: string): boolean | undefined => {
+  const value = context(key);
+  return value === undefined ? undefined : value === true || /^(1|true|yes)$/i.test(String(value));
+};
+const list = (key: string): string[] | undefined => {
+  const value = context(key);
+  if (value === undefined) return undefined;
+  const items = Array.isArray(value) ? value.map(String) : String(value).split(',');
+  return items.map((item) => item.trim()).filter(Boolean);
+};
+const retention = (key: string): RetentionDays | undefined => {
+  const days = number(key);
+  if (days === undefined) return undefined;
+  if (!(Object.values(RetentionDays) as unknown[]).includes(days)) {
+    throw new Error(
+      `context ${key}: ${days} is not a CloudWatch Logs retention (1, 3, 5, 7, 14, 30, 60, 90, ...)`,
+    );
+  }
+  return days as RetentionDays;
+};
+
+new MarginaliaStack(app, 'Marginalia', {
+  description: 'Marginalia: Waline-compatible comments and reading counts (API Gateway, Lambda, DynamoDB).',
+  allowedOrigins: list('allowedOrigins'),
+  ipqps: number('ipqps'),
+  avatarProxy: text('avatarProxy'),
+  gravatarStr: text('gravatarStr'),
+  disableUserAgent: flag('disableUserAgent'),
+  throttleRateLimit: number('throttleRateLimit'),
+  throttleBurstLimit: number('throttleBurstLimit'),
+  logRetention: retention('logRetentionDays'),
+});

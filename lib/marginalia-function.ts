@@ -1,0 +1,84 @@
+import { fileURLToPath } from 'node:url';
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+
+const projectRoot = fileURLToPath(new URL('..', import.meta.url));
+const lockFile = fileURLToPath(new URL('../package-lock.json', import.meta.url));
+
+/**
+ * Bundled ESM has no `require`; a CommonJS dependency that calls `require('node:…')` needs one.
+ * The alias keeps the banner's import from colliding with a `createRequire` inside the bundle.
+ */
+const requireShim =
+  "import { createRequire as topLevelCreateRequire } from 'node:module'; " +
+  'const require = topLevelCreateRequire(import.meta.url);';
+
+/** Settings of one Marginalia Lambda function; everything but the entry has a house default. */
+export interface MarginaliaFunctionProps {
+  /** Absolute path of the TypeScript module that exports `handler`. */
+  readonly entry: string;
+  /** Shown in the Lambda console. */
+  readonly description?: string;
+  /** Environment variables besides NODE_OPTIONS. */
+  readonly environment?: Readonly<Record<string, string>>;
+  /** Memory in MB; default 512 (Lambda CPU grows with memory, and 512 MB keeps cold starts short). */
+  readonly memorySize?: number;
+  /** How long the function's logs are kept; default one month. */
+  readonly logRetention?: RetentionDays;
+}
+
+/** A NodejsFunction with the house defaults: Node.js 22 on arm64, ESM bundle with source maps, own log group. */
+export class MarginaliaFunction extends Construct {
+  /** The Lambda function. */
+  readonly function: NodejsFunction;
+  /** The function's log group, created here so its retention is ours to set. */
+  readonly logGroup: LogGroup;
+
+  constructor(scope: Construct, id: string, props: MarginaliaFunctionProps) {
+    super(scope, id);
+
+    this.logGroup = new LogGroup(this, 'LogGroup', {
+      retention: props.logRetention ?? RetentionDays.ONE_MONTH,
+      // A LogGroup is retained by default; operational logs should go with the stack, not linger unowned.
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+
+    this.function = new NodejsFunction(this, 'Function', {
+      entry: props.entry,
+      handler: 'handler',
+      description: props.description,
+      runtime: Runtime.NODEJS_22_X,
+      // Graviton: cheaper per GB-second than x86 and at least as fast for this workload.
+      architecture: Architecture.ARM_64,
+      memorySize: props.memorySize ?? 512,
+      // The Lambda default is 3 s; a DynamoDB retry storm can outlast that, and API Gateway waits up to 30 s.
+      timeout: Duration.seconds(10),
+      logGroup: this.logGroup,
+      projectRoot,
+      depsLockFilePath: lockFile,
+      environment: {
+        // Stack traces point into the TypeScript sources instead of the minified bundle.
+        NODE_OPTIONS: '--enable-source-maps',
+        ...props.environment,
+      },
+      bundling: {
+        format: OutputFormat.ESM,
+        target: 'node22',
+        minify: true,
+        sourceMap: true,
+        // Prefer the ESM build of each dependency: it tree-shakes, the CommonJS one does not.
+        mainFields: ['module', 'main'],
+        banner: requireShim,
+        // CDK leaves `@aws-sdk/*` out by default and relies on the runtime's copy; bundling pins the
+        // version we test against and lets esbuild drop the parts we do not use.
+        bundleAwsSDK: true,
+        externalModules: [],
+        // No Docker: bundle with the esbuild from devDependencies.
+        forceDockerBundling: false,
+      },
+    });
+  }
+}

@@ -1,0 +1,332 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { App, type Stack } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
+import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { MarginaliaFunction } from '../../../lib/marginalia-function.js';
+import { MarginaliaStack, type MarginaliaStackProps } from '../../../lib/marginalia-stack.js';
+import { routes } from '../../../lib/routes.js';
+import {
+  byIdIndexAttributes,
+  recentIndexAttributes,
+  tableDefinition,
+} from '../../../lib/table-definition.js';
+
+type Resource = { Type: string; Properties: Record<string, unknown>; DeletionPolicy?: string };
+
+const commentActions = [
+  'dynamodb:BatchGetItem',
+  'dynamodb:ConditionCheckItem',
+  'dynamodb:DeleteItem',
+  'dynamodb:GetItem',
+  'dynamodb:PutItem',
+  'dynamodb:Query',
+  'dynamodb:UpdateItem',
+];
+
+const customProps: MarginaliaStackProps = {
+  allowedOrigins: ['https://blog.example.com', 'https://www.example.com'],
+  ipqps: 0,
+  avatarProxy: 'https://avatars.example.com/proxy',
+  gravatarStr: 'https://gravatar.example.com/avatar/{{mail|md5}}',
+  disableUserAgent: true,
+  throttleRateLimit: 5,
+  throttleBurstLimit: 10,
+  logRetention: RetentionDays.ONE_WEEK,
+};
+
+let stack: MarginaliaStack;
+let template: Template;
+let resources: Record<string, Resource>;
+let assemblyDir: string;
+let customStack: MarginaliaStack;
+let custom: Template;
+
+/** The logical id of a function's CloudFormation resource. */
+function functionId(owner: Stack, fn: MarginaliaFunction): string {
+  return owner.getLogicalId(fn.function.node.defaultChild as CfnFunction);
+}
+
+/** The properties of one resource, found by logical id. */
+function props(id: string): Record<string, unknown> {
+  const resource = resources[id];
+  if (!resource) throw new Error(`no resource ${id}`);
+  return resource.Properties;
+}
+
+/** The logical id of the function a route key (`GET /api/comment`, `$default`) invokes. */
+function routeTarget(routeKey: string): string {
+  const route = Object.values(
+    template.findResources('AWS::ApiGatewayV2::Route', { Properties: { RouteKey: routeKey } }),
+  );
+  expect(route, routeKey).toHaveLength(1);
+  const target = route[0]?.Properties.Target as { 'Fn::Join': [string, unknown[]] };
+  const integration = target['Fn::Join'][1].find((part): part is { Ref: string } => typeof part === 'object');
+  const uri = props(integration?.Ref ?? '').IntegrationUri as { 'Fn::GetAtt': [string, string] };
+  return uri['Fn::GetAtt'][0];
+}
+
+/** Every IAM statement attached to the role of a function. */
+function statementsOf(fnId: string): Array<{ Action: string | string[]; Resource: unknown; Effect: string }> {
+  const roleRef = (props(fnId).Role as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
+  return Object.values(template.findResources('AWS::IAM::Policy'))
+    .filter((policy) => JSON.stringify(policy.Properties.Roles) === JSON.stringify([{ Ref: roleRef }]))
+    .flatMap((policy) => policy.Properties.PolicyDocument.Statement);
+}
+
+function actionsOf(fnId: string): string[] {
+  return statementsOf(fnId)
+    .flatMap((statement) => statement.Action)
+    .sort();
+}
+
+/** The environment variables of a function. */
+function environmentOf(owner: Template, fnId: string): Record<string, unknown> {
+  const fn = owner.findResources('AWS::Lambda::Function')[fnId];
+  return fn?.Properties.Environment.Variables;
+}
+
+beforeAll(() => {
+  // The default stack is bundled with esbuild for real, once for the whole file.
+  const app = new App();
+  stack = new MarginaliaStack(app, 'Marginalia');
+  template = Template.fromStack(stack);
+  resources = template.toJSON().Resources;
+  assemblyDir = app.synth().directory;
+
+  // The custom stack only checks that props reach the template: skip bundling and the built-in
+  // CloudFormation validation (each costs seconds; the default stack above already runs both).
+  const customApp = new App({
+    builtinCloudFormationValidation: false,
+    context: { 'aws:cdk:bundling-stacks': [] },
+  });
+  customStack = new MarginaliaStack(customApp, 'Custom', customProps);
+  custom = Template.fromStack(customStack);
+}, 60_000);
+
+describe('MarginaliaStack', () => {
+  it('keys the table on string pk/sk with on-demand billing when synthesized', () => {
+    template.resourceCountIs('AWS::DynamoDB::GlobalTable', 1);
+    template.hasResourceProperties('AWS::DynamoDB::GlobalTable', {
+      KeySchema: [
+        { AttributeName: tableDefinition.partitionKey, KeyType: 'HASH' },
+        { AttributeName: tableDefinition.sortKey, KeyType: 'RANGE' },
+      ],
+      AttributeDefinitions: Match.arrayEquals([
+        { AttributeName: 'pk', AttributeType: 'S' },
+        { AttributeName: 'sk', AttributeType: 'S' },
+        { AttributeName: tableDefinition.indexes.recent.partitionKey, AttributeType: 'S' },
+        { AttributeName: tableDefinition.indexes.recent.sortKey, AttributeType: 'S' },
+        { AttributeName: tableDefinition.indexes.byId.partitionKey, AttributeType: 'S' },
+      ]),
+      BillingMode: 'PAY_PER_REQUEST',
+    });
+  });
+
+  it('turns on point-in-time recovery and TTL when synthesized', () => {
+    template.hasResourceProperties('AWS::DynamoDB::GlobalTable', {
+      Replicas: [
+        Match.objectLike({ PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true } }),
+      ],
+      TimeToLiveSpecification: { AttributeName: tableDefinition.timeToLiveAttribute, Enabled: true },
+    });
+  });
+
+  it('builds both GSIs with their INCLUDE projections when synthesized', () => {
+    template.hasResourceProperties('AWS::DynamoDB::GlobalTable', {
+      GlobalSecondaryIndexes: Match.arrayEquals([
+        {
+          IndexName: tableDefinition.indexes.recent.name,
+          KeySchema: [
+            { AttributeName: tableDefinition.indexes.recent.partitionKey, KeyType: 'HASH' },
+            { AttributeName: tableDefinition.indexes.recent.sortKey, KeyType: 'RANGE' },
+          ],
+          Projection: { ProjectionType: 'INCLUDE', NonKeyAttributes: [...recentIndexAttributes] },
+        },
+        {
+          IndexName: tableDefinition.indexes.byId.name,
+          KeySchema: [{ AttributeName: tableDefinition.indexes.byId.partitionKey, KeyType: 'HASH' }],
+          Projection: { ProjectionType: 'INCLUDE', NonKeyAttributes: [...byIdIndexAttributes] },
+        },
+      ]),
+    });
+  });
+
+  it('retains the table and the salt secret when the stack is deleted', () => {
+    template.hasResource('AWS::DynamoDB::GlobalTable', {
+      DeletionPolicy: 'Retain',
+      UpdateReplacePolicy: 'Retain',
+    });
+    template.hasResource('AWS::SecretsManager::Secret', {
+      DeletionPolicy: 'Retain',
+      UpdateReplacePolicy: 'Retain',
+    });
+  });
+
+  it('generates a 32+ character salt without punctuation and passes it by dynamic reference', () => {
+    const secret = Object.values(template.findResources('AWS::SecretsManager::Secret'))[0];
+    const generator = secret?.Properties.GenerateSecretString;
+    expect(generator.ExcludePunctuation).toBe(true);
+    expect(generator.PasswordLength).toBeGreaterThanOrEqual(32);
+
+    for (const fn of [stack.commentFunction, stack.articleFunction]) {
+      const salt = environmentOf(template, functionId(stack, fn)).IP_HASH_SALT;
+      expect(JSON.stringify(salt)).toContain('{{resolve:secretsmanager:');
+    }
+  });
+
+  it('creates one route per entry of routes plus $default when synthesized', () => {
+    template.resourceCountIs('AWS::ApiGatewayV2::Route', routes.length + 1);
+  });
+
+  it.each(routes.map((route) => [`${route.method} ${route.path}`, route.function] as const))(
+    'sends %s to the %s function when it is called',
+    (routeKey, name) => {
+      const fn = name === 'comment' ? stack.commentFunction : stack.articleFunction;
+
+      expect(routeTarget(routeKey)).toBe(functionId(stack, fn));
+    },
+  );
+
+  it('sends unknown routes to the comment function when no route matches', () => {
+    expect(routeTarget('$default')).toBe(functionId(stack, stack.commentFunction));
+  });
+
+  it('answers CORS preflight for any origin when no origins are configured', () => {
+    template.hasResourceProperties('AWS::ApiGatewayV2::Api', {
+      CorsConfiguration: {
+        AllowOrigins: ['*'],
+        AllowMethods: Match.arrayEquals(['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS']),
+        AllowHeaders: ['content-type', 'authorization'],
+        MaxAge: 86_400,
+      },
+    });
+  });
+
+  it('throttles one auto-deployed $default stage at 50 rps and 100 burst when no limits are given', () => {
+    template.resourceCountIs('AWS::ApiGatewayV2::Stage', 1);
+    template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
+      StageName: '$default',
+      AutoDeploy: true,
+      DefaultRouteSettings: { ThrottlingRateLimit: 50, ThrottlingBurstLimit: 100 },
+    });
+  });
+
+  it('runs both functions on nodejs22.x arm64 with 512 MB and 10 s when synthesized', () => {
+    template.resourceCountIs('AWS::Lambda::Function', 2);
+    template.allResourcesProperties('AWS::Lambda::Function', {
+      Runtime: 'nodejs22.x',
+      Architectures: ['arm64'],
+      MemorySize: 512,
+      Timeout: 10,
+      Handler: 'index.handler',
+      Environment: { Variables: Match.objectLike({ NODE_OPTIONS: '--enable-source-maps' }) },
+    });
+  });
+
+  it('logs each function to its own log group kept one month when no retention is given', () => {
+    template.resourceCountIs('AWS::Logs::LogGroup', 2);
+    for (const fn of [stack.commentFunction, stack.articleFunction]) {
+      const logGroup = (props(functionId(stack, fn)).LoggingConfig as { LogGroup: { Ref: string } }).LogGroup
+        .Ref;
+
+      expect(props(logGroup).RetentionInDays).toBe(30);
+    }
+  });
+
+  it('passes the table name and default settings to both functions when no props are given', () => {
+    const tableId = stack.getLogicalId(stack.table.node.defaultChild as never);
+    for (const fn of [stack.commentFunction, stack.articleFunction]) {
+      const env = environmentOf(template, functionId(stack, fn));
+
+      expect(env).toMatchObject({
+        TABLE_NAME: { Ref: tableId },
+        IPQPS: '60',
+        ALLOWED_ORIGINS: '*',
+        DISABLE_USERAGENT: 'false',
+      });
+      expect(env).not.toHaveProperty('AVATAR_PROXY');
+      expect(env).not.toHaveProperty('GRAVATAR_STR');
+    }
+  });
+
+  it('grants the comment function exactly its item actions on the table and its indexes', () => {
+    const statements = statementsOf(functionId(stack, stack.commentFunction));
+
+    expect(actionsOf(functionId(stack, stack.commentFunction))).toEqual(commentActions);
+    expect(statements.every((statement) => statement.Effect === 'Allow')).toBe(true);
+    expect(JSON.stringify(statements.map((statement) => statement.Resource))).toContain('/index/*');
+  });
+
+  it('grants the article function only BatchGetItem and UpdateItem on the table, not its indexes', () => {
+    const statements = statementsOf(functionId(stack, stack.articleFunction));
+
+    expect(actionsOf(functionId(stack, stack.articleFunction))).toEqual([
+      'dynamodb:BatchGetItem',
+      'dynamodb:UpdateItem',
+    ]);
+    expect(JSON.stringify(statements.map((statement) => statement.Resource))).not.toContain('index');
+  });
+
+  it('grants no Scan and no wildcard action to any role when synthesized', () => {
+    const actions = Object.values(template.findResources('AWS::IAM::Policy')).flatMap((policy) =>
+      policy.Properties.PolicyDocument.Statement.flatMap(
+        (statement: { Action: string | string[] }) => statement.Action,
+      ),
+    );
+
+    expect(actions.filter((action) => action.includes('*') || /scan/i.test(action))).toEqual([]);
+  });
+
+  it('bundles each function as minified ESM with a source map and the require shim', () => {
+    for (const fn of [stack.commentFunction, stack.articleFunction]) {
+      const code = props(functionId(stack, fn)).Code as { S3Key: string };
+      const dir = join(assemblyDir, `asset.${code.S3Key.replace(/\.zip$/, '')}`);
+      const bundle = readFileSync(join(dir, 'index.mjs'), 'utf8');
+
+      expect(bundle.startsWith("import { createRequire as topLevelCreateRequire } from 'node:module';")).toBe(
+        true,
+      );
+      expect(existsSync(join(dir, 'index.mjs.map'))).toBe(true);
+      // The AWS SDK is bundled, so no import of it may remain for the runtime to resolve.
+      expect(bundle).not.toMatch(/from\s*["']@aws-sdk\//);
+    }
+  });
+
+  it('outputs the API URL and the table name when synthesized', () => {
+    const apiId = stack.getLogicalId(stack.api.node.defaultChild as never);
+    const tableId = stack.getLogicalId(stack.table.node.defaultChild as never);
+
+    template.hasOutput('ApiUrl', { Value: { 'Fn::GetAtt': [apiId, 'ApiEndpoint'] } });
+    template.hasOutput('TableName', { Value: { Ref: tableId } });
+  });
+
+  it('uses the configured origins, limits, retention and settings when props are given', () => {
+    custom.hasResourceProperties('AWS::ApiGatewayV2::Api', {
+      CorsConfiguration: Match.objectLike({ AllowOrigins: customProps.allowedOrigins }),
+    });
+    custom.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
+      DefaultRouteSettings: { ThrottlingRateLimit: 5, ThrottlingBurstLimit: 10 },
+    });
+    custom.allResourcesProperties('AWS::Logs::LogGroup', { RetentionInDays: 7 });
+    expect(environmentOf(custom, functionId(customStack, customStack.commentFunction))).toMatchObject({
+      IPQPS: '0',
+      ALLOWED_ORIGINS: 'https://blog.example.com,https://www.example.com',
+      AVATAR_PROXY: customProps.avatarProxy,
+      GRAVATAR_STR: customProps.gravatarStr,
+      DISABLE_USERAGENT: 'true',
+    });
+  });
+
+  it.each([
+    ['an origin has a path', { allowedOrigins: ['https://example.com/blog'] }, /allowedOrigins/],
+    ['ipqps is negative', { ipqps: -1 }, /ipqps/],
+    ['the burst limit is zero', { throttleBurstLimit: 0 }, /throttle/],
+  ])('throws when %s', (_case, bad: MarginaliaStackProps, message) => {
+    const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+
+    expect(() => new MarginaliaStack(app, 'Bad', bad)).toThrow(message);
+  });
+});
