@@ -18,7 +18,8 @@ export function createReadCounters({ counters }: Services): Router {
     const values = await counters.readPageCounters(query.path, query.type);
     if (!request.legacy) return envelope(values);
     // The v2 client reads bare numbers when it asked for one path or one type.
-    const single = query.type.length === 1 ? values.map((value) => value[query.type[0] as keyof typeof value]) : values;
+    const single =
+      query.type.length === 1 ? values.map((value) => value[query.type[0] as keyof typeof value]) : values;
     return bare(single.length === 1 ? single[0] : single);
   };
 }

@@ -39,7 +39,8 @@ export function createCommentHandler(services: Services): HttpHandler {
       }
       const withId = { ...request, id: request.id ?? target.id };
       if (request.method === 'PUT') return like(withId);
-      if (request.method === 'DELETE') throw new AppError('unauthorized', translate(request.lang, 'deleteNeedsSignIn'));
+      if (request.method === 'DELETE')
+        throw new AppError('unauthorized', translate(request.lang, 'deleteNeedsSignIn'));
       throw methodNotAllowed(request);
     },
     { allowedOrigins: services.config.ALLOWED_ORIGINS },

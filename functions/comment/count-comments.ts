@@ -10,7 +10,11 @@ import type { Services } from '../shared/services.js';
  */
 export function createCountComments({ counters }: Services): Router {
   return async (request) => {
-    const { url: urls } = parseInput(countQuerySchema, { url: commaList(request, 'url') ?? [] }, request.lang);
+    const { url: urls } = parseInput(
+      countQuerySchema,
+      { url: commaList(request, 'url') ?? [] },
+      request.lang,
+    );
     if (urls.every((url) => url === '')) {
       const total = await counters.siteCommentCount();
       return request.legacy ? bare(total) : envelope(total);

@@ -25,8 +25,13 @@ export function createLikeComment({ comments, config }: Services): Router {
     const location = await comments.locate(id);
     if (!location) throw new AppError('not_found', translate(request.lang, 'commentNotFound', { id }));
     const like = vote.data.like;
-    const outcome = await comments.vote({ id, url: location.url }, hashIp(config.IP_HASH_SALT, request.sourceIp), like);
-    if (outcome === 'missing') throw new AppError('not_found', translate(request.lang, 'commentNotFound', { id }));
+    const outcome = await comments.vote(
+      { id, url: location.url },
+      hashIp(config.IP_HASH_SALT, request.sourceIp),
+      like,
+    );
+    if (outcome === 'missing')
+      throw new AppError('not_found', translate(request.lang, 'commentNotFound', { id }));
 
     const delta = outcome === 'changed' ? (like ? 1 : -1) : 0;
     // The index copy of `like` may lag a concurrent vote by a moment; the stored count is exact.

@@ -8,7 +8,11 @@ import type { Services } from '../shared/services.js';
 /** `GET /api/comment?type=recent&count=N`: the site's newest approved comments, one Query. */
 export function createRecentComments({ comments, presentation }: Services): Router {
   return async (request) => {
-    const { count } = parseInput(recentQuerySchema, { count: request.query('count') || undefined }, request.lang);
+    const { count } = parseInput(
+      recentQuerySchema,
+      { count: request.query('count') || undefined },
+      request.lang,
+    );
     const options = { ...presentation, legacy: request.legacy };
     const data = (await comments.recent(count)).map((comment) =>
       presentComment(comment, options, { withUrl: true }),

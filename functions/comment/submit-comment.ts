@@ -26,7 +26,10 @@ export function createSubmitComment({ comments, config, now, newId, presentation
     const orig = request.legacy && pid && body.at ? `[@${body.at}](#${pid}): ${body.comment}` : body.comment;
     const html = renderMarkdown(orig);
     if (Buffer.byteLength(orig) + Buffer.byteLength(html) > limits.storedCommentBytes) {
-      throw new AppError('payload_too_large', translate(request.lang, 'commentTooLarge', { limit: limits.storedCommentBytes }));
+      throw new AppError(
+        'payload_too_large',
+        translate(request.lang, 'commentTooLarge', { limit: limits.storedCommentBytes }),
+      );
     }
     const ipHash = hashIp(config.IP_HASH_SALT, request.sourceIp);
     const comment: StoredComment = {

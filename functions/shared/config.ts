@@ -15,7 +15,11 @@ const originList = z
       .filter(Boolean),
   )
   .pipe(
-    z.array(z.union([z.literal('*'), z.url({ protocol: /^https?$/ }).transform((url) => new URL(url).origin)])).min(1),
+    z
+      .array(
+        z.union([z.literal('*'), z.url({ protocol: /^https?$/ }).transform((url) => new URL(url).origin)]),
+      )
+      .min(1),
   );
 
 const configSchema = z.object({

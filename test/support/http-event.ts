@@ -15,7 +15,12 @@ export interface EventSpec {
 export function buildEvent(spec: EventSpec): HttpEvent {
   const method = spec.method ?? 'GET';
   const id = /\/comment\/([^/]+)$/.exec(spec.path)?.[1];
-  const body = spec.body === undefined ? undefined : typeof spec.body === 'string' ? spec.body : JSON.stringify(spec.body);
+  const body =
+    spec.body === undefined
+      ? undefined
+      : typeof spec.body === 'string'
+        ? spec.body
+        : JSON.stringify(spec.body);
   return {
     version: '2.0',
     routeKey: '$default',

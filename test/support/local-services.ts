@@ -6,7 +6,11 @@ import { testConfig } from './test-config.js';
 import type { TestTable } from './test-table.js';
 
 /** The real handlers over a test table, and a `call` that sends them one request. */
-export function createLocalApi(table: TestTable, env: Record<string, string> = {}, overrides: Partial<Services> = {}) {
+export function createLocalApi(
+  table: TestTable,
+  env: Record<string, string> = {},
+  overrides: Partial<Services> = {},
+) {
   const services = createServices(
     testConfig({ TABLE_NAME: table.tableName, DYNAMODB_ENDPOINT: table.endpoint, ...env }),
     overrides,
@@ -18,7 +22,11 @@ export function createLocalApi(table: TestTable, env: Record<string, string> = {
     async call(spec: EventSpec) {
       const handler = /^(?:\/api)?\/article/.test(spec.path) ? article : comment;
       const response = await handler(buildEvent(spec), testContext);
-      return { status: response.statusCode, headers: response.headers, body: JSON.parse(response.body || 'null') };
+      return {
+        status: response.statusCode,
+        headers: response.headers,
+        body: JSON.parse(response.body || 'null'),
+      };
     },
   };
 }

@@ -1,7 +1,10 @@
 import type { HttpResult } from './http-types.js';
 
 /** The CORS headers of a response to a request from `origin`, for the configured origins. */
-export function corsHeaders(origin: string | undefined, allowedOrigins: readonly string[]): Record<string, string> {
+export function corsHeaders(
+  origin: string | undefined,
+  allowedOrigins: readonly string[],
+): Record<string, string> {
   if (allowedOrigins.includes('*')) return { 'access-control-allow-origin': '*' };
   const allowed = origin !== undefined && allowedOrigins.includes(origin);
   // Vary: a cache must not hand one origin's answer to another.

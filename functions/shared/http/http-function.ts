@@ -17,7 +17,10 @@ function preflight(allowedOrigins: readonly string[]): MiddlewareObj<HttpEvent, 
   return {
     before: (request) => {
       const headers = headersOf(request.event);
-      if (request.event.requestContext.http.method === 'OPTIONS' && headers['access-control-request-method']) {
+      if (
+        request.event.requestContext.http.method === 'OPTIONS' &&
+        headers['access-control-request-method']
+      ) {
         return preflightResponse(headers, allowedOrigins);
       }
       return undefined;
@@ -49,15 +52,22 @@ function errorEnvelope(): MiddlewareObj<HttpEvent, HttpResult> {
         request.response = failure(error);
         return;
       }
-      console.error(JSON.stringify({ level: 'error', message: 'request failed', error: String(error?.stack ?? error) }));
-      const lang = resolveLang(new URLSearchParams(request.event.rawQueryString ?? '').get('lang') ?? undefined);
+      console.error(
+        JSON.stringify({ level: 'error', message: 'request failed', error: String(error?.stack ?? error) }),
+      );
+      const lang = resolveLang(
+        new URLSearchParams(request.event.rawQueryString ?? '').get('lang') ?? undefined,
+      );
       request.response = failure(new AppError('internal', translate(lang, 'internal')));
     },
   };
 }
 
 /** Wraps a router with the middleware every function shares: preflight, CORS, error envelope. */
-export function createHttpFunction(router: Router, options: { allowedOrigins: readonly string[] }): HttpHandler {
+export function createHttpFunction(
+  router: Router,
+  options: { allowedOrigins: readonly string[] },
+): HttpHandler {
   const handler = middy<HttpEvent, HttpResult, Error, Context>()
     .use(cors(options.allowedOrigins))
     .use(errorEnvelope())

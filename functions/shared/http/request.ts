@@ -65,12 +65,21 @@ function readJsonBody(event: HttpEvent, lang: Lang): unknown {
   try {
     return JSON.parse(text);
   } catch (cause) {
-    throw new AppError('invalid_input', translate(lang, 'invalidJson'), { body: 'must be valid JSON' }, { cause });
+    throw new AppError(
+      'invalid_input',
+      translate(lang, 'invalidJson'),
+      { body: 'must be valid JSON' },
+      { cause },
+    );
   }
 }
 
 /** Parses `input` with `schema`, or throws a 400 naming each bad field and its rule in `lang`. */
-export function parseInput<Schema extends z.ZodType>(schema: Schema, input: unknown, lang: Lang): z.output<Schema> {
+export function parseInput<Schema extends z.ZodType>(
+  schema: Schema,
+  input: unknown,
+  lang: Lang,
+): z.output<Schema> {
   const result = schema.safeParse(input, { error: zodLocales[lang] });
   if (result.success) return result.data;
   const details: Record<string, string> = {};

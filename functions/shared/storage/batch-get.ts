@@ -23,7 +23,9 @@ export async function batchGet(
   const names = Object.fromEntries(['pk', 'sk', ...attributeNames].map((name, i) => [`#a${i}`, name]));
   const projection = Object.keys(names).join(', ');
   for (let start = 0; start < distinct.length; start += keysPerRequest) {
-    let pending: Record<string, unknown>[] = distinct.slice(start, start + keysPerRequest).map((k) => ({ ...k }));
+    let pending: Record<string, unknown>[] = distinct
+      .slice(start, start + keysPerRequest)
+      .map((k) => ({ ...k }));
     for (let attempt = 1; pending.length > 0; attempt++) {
       const output = await client.send(
         new BatchGetCommand({
@@ -37,7 +39,8 @@ export async function batchGet(
       }
       pending = output.UnprocessedKeys?.[tableName]?.Keys ?? [];
       if (pending.length > 0) {
-        if (attempt >= unprocessedAttempts) throw new Error('BatchGetItem left keys unprocessed after retries');
+        if (attempt >= unprocessedAttempts)
+          throw new Error('BatchGetItem left keys unprocessed after retries');
         await pause(Math.random() * 50 * 2 ** attempt);
       }
     }

@@ -32,7 +32,10 @@ export interface CommentRepository {
   /** The site's newest approved comments, newest first. */
   recent(count: number): Promise<ListedComment[]>;
   /** Stores `comment` with its guards and counters, or says why not. */
-  insert(comment: StoredComment, guards: InsertGuards): Promise<{ ok: true } | { ok: false; reason: InsertRefusal }>;
+  insert(
+    comment: StoredComment,
+    guards: InsertGuards,
+  ): Promise<{ ok: true } | { ok: false; reason: InsertRefusal }>;
   /** Finds the url of comment `id`. */
   locate(id: string): Promise<CommentLocation | undefined>;
   /** Records (like) or withdraws (unlike) the vote of `voterHash` on a comment, once per voter. */
@@ -40,7 +43,10 @@ export interface CommentRepository {
 }
 
 /** Builds the comment repository on `client` and `tableName`. */
-export function createCommentRepository(client: DynamoDBDocumentClient, tableName: string): CommentRepository {
+export function createCommentRepository(
+  client: DynamoDBDocumentClient,
+  tableName: string,
+): CommentRepository {
   const projection = {
     ProjectionExpression: listedAttributes.map((_, i) => `#p${i}`).join(', '),
     ExpressionAttributeNames: Object.fromEntries(listedAttributes.map((name, i) => [`#p${i}`, name])),
@@ -111,7 +117,11 @@ export function createCommentRepository(client: DynamoDBDocumentClient, tableNam
           Put: {
             TableName: tableName,
             // `of`, not `commentId`: that attribute would put the mark into the by-id index.
-            Item: { ...keys.duplicate(comment.url, guards.contentHash), entity: entities.duplicate, of: comment.id },
+            Item: {
+              ...keys.duplicate(comment.url, guards.contentHash),
+              entity: entities.duplicate,
+              of: comment.id,
+            },
             // The mark exists iff the same content was posted on this url before.
             ConditionExpression: 'attribute_not_exists(pk)',
           },

@@ -7,7 +7,10 @@ import { entities, keys } from './keys.js';
 /** Reads and changes the page and site counters. Every method is one round trip (per 100 urls). */
 export interface CounterRepository {
   /** The `names` counters of each url, aligned with `urls`; 0 where nothing was counted. */
-  readPageCounters(urls: readonly string[], names: readonly CounterName[]): Promise<Record<CounterName, number>[]>;
+  readPageCounters(
+    urls: readonly string[],
+    names: readonly CounterName[],
+  ): Promise<Record<CounterName, number>[]>;
   /** Visible comments of each url, aligned with `urls`. */
   commentCounts(urls: readonly string[]): Promise<number[]>;
   /** Visible comments of the whole site. */
@@ -21,14 +24,20 @@ export interface CounterRepository {
 const count = (value: unknown) => Math.max(0, Number(value) || 0);
 
 /** Builds the counter repository on `client` and `tableName`. */
-export function createCounterRepository(client: DynamoDBDocumentClient, tableName: string): CounterRepository {
+export function createCounterRepository(
+  client: DynamoDBDocumentClient,
+  tableName: string,
+): CounterRepository {
   return {
     async readPageCounters(urls, names) {
       const pageKeys = urls.map(keys.pageCounters);
       const items = await batchGet(client, tableName, pageKeys, names);
       return pageKeys.map((key) => {
         const item = items.get(keyId(key));
-        return Object.fromEntries(names.map((name) => [name, count(item?.[name])])) as Record<CounterName, number>;
+        return Object.fromEntries(names.map((name) => [name, count(item?.[name])])) as Record<
+          CounterName,
+          number
+        >;
       });
     },
 

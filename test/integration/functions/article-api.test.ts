@@ -22,9 +22,15 @@ describe('reading counts on DynamoDB Local', () => {
   it('decrements reactions but never below zero, and creates nothing for an unknown page', async () => {
     await update({ path: '/r', type: 'reaction2' });
 
-    expect((await update({ path: '/r', type: 'reaction2', action: 'desc' })).body.data).toEqual([{ reaction2: 0 }]);
-    expect((await update({ path: '/r', type: 'reaction2', action: 'desc' })).body.data).toEqual([{ reaction2: 0 }]);
-    expect((await update({ path: '/never', type: 'reaction1', action: 'desc' })).body.data).toEqual([{ reaction1: 0 }]);
+    expect((await update({ path: '/r', type: 'reaction2', action: 'desc' })).body.data).toEqual([
+      { reaction2: 0 },
+    ]);
+    expect((await update({ path: '/r', type: 'reaction2', action: 'desc' })).body.data).toEqual([
+      { reaction2: 0 },
+    ]);
+    expect((await update({ path: '/never', type: 'reaction1', action: 'desc' })).body.data).toEqual([
+      { reaction1: 0 },
+    ]);
     expect((await read('path=%2Fr&type=reaction2')).body.data).toEqual([{ reaction2: 0 }]);
   });
 

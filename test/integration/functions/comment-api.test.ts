@@ -53,8 +53,19 @@ describe('comment API on DynamoDB Local', () => {
 
   it('threads replies under their root, oldest first, with reply_user, and counts them all', async () => {
     const root = (await post({ comment: 'root', nick: 'R', url: '/thread' })).body.data;
-    const first = (await post({ comment: 'first', nick: 'F', url: '/thread', pid: root.objectId, rid: root.objectId, at: 'R' })).body.data;
-    const nested = (await post({ comment: 'nested', nick: 'N', url: '/thread', pid: first.objectId, rid: root.objectId })).body.data;
+    const first = (
+      await post({
+        comment: 'first',
+        nick: 'F',
+        url: '/thread',
+        pid: root.objectId,
+        rid: root.objectId,
+        at: 'R',
+      })
+    ).body.data;
+    const nested = (
+      await post({ comment: 'nested', nick: 'N', url: '/thread', pid: first.objectId, rid: root.objectId })
+    ).body.data;
     expect(first).toMatchObject({ pid: root.objectId, rid: root.objectId });
 
     for (const sortBy of ['insertedAt_desc', 'insertedAt_asc', 'like_desc', 'create_time']) {
@@ -63,7 +74,10 @@ describe('comment API on DynamoDB Local', () => {
       const [thread] = body.data.data;
       expect(thread.objectId).toBe(root.objectId);
       expect(thread).not.toHaveProperty('rid');
-      expect(thread.children.map((c: { objectId: string }) => c.objectId)).toEqual([first.objectId, nested.objectId]);
+      expect(thread.children.map((c: { objectId: string }) => c.objectId)).toEqual([
+        first.objectId,
+        nested.objectId,
+      ]);
       expect(thread.children[1].reply_user).toEqual({
         nick: 'F',
         link: '',
@@ -76,8 +90,18 @@ describe('comment API on DynamoDB Local', () => {
     const other = (await post({ comment: 'elsewhere', url: '/other' })).body.data;
     const before = (await api.call({ path: '/api/comment', query: 'type=count' })).body.data;
 
-    const missing = await post({ comment: 'orphan', url: '/lonely', pid: '01ARZ3NDEKTSV4RRFFQ69G5FAV', rid: '01ARZ3NDEKTSV4RRFFQ69G5FAV' });
-    const crossUrl = await post({ comment: 'cross', url: '/lonely', pid: other.objectId, rid: other.objectId });
+    const missing = await post({
+      comment: 'orphan',
+      url: '/lonely',
+      pid: '01ARZ3NDEKTSV4RRFFQ69G5FAV',
+      rid: '01ARZ3NDEKTSV4RRFFQ69G5FAV',
+    });
+    const crossUrl = await post({
+      comment: 'cross',
+      url: '/lonely',
+      pid: other.objectId,
+      rid: other.objectId,
+    });
 
     for (const response of [missing, crossUrl]) {
       expect(response.status).toBe(400);
@@ -107,7 +131,10 @@ describe('comment API on DynamoDB Local', () => {
     const pageSize = await list('path=%2Fbad&pageSize=101');
     const sortBy = await list('path=%2Fbad&sortBy=random');
 
-    expect(blank).toMatchObject({ status: 400, body: { errno: 1001, details: { comment: 'must not be blank' } } });
+    expect(blank).toMatchObject({
+      status: 400,
+      body: { errno: 1001, details: { comment: 'must not be blank' } },
+    });
     expect(noUrl.status).toBe(400);
     expect(noUrl.body.errmsg).toMatch(/^输入无效：url: /);
     expect(badLink.body.details).toEqual({ link: 'must be an http(s) address' });
@@ -141,7 +168,11 @@ describe('comment API on DynamoDB Local', () => {
     expect(await likes()).toBe(0);
 
     expect((await vote('true', '192.0.2.10')).status).toBe(401);
-    const missing = await api.call({ method: 'PUT', path: '/api/comment/01ARZ3NDEKTSV4RRFFQ69G5FAV', body: { like: true } });
+    const missing = await api.call({
+      method: 'PUT',
+      path: '/api/comment/01ARZ3NDEKTSV4RRFFQ69G5FAV',
+      body: { like: true },
+    });
     expect(missing).toMatchObject({ status: 404, body: { errno: 404 } });
   });
 
@@ -153,8 +184,14 @@ describe('comment API on DynamoDB Local', () => {
     const hottest = await list('path=%2Fhot&sortBy=like_desc');
     const latest = await list('path=%2Fhot');
 
-    expect(hottest.body.data.data.map((c: { objectId: string }) => c.objectId)).toEqual([a.objectId, b.objectId]);
-    expect(latest.body.data.data.map((c: { objectId: string }) => c.objectId)).toEqual([b.objectId, a.objectId]);
+    expect(hottest.body.data.data.map((c: { objectId: string }) => c.objectId)).toEqual([
+      a.objectId,
+      b.objectId,
+    ]);
+    expect(latest.body.data.data.map((c: { objectId: string }) => c.objectId)).toEqual([
+      b.objectId,
+      a.objectId,
+    ]);
   });
 
   it('returns recent comments site-wide, newest first, flat, with url', async () => {
@@ -163,7 +200,11 @@ describe('comment API on DynamoDB Local', () => {
     const { body } = await api.call({ path: '/api/comment', query: 'type=recent&count=2' });
 
     expect(body.data).toHaveLength(2);
-    expect(body.data[0]).toMatchObject({ objectId: last.objectId, url: '/recent', comment: '<p>the newest</p>\n' });
+    expect(body.data[0]).toMatchObject({
+      objectId: last.objectId,
+      url: '/recent',
+      comment: '<p>the newest</p>\n',
+    });
     expect(body.data[0]).not.toHaveProperty('mail');
     expect(body.data[0].time).toBeGreaterThanOrEqual(body.data[1].time);
   });
@@ -171,7 +212,10 @@ describe('comment API on DynamoDB Local', () => {
   it('counts urls aligned with the request, and the site when url is absent or empty', async () => {
     const site = (await api.call({ path: '/api/comment', query: 'type=count' })).body.data;
 
-    const several = await api.call({ path: '/api/comment', query: 'type=count&url=%2Fthread,%2Fnowhere&url=%2Fdup' });
+    const several = await api.call({
+      path: '/api/comment',
+      query: 'type=count&url=%2Fthread,%2Fnowhere&url=%2Fdup',
+    });
     const empty = await api.call({ path: '/api/comment', query: 'type=count&url=' });
 
     expect(several.body.data).toEqual([3, 0, 1]);
@@ -182,7 +226,17 @@ describe('comment API on DynamoDB Local', () => {
   it('answers the legacy routes with the v2 shapes', async () => {
     const root = (await post({ comment: 'legacy root', nick: 'L', url: '/legacy' }, '', '/comment')).body;
     const reply = (
-      await post({ comment: 'legacy reply', url: '/legacy', pid: root.data.objectId, rid: root.data.objectId, at: 'L' }, '', '/comment')
+      await post(
+        {
+          comment: 'legacy reply',
+          url: '/legacy',
+          pid: root.data.objectId,
+          rid: root.data.objectId,
+          at: 'L',
+        },
+        '',
+        '/comment',
+      )
     ).body;
 
     expect(root.errno).toBe(0);
@@ -192,8 +246,12 @@ describe('comment API on DynamoDB Local', () => {
     expect(listing).toMatchObject({ page: 1, totalPages: 1, count: 2 });
     expect(listing.data[0].insertedAt).toMatch(/^\d{4}-\d\d-\d\dT/);
     expect((await api.call({ path: '/comment', query: 'type=count&url=%2Flegacy' })).body).toBe(2);
-    expect((await api.call({ path: '/comment', query: 'type=count&url=%2Flegacy,%2Fx' })).body).toEqual([2, 0]);
-    expect(Array.isArray((await api.call({ path: '/comment', query: 'type=recent&count=1' })).body)).toBe(true);
+    expect((await api.call({ path: '/comment', query: 'type=count&url=%2Flegacy,%2Fx' })).body).toEqual([
+      2, 0,
+    ]);
+    expect(Array.isArray((await api.call({ path: '/comment', query: 'type=recent&count=1' })).body)).toBe(
+      true,
+    );
   });
 
   it('answers unknown routes with a JSON 404 and wrong methods with a 405', async () => {
@@ -202,6 +260,8 @@ describe('comment API on DynamoDB Local', () => {
       body: { errno: 404, errmsg: 'url `/api/nothing` not found.' },
     });
     expect((await api.call({ method: 'PATCH', path: '/api/comment' })).status).toBe(405);
-    expect((await api.call({ method: 'DELETE', path: '/api/comment/01ARZ3NDEKTSV4RRFFQ69G5FAV' })).status).toBe(401);
+    expect(
+      (await api.call({ method: 'DELETE', path: '/api/comment/01ARZ3NDEKTSV4RRFFQ69G5FAV' })).status,
+    ).toBe(401);
   });
 });

@@ -14,7 +14,9 @@ describe('exact counters under concurrency', () => {
 
   it('counts 200 concurrent pageview increments exactly when they all land at once', async () => {
     const responses = await Promise.all(
-      Array.from({ length: 200 }, () => api.call({ method: 'POST', path: '/api/article', body: { path: '/busy' } })),
+      Array.from({ length: 200 }, () =>
+        api.call({ method: 'POST', path: '/api/article', body: { path: '/busy' } }),
+      ),
     );
 
     expect(responses.every((response) => response.status === 200)).toBe(true);

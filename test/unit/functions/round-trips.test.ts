@@ -49,7 +49,9 @@ describe('DynamoDB round trips per operation', () => {
   afterEach(() => ddb.reset());
 
   it('lists an article with one Query when its comments fit in one page of results', async () => {
-    ddb.on(QueryCommand).resolves({ Items: [storedComment('01A'), storedComment('01B', { rid: '01A', pid: '01A' })] });
+    ddb
+      .on(QueryCommand)
+      .resolves({ Items: [storedComment('01A'), storedComment('01B', { rid: '01A', pid: '01A' })] });
 
     const { status, body } = await call({ path: '/api/comment', query: 'path=%2Fp' });
 
@@ -72,7 +74,10 @@ describe('DynamoDB round trips per operation', () => {
 
     expect(body.data.count).toBe(2);
     expect(ddb.commandCalls(QueryCommand)).toHaveLength(2);
-    expect(ddb.commandCalls(QueryCommand)[1]?.args[0].input.ExclusiveStartKey).toEqual({ pk: 'URL#/p', sk: 'C#01A' });
+    expect(ddb.commandCalls(QueryCommand)[1]?.args[0].input.ExclusiveStartKey).toEqual({
+      pk: 'URL#/p',
+      sk: 'C#01A',
+    });
   });
 
   it('counts several urls with one BatchGetItem when they are fewer than 100', async () => {
@@ -85,7 +90,9 @@ describe('DynamoDB round trips per operation', () => {
     expect(body.data).toEqual([3, 0, 3]);
     expect(ddb.calls()).toHaveLength(1);
     // Duplicated urls are asked for once: BatchGetItem refuses duplicate keys.
-    expect(ddb.commandCalls(BatchGetCommand)[0]?.args[0].input.RequestItems?.['marginalia-test']?.Keys).toEqual([
+    expect(
+      ddb.commandCalls(BatchGetCommand)[0]?.args[0].input.RequestItems?.['marginalia-test']?.Keys,
+    ).toEqual([
       { pk: 'URL#/a', sk: 'PAGE' },
       { pk: 'URL#/b', sk: 'PAGE' },
     ]);
@@ -153,7 +160,11 @@ describe('DynamoDB round trips per operation', () => {
     });
     ddb.on(TransactWriteCommand).rejectsOnce(conflict).resolves({});
 
-    const { status } = await call({ method: 'POST', path: '/api/comment', body: { comment: 'x', url: '/p' } });
+    const { status } = await call({
+      method: 'POST',
+      path: '/api/comment',
+      body: { comment: 'x', url: '/p' },
+    });
 
     expect(status).toBe(200);
     expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(2);
@@ -187,7 +198,9 @@ describe('DynamoDB round trips per operation', () => {
   });
 
   it('likes a comment in two round trips: the id lookup and one transaction', async () => {
-    ddb.on(QueryCommand).resolves({ Items: [{ commentId: '01A', url: '/p', like: 4, pk: 'URL#/p', sk: 'C#01A' }] });
+    ddb
+      .on(QueryCommand)
+      .resolves({ Items: [{ commentId: '01A', url: '/p', like: 4, pk: 'URL#/p', sk: 'C#01A' }] });
     ddb.on(TransactWriteCommand).resolves({});
 
     const { body } = await call({

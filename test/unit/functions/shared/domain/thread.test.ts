@@ -73,8 +73,16 @@ describe('buildThreadPage', () => {
   });
 
   it('leaves out a reply whose parent is not visible from reply_user but keeps it in the thread', () => {
-    const withHiddenParent = [comment('A'), comment('X', { pid: 'A', rid: 'A', status: 'spam' }), comment('Y', { pid: 'X', rid: 'A' })];
-    const page = buildThreadPage(withHiddenParent, { page: 1, pageSize: 10, sortBy: 'insertedAt_desc' }, approved);
+    const withHiddenParent = [
+      comment('A'),
+      comment('X', { pid: 'A', rid: 'A', status: 'spam' }),
+      comment('Y', { pid: 'X', rid: 'A' }),
+    ];
+    const page = buildThreadPage(
+      withHiddenParent,
+      { page: 1, pageSize: 10, sortBy: 'insertedAt_desc' },
+      approved,
+    );
     expect(page.threads[0]?.children.map((c) => [c.reply.id, c.parent?.id])).toEqual([['Y', undefined]]);
   });
 });

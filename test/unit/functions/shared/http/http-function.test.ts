@@ -44,8 +44,16 @@ describe('the HTTP layer of a function', () => {
     ddb.on(QueryCommand).resolves({ Items: [] });
     const env = { ALLOWED_ORIGINS: 'https://blog.example, https://docs.example/' };
 
-    const allowed = await callWith(env, { path: '/api/comment', query: 'path=%2F', headers: { origin: 'https://docs.example' } });
-    const refused = await callWith(env, { path: '/api/comment', query: 'path=%2F', headers: { origin: 'https://evil.example' } });
+    const allowed = await callWith(env, {
+      path: '/api/comment',
+      query: 'path=%2F',
+      headers: { origin: 'https://docs.example' },
+    });
+    const refused = await callWith(env, {
+      path: '/api/comment',
+      query: 'path=%2F',
+      headers: { origin: 'https://evil.example' },
+    });
 
     expect(allowed.headers['access-control-allow-origin']).toBe('https://docs.example');
     expect(refused.headers).not.toHaveProperty('access-control-allow-origin');
@@ -68,13 +76,20 @@ describe('the HTTP layer of a function', () => {
     });
 
     expect(response.statusCode).toBe(413);
-    expect(response.json).toEqual({ errno: 1000, errmsg: `Request body is larger than ${limits.bodyBytes} bytes.` });
+    expect(response.json).toEqual({
+      errno: 1000,
+      errmsg: `Request body is larger than ${limits.bodyBytes} bytes.`,
+    });
     expect(ddb.calls()).toHaveLength(0);
   });
 
   it('refuses a comment whose rendered HTML would not fit in one item with 413', async () => {
     // Each '<' is escaped to '&lt;' in the HTML: within the body limit, too large once rendered.
-    const response = await call({ method: 'POST', path: '/api/comment', body: { comment: '<'.repeat(limits.commentChars), url: '/p' } });
+    const response = await call({
+      method: 'POST',
+      path: '/api/comment',
+      body: { comment: '<'.repeat(limits.commentChars), url: '/p' },
+    });
 
     expect(response.statusCode).toBe(413);
     expect(response.json.errmsg).toMatch(/^comment: /);
@@ -91,7 +106,10 @@ describe('the HTTP layer of a function', () => {
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
     });
 
-    expect(malformed).toMatchObject({ statusCode: 400, json: { errno: 1001, errmsg: 'body: must be valid JSON.' } });
+    expect(malformed).toMatchObject({
+      statusCode: 400,
+      json: { errno: 1001, errmsg: 'body: must be valid JSON.' },
+    });
     expect(array).toMatchObject({ statusCode: 400, json: { errno: 1001 } });
     expect(array.json.errmsg).toMatch(/body: .*object/);
     expect(form.statusCode).toBe(415);
