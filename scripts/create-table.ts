@@ -1,0 +1,102 @@
+/**
+ * Creates the table from lib/table-definition.ts on DynamoDB Local (or any endpoint), so local mode and tests
+ * run against exactly the keys and indexes the stack deploys.
+ */
+import {
+  CreateTableCommand,
+  type CreateTableCommandInput,
+  DescribeTimeToLiveCommand,
+  DynamoDBClient,
+  type DynamoDBClientConfig,
+  ResourceInUseException,
+  UpdateTimeToLiveCommand,
+  waitUntilTableExists,
+} from '@aws-sdk/client-dynamodb';
+import { byIdIndexAttributes, recentIndexAttributes, tableDefinition } from '../lib/table-definition.js';
+
+/** The CreateTable request for `tableName`: on-demand billing, both GSIs with their INCLUDE projections. */
+export function buildCreateTableInput(tableName: string): CreateTableCommandInput {
+  const { partitionKey, sortKey, indexes } = tableDefinition;
+  const keyAttributes = [partitionKey, sortKey, indexes.recent.partitionKey, indexes.recent.sortKey];
+  return {
+    TableName: tableName,
+    BillingMode: 'PAY_PER_REQUEST',
+    AttributeDefinitions: [
+      ...keyAttributes.map((name) => ({ AttributeName: name, AttributeType: 'S' as const })),
+      { AttributeName: indexes.byId.partitionKey, AttributeType: 'S' },
+    ],
+    KeySchema: [
+      { AttributeName: partitionKey, KeyType: 'HASH' },
+      { AttributeName: sortKey, KeyType: 'RANGE' },
+    ],
+    GlobalSecondaryIndexes: [
+      {
+        IndexName: indexes.recent.name,
+        KeySchema: [
+          { AttributeName: indexes.recent.partitionKey, KeyType: 'HASH' },
+          { AttributeName: indexes.recent.sortKey, KeyType: 'RANGE' },
+        ],
+        Projection: { ProjectionType: 'INCLUDE', NonKeyAttributes: [...recentIndexAttributes] },
+      },
+      {
+        IndexName: indexes.byId.name,
+        KeySchema: [{ AttributeName: indexes.byId.partitionKey, KeyType: 'HASH' }],
+        Projection: { ProjectionType: 'INCLUDE', NonKeyAttributes: [...byIdIndexAttributes] },
+      },
+    ],
+  };
+}
+
+/** Creates `tableName` unless it exists, waits until it is ACTIVE, then turns on its TTL attribute. */
+export async function ensureTable(client: DynamoDBClient, tableName: string): Promise<void> {
+  try {
+    await client.send(new CreateTableCommand(buildCreateTableInput(tableName)));
+  } catch (error) {
+    // ResourceInUseException: the table already exists (or is being created); either way, wait for it below.
+    if (!(error instanceof ResourceInUseException)) throw error;
+  }
+  // The waiter polls DescribeTable until TableStatus is ACTIVE; DynamoDB Local answers ACTIVE at once.
+  await waitUntilTableExists(
+    { client, minDelay: 1, maxDelay: 5, maxWaitTime: 120 },
+    { TableName: tableName },
+  );
+  await enableTimeToLive(client, tableName);
+}
+
+async function enableTimeToLive(client: DynamoDBClient, tableName: string): Promise<void> {
+  const attributeName = tableDefinition.timeToLiveAttribute;
+  try {
+    const { TimeToLiveDescription: current } = await client.send(
+      new DescribeTimeToLiveCommand({ TableName: tableName }),
+    );
+    if (current?.TimeToLiveStatus === 'ENABLED' || current?.TimeToLiveStatus === 'ENABLING') return;
+    await client.send(
+      new UpdateTimeToLiveCommand({
+        TableName: tableName,
+        TimeToLiveSpecification: { AttributeName: attributeName, Enabled: true },
+      }),
+    );
+  } catch (error) {
+    // TTL only deletes expired items eventually; an engine that already has it on, or lacks it, is still usable.
+    if (!isIgnorableTimeToLiveError(error)) throw error;
+  }
+}
+
+function isIgnorableTimeToLiveError(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  if (error.name === 'UnknownOperationException') return true;
+  return error.name === 'ValidationException' && /already enabled/i.test(error.message);
+}
+
+/** A DynamoDB client for a local endpoint: region from AWS_REGION (else us-east-1), dummy static credentials. */
+export function createLocalDynamoDbClient(
+  endpoint: string,
+  overrides: Partial<DynamoDBClientConfig> = {},
+): DynamoDBClient {
+  return new DynamoDBClient({
+    endpoint,
+    region: process.env.AWS_REGION || 'us-east-1',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    ...overrides,
+  });
+}

@@ -1,0 +1,358 @@
+/**
+ * A local stand-in for API Gateway: turns each HTTP request into an HTTP API payload 2.0 event, hands it to the
+ * function lib/routes.ts assigns, and writes the result back. Dispatch uses the same route table as the stack.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Context } from 'aws-lambda';
+import type { HttpEvent, HttpHandler, HttpResult } from '../functions/shared/http/http-types.js';
+import { type FunctionName, type RouteDefinition, routes } from '../lib/routes.js';
+
+/** Options of the local server. */
+export interface LocalServerOptions {
+  /** Largest request body accepted, in bytes; larger ones get a 413. Defaults to 1 MiB. */
+  readonly bodyLimitBytes?: number;
+}
+
+/** A request matched against the route table: the function to call and the event fields that depend on it. */
+export interface RouteMatch {
+  readonly function: FunctionName;
+  readonly routeKey: string;
+  readonly pathParameters?: Record<string, string>;
+}
+
+const defaultBodyLimitBytes = 1024 * 1024;
+const functionTimeoutMs = 10_000;
+const drainLimitFactor = 16;
+const jsonHeaders = { 'content-type': 'application/json; charset=utf-8' };
+const tooLargeBody = JSON.stringify({ errno: 1000, errmsg: 'Request body is too large.' });
+const internalErrorBody = JSON.stringify({ errno: 500, errmsg: 'Internal server error.' });
+
+interface CompiledRoute {
+  readonly route: RouteDefinition;
+  readonly pattern: RegExp;
+  readonly parameterNames: readonly string[];
+}
+
+const compiledRoutes: readonly CompiledRoute[] = routes.map((route) => {
+  const parameterNames: string[] = [];
+  const source = route.path
+    .split(/(\{[^}]+\})/)
+    .map((part) => {
+      const parameter = /^\{([^}]+)\}$/.exec(part)?.[1];
+      if (parameter === undefined) return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      parameterNames.push(parameter);
+      return '([^/]+)';
+    })
+    .join('');
+  return { route, pattern: new RegExp(`^${source}$`), parameterNames };
+});
+
+/** Finds the route for `method` and `rawPath` like API Gateway does; anything else is `$default` on the comment function. */
+export function matchRoute(method: string, rawPath: string): RouteMatch {
+  for (const { route, pattern, parameterNames } of compiledRoutes) {
+    if (route.method !== method) continue;
+    const match = pattern.exec(rawPath);
+    if (!match) continue;
+    const routeKey = `${route.method} ${route.path}`;
+    if (parameterNames.length === 0) return { function: route.function, routeKey };
+    const pathParameters = Object.fromEntries(
+      parameterNames.map((name, index) => [name, decodeOrKeep(match[index + 1] ?? '')]),
+    );
+    return { function: route.function, routeKey, pathParameters };
+  }
+  // The comment function is the $default integration: it answers CORS preflights and unknown paths.
+  return { function: 'comment', routeKey: '$default' };
+}
+
+/** Builds the HTTP server; the caller decides where it listens (`server.listen(port, '127.0.0.1')`). */
+export function createLocalServer(
+  handlers: Record<FunctionName, HttpHandler>,
+  options: LocalServerOptions = {},
+): Server {
+  const bodyLimitBytes = options.bodyLimitBytes ?? defaultBodyLimitBytes;
+  return createServer((request, response) => {
+    serve(handlers, bodyLimitBytes, request, response).catch((error: unknown) => {
+      // A client that hung up mid-request is not an error worth a log line.
+      if (request.destroyed || response.destroyed) return;
+      console.error('local server: failed to answer a request', error);
+      if (response.headersSent) response.destroy();
+      else writeResult(response, { statusCode: 500, headers: jsonHeaders, body: internalErrorBody });
+    });
+  });
+}
+
+async function serve(
+  handlers: Record<FunctionName, HttpHandler>,
+  bodyLimitBytes: number,
+  request: IncomingMessage,
+  response: ServerResponse,
+): Promise<void> {
+  const method = (request.method ?? 'GET').toUpperCase();
+  const { rawPath, rawQueryString } = splitTarget(request.url ?? '/');
+  const match = matchRoute(method, rawPath);
+
+  // Not an API Gateway route: the page that a later task turns into the widget demo. Routes always win.
+  if (match.routeKey === '$default' && method === 'GET' && rawPath === '/') {
+    writeResult(response, {
+      statusCode: 200,
+      headers: { 'content-type': 'text/html; charset=utf-8' },
+      body: renderHomePage(),
+    });
+    return;
+  }
+
+  const body = await readBody(request, bodyLimitBytes);
+  if (body === 'too-large') {
+    writeResult(response, { statusCode: 413, headers: jsonHeaders, body: tooLargeBody });
+    return;
+  }
+
+  const now = new Date();
+  const requestId = randomBytes(12).toString('base64');
+  const event = buildEvent(request, { method, rawPath, rawQueryString, match, body, requestId, now });
+  const context = buildContext(match.function);
+  let result: HttpResult;
+  try {
+    result = await handlers[match.function](event, context);
+    if (typeof result?.statusCode !== 'number') throw new Error('the handler returned no statusCode');
+  } catch (error) {
+    console.error(`local server: the ${match.function} function failed on ${method} ${rawPath}`, error);
+    result = { statusCode: 500, headers: jsonHeaders, body: internalErrorBody };
+  }
+  response.setHeader('apigw-requestid', requestId);
+  writeResult(response, result);
+}
+
+interface EventParts {
+  readonly method: string;
+  readonly rawPath: string;
+  readonly rawQueryString: string;
+  readonly match: RouteMatch;
+  readonly body: Buffer;
+  readonly requestId: string;
+  readonly now: Date;
+}
+
+function buildEvent(request: IncomingMessage, parts: EventParts): HttpEvent {
+  const { method, rawPath, rawQueryString, match, body, requestId, now } = parts;
+  const { headers, cookies } = collectHeaders(request.rawHeaders);
+  const sourceIp = (request.socket.remoteAddress ?? '127.0.0.1').replace(/^::ffff:/, '');
+  // API Gateway appends the caller to X-Forwarded-For and adds the X-Forwarded-Port/-Proto it was reached on.
+  headers['x-forwarded-for'] = headers['x-forwarded-for']
+    ? `${headers['x-forwarded-for']}, ${sourceIp}`
+    : sourceIp;
+  headers['x-forwarded-port'] = String(request.socket.localPort ?? '');
+  headers['x-forwarded-proto'] = 'http';
+  const domainName = headers.host?.replace(/:\d+$/, '') || '127.0.0.1';
+  const event: HttpEvent = {
+    version: '2.0',
+    routeKey: match.routeKey,
+    rawPath,
+    rawQueryString,
+    headers,
+    requestContext: {
+      accountId: 'local',
+      apiId: 'local',
+      domainName,
+      domainPrefix: domainName.split('.')[0] ?? domainName,
+      http: {
+        method,
+        path: rawPath,
+        protocol: `HTTP/${request.httpVersion}`,
+        sourceIp,
+        userAgent: headers['user-agent'] ?? '',
+      },
+      requestId,
+      routeKey: match.routeKey,
+      stage: '$default',
+      time: formatRequestTime(now),
+      timeEpoch: now.getTime(),
+    },
+    isBase64Encoded: false,
+  };
+  if (cookies.length > 0) event.cookies = cookies;
+  const queryStringParameters = parseQueryString(rawQueryString);
+  if (queryStringParameters) event.queryStringParameters = queryStringParameters;
+  if (match.pathParameters) event.pathParameters = match.pathParameters;
+  if (body.length > 0) {
+    // API Gateway passes text bodies as they are and base64-encodes the rest.
+    const isText = isTextContentType(headers['content-type']);
+    event.body = body.toString(isText ? 'utf8' : 'base64');
+    event.isBase64Encoded = !isText;
+  }
+  return event;
+}
+
+/** Lower-cases names and comma-joins repeated headers; the cookie header becomes the `cookies` list. */
+function collectHeaders(rawHeaders: readonly string[]): {
+  headers: Record<string, string>;
+  cookies: string[];
+} {
+  const headers: Record<string, string> = {};
+  const cookies: string[] = [];
+  for (let index = 0; index + 1 < rawHeaders.length; index += 2) {
+    const name = (rawHeaders[index] ?? '').toLowerCase();
+    const value = rawHeaders[index + 1] ?? '';
+    if (name === 'cookie') {
+      cookies.push(
+        ...value
+          .split(';')
+          .map((cookie) => cookie.trim())
+          .filter(Boolean),
+      );
+      continue;
+    }
+    const previous = headers[name];
+    headers[name] = previous === undefined ? value : `${previous},${value}`;
+  }
+  return { headers, cookies };
+}
+
+/** Decodes the query string; repeated keys are comma-joined as API Gateway does. */
+function parseQueryString(rawQueryString: string): Record<string, string> | undefined {
+  if (rawQueryString === '') return undefined;
+  const parameters: Record<string, string> = {};
+  for (const [key, value] of new URLSearchParams(rawQueryString)) {
+    const previous = parameters[key];
+    parameters[key] = previous === undefined ? value : `${previous},${value}`;
+  }
+  return Object.keys(parameters).length > 0 ? parameters : undefined;
+}
+
+function isTextContentType(contentType: string | undefined): boolean {
+  if (contentType === undefined) return false;
+  const type = contentType.split(';')[0]?.trim().toLowerCase() ?? '';
+  return (
+    type.startsWith('text/') ||
+    type === 'application/x-www-form-urlencoded' ||
+    /^application\/([\w.-]+\+)?(json|xml)$/.test(type) ||
+    type === 'application/javascript'
+  );
+}
+
+/** Reads the body, or drains it and answers 'too-large' once it passes the limit. */
+function readBody(request: IncomingMessage, limit: number): Promise<Buffer | 'too-large'> {
+  return new Promise((resolveBody, reject) => {
+    const declared = Number(request.headers['content-length']);
+    let tooLarge = Number.isFinite(declared) && declared > limit;
+    const chunks: Buffer[] = [];
+    let size = 0;
+    request.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (tooLarge) {
+        // A client that keeps sending far past the limit is cut off rather than drained for ever.
+        if (size > drainLimitFactor * limit) {
+          request.socket.destroy();
+          resolveBody('too-large');
+        }
+        return;
+      }
+      if (size > limit) {
+        tooLarge = true;
+        chunks.length = 0;
+        return;
+      }
+      chunks.push(chunk);
+    });
+    // Draining the rest before answering lets the client finish sending and read the 413.
+    request.on('end', () => resolveBody(tooLarge ? 'too-large' : Buffer.concat(chunks)));
+    request.on('error', reject);
+  });
+}
+
+function writeResult(response: ServerResponse, result: HttpResult): void {
+  response.statusCode = result.statusCode;
+  for (const [name, value] of Object.entries(result.headers ?? {})) {
+    response.setHeader(name, String(value));
+  }
+  // Payload 2.0 results may carry `cookies` and a base64 body; HttpResult does not declare them, so read loosely.
+  const extra = result as { cookies?: unknown; isBase64Encoded?: unknown };
+  if (Array.isArray(extra.cookies) && extra.cookies.length > 0) {
+    response.setHeader('set-cookie', extra.cookies.map(String));
+  }
+  const body = result.body ?? '';
+  response.end(extra.isBase64Encoded === true ? Buffer.from(body, 'base64') : body);
+}
+
+function buildContext(functionName: FunctionName): Context {
+  const deadline = Date.now() + functionTimeoutMs;
+  const name = `marginalia-${functionName}`;
+  const region = process.env.AWS_REGION || 'us-east-1';
+  return {
+    callbackWaitsForEmptyEventLoop: true,
+    functionName: name,
+    functionVersion: '$LATEST',
+    invokedFunctionArn: `arn:aws:lambda:${region}:000000000000:function:${name}`,
+    memoryLimitInMB: '512',
+    awsRequestId: randomUUID(),
+    logGroupName: `/aws/lambda/${name}`,
+    logStreamName: 'local',
+    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
+    done: () => {},
+    fail: () => {},
+    succeed: () => {},
+  };
+}
+
+/** Splits a request target into path and query exactly as received (an absolute-form target keeps its path). */
+function splitTarget(target: string): { rawPath: string; rawQueryString: string } {
+  const pathAndQuery = /^[a-z][a-z0-9+.-]*:\/\//i.test(target)
+    ? target.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?]*/i, '') || '/'
+    : target;
+  const questionMark = pathAndQuery.indexOf('?');
+  if (questionMark === -1) return { rawPath: pathAndQuery, rawQueryString: '' };
+  return {
+    rawPath: pathAndQuery.slice(0, questionMark),
+    rawQueryString: pathAndQuery.slice(questionMark + 1),
+  };
+}
+
+function decodeOrKeep(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}
+
+const months = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** API Gateway's `requestContext.time` format, e.g. `12/Mar/2020:19:03:58 +0000`. */
+function formatRequestTime(date: Date): string {
+  const pad = (value: number) => String(value).padStart(2, '0');
+  return (
+    `${pad(date.getUTCDate())}/${months[date.getUTCMonth()]}/${date.getUTCFullYear()}:` +
+    `${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())}:${pad(date.getUTCSeconds())} +0000`
+  );
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
+}
+
+function renderHomePage(): string {
+  const items = routes
+    .map(
+      (route) =>
+        `      <li><code>${escapeHtml(`${route.method} ${route.path}`)}</code> → ${route.function}</li>`,
+    )
+    .join('\n');
+  return `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8">
+    <meta name="viewport" content="width=device-width, initial-scale=1">
+    <title>Marginalia</title>
+  </head>
+  <body>
+    <h1>Marginalia</h1>
+    <p>The Marginalia comment service is running locally. Point a Waline client's <code>serverURL</code> here.</p>
+    <h2>API routes</h2>
+    <ul>
+${items}
+    </ul>
+  </body>
+</html>
+`;
+}

@@ -1,0 +1,155 @@
+/**
+ * `npm start`: DynamoDB Local (data kept in .data/dynamodb), the table from lib/table-definition.ts, and both
+ * functions served over HTTP on 127.0.0.1 like API Gateway would call them.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import type { Server } from 'node:http';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { HttpHandler } from '../functions/shared/http/http-types.js';
+import type { FunctionName } from '../lib/routes.js';
+import { createLocalDynamoDbClient, ensureTable } from './create-table.js';
+import { type DynamoDbLocal, startDynamoDbLocal } from './dynamodb-local.js';
+import { createLocalServer } from './local-server.js';
+
+const host = '127.0.0.1';
+const projectRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
+const dataRoot = join(projectRoot, '.data');
+
+let dynamoDb: DynamoDbLocal | undefined;
+let server: Server | undefined;
+let shuttingDown = false;
+
+try {
+  await main();
+} catch (error) {
+  await fail(`Marginalia could not start: ${error instanceof Error ? error.message : String(error)}`);
+}
+
+async function main(): Promise<void> {
+  // Node 20 is a supported development platform; the deployed functions run on Node 22.
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ||= 'true';
+  const port = parsePort(process.env.PORT);
+  process.once('SIGINT', () => void shutDown());
+  process.once('SIGTERM', () => void shutDown());
+
+  // Bind the port first, so a port in use fails at once rather than after Java has started. Requests that
+  // arrive before the functions are built wait for them.
+  let provideHandlers: (handlers: Record<FunctionName, HttpHandler>) => void = () => {};
+  const handlersReady = new Promise<Record<FunctionName, HttpHandler>>((resolveHandlers) => {
+    provideHandlers = resolveHandlers;
+  });
+  const localServer = createLocalServer({
+    comment: async (event, context) => (await handlersReady).comment(event, context),
+    article: async (event, context) => (await handlersReady).article(event, context),
+  });
+  await listen(localServer, port);
+  server = localServer;
+
+  console.log('Starting DynamoDB Local...');
+  const startedAt = Date.now();
+  dynamoDb = await startDynamoDbLocal({ dataDir: join(dataRoot, 'dynamodb') });
+  const engine = dynamoDb;
+  engine.exited.then(({ code, signal }) => {
+    if (shuttingDown) return;
+    void fail(
+      `Marginalia stopped: DynamoDB Local exited unexpectedly (exit code ${code}, signal ${signal}).`,
+    );
+  });
+
+  process.env.TABLE_NAME ||= 'marginalia';
+  process.env.DYNAMODB_ENDPOINT = engine.endpoint;
+  process.env.AWS_REGION ||= 'us-east-1';
+  // Dummy credentials: DynamoDB Local accepts any, and real ones must never be needed (or sent) locally.
+  process.env.AWS_ACCESS_KEY_ID = 'local';
+  process.env.AWS_SECRET_ACCESS_KEY = 'local';
+  delete process.env.AWS_SESSION_TOKEN;
+  process.env.IP_HASH_SALT ||= await loadOrCreateSalt();
+
+  // Imported only now, so that modules reading the environment at load time see the values set above.
+  const { loadConfig } = await import('../functions/shared/config.js');
+  const { createServices } = await import('../functions/shared/services.js');
+  const { createCommentHandler } = await import('../functions/comment/comment-handler.js');
+  const { createArticleHandler } = await import('../functions/article/article-handler.js');
+
+  const config = loadConfig(process.env);
+  const client = createLocalDynamoDbClient(engine.endpoint);
+  try {
+    await ensureTable(client, config.TABLE_NAME);
+  } finally {
+    client.destroy();
+  }
+  const services = createServices(config);
+  provideHandlers({ comment: createCommentHandler(services), article: createArticleHandler(services) });
+
+  const address = localServer.address();
+  const actualPort = typeof address === 'object' && address ? address.port : port;
+  console.log(
+    `DynamoDB Local: ${engine.endpoint} (ready in ${Date.now() - startedAt} ms), table ${config.TABLE_NAME}`,
+  );
+  console.log(`Marginalia is listening on http://${host}:${actualPort}`);
+  console.log('Press Ctrl-C to stop.');
+}
+
+function listen(localServer: Server, port: number): Promise<void> {
+  return new Promise((resolveListening, reject) => {
+    localServer.once('error', (error: NodeJS.ErrnoException) => {
+      const inUse = error.code === 'EADDRINUSE';
+      reject(inUse ? new Error(`port ${port} is in use; set PORT=... to another port`) : error);
+    });
+    localServer.listen(port, host, () => resolveListening());
+  });
+}
+
+function parsePort(value: string | undefined): number {
+  if (value === undefined || value === '') return 8360;
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) {
+    throw new Error(`PORT must be a whole number from 0 to 65535, got "${value}"`);
+  }
+  return port;
+}
+
+/** The salt that makes stored IP hashes unguessable; kept in .data so hashes stay comparable across restarts. */
+async function loadOrCreateSalt(): Promise<string> {
+  const saltFile = join(dataRoot, 'ip-hash-salt');
+  try {
+    const salt = (await readFile(saltFile, 'utf8')).trim();
+    if (salt) return salt;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  const salt = randomBytes(32).toString('hex');
+  await mkdir(dataRoot, { recursive: true });
+  await writeFile(saltFile, `${salt}\n`, { mode: 0o600 });
+  return salt;
+}
+
+async function closeEverything(): Promise<void> {
+  shuttingDown = true;
+  const localServer = server;
+  if (localServer?.listening) {
+    await new Promise<void>((resolveClosed) => {
+      localServer.close(() => resolveClosed());
+      localServer.closeAllConnections();
+    });
+  }
+  await dynamoDb?.stop();
+}
+
+async function shutDown(): Promise<void> {
+  if (shuttingDown) return;
+  // A second Ctrl-C while we wait: give up waiting (the launcher's exit hook still kills Java).
+  process.once('SIGINT', () => process.exit(130));
+  console.log('\nStopping...');
+  await closeEverything();
+  process.exit(0);
+}
+
+async function fail(message: string): Promise<void> {
+  if (shuttingDown) return;
+  console.error(message);
+  await closeEverything().catch(() => {});
+  process.exit(1);
+}

@@ -1,0 +1,26 @@
+import { defineConfig } from 'vitest/config';
+
+const dynamoDbTests = ['test/integration/**/*.test.ts', 'test/e2e/**/*.test.ts'];
+
+export default defineConfig({
+  test: {
+    testTimeout: 30_000,
+    // Node 20 is a supported development platform here; Lambda runs Node 22.
+    env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+    hookTimeout: 60_000,
+    // Two projects so that only runs with integration or e2e files pay for (and need Java for) DynamoDB Local:
+    // a project's globalSetup runs only when that project has test files queued.
+    projects: [
+      { extends: true, test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: dynamoDbTests } },
+      {
+        extends: true,
+        test: {
+          name: 'dynamodb',
+          include: dynamoDbTests,
+          // One DynamoDB Local for the whole run; each test file makes its own table in it.
+          globalSetup: ['test/support/dynamodb-global-setup.ts'],
+        },
+      },
+    ],
+  },
+});
