@@ -153,6 +153,7 @@ async function waitUntilAnswering(
           const reason = error instanceof Error ? error.message : String(error);
           throw new Error(
             `DynamoDB Local did not answer on ${endpoint} within ${timeoutMs} ms (${reason}). Output:\n${output()}`,
+            { cause: error },
           );
         }
         await new Promise((wake) => setTimeout(wake, 100));

@@ -10,9 +10,13 @@ import type { Services } from '../shared/services.js';
 
 const idParamsSchema = z.object({ id: commentIdSchema });
 
+/** How long to wait for the id index to catch up before a comment counts as missing. */
+const indexLagMs = 250;
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 /**
  * `PUT /api/comment/{id}` with exactly `{"like": true|false}`: no sign-in needed, counted once per
- * voter (a salted hash of the client IP). Two round trips: find the comment's url, then one
+ * voter (a salted hash of the client IP). Two round trips (three when the id is brand new): find the comment's url, then one
  * transaction that writes the voter mark and moves the count. Any other body is an edit, which
  * needs a signed-in author or administrator.
  */
@@ -22,7 +26,8 @@ export function createLikeComment({ comments, config }: Services): Router {
     const vote = likeBodySchema.safeParse(request.jsonBody());
     if (!vote.success) throw new AppError('unauthorized', translate(request.lang, 'signInRequired'));
 
-    const location = await comments.locate(id);
+    // The id index is eventually consistent: a comment posted a moment ago may not be in it yet.
+    const location = (await comments.locate(id)) ?? (await pause(indexLagMs).then(() => comments.locate(id)));
     if (!location) throw new AppError('not_found', translate(request.lang, 'commentNotFound', { id }));
     const like = vote.data.like;
     const outcome = await comments.vote(

@@ -54,7 +54,9 @@ export function createSubmitComment({ comments, config, now, newId, presentation
       contentHash: contentHash({ ...body, comment: body.comment }),
       ...(config.IPQPS > 0 ? { rateLimit: { ipHash, windowMs: config.IPQPS * 1000 } } : {}),
     });
-    if (!result.ok) {
+    // `id_taken` means our own write already landed: the SDK retried a commit whose answer was
+    // lost, and a fresh ULID collides with nothing else. The comment is stored; say so.
+    if (!result.ok && result.reason !== 'id_taken') {
       switch (result.reason) {
         case 'duplicate':
           throw new AppError('duplicate', translate(request.lang, 'duplicate'));
@@ -66,8 +68,6 @@ export function createSubmitComment({ comments, config, now, newId, presentation
             translate(request.lang, 'parentNotFound', { field: 'pid', id: pid ?? '' }),
             { pid: 'must name a comment of the same url', rid: 'must name the root of that thread' },
           );
-        case 'id_taken':
-          throw new Error(`Comment id ${comment.id} already exists`);
       }
     }
     return envelope(presentComment(comment, { ...presentation, legacy: request.legacy }, { withUrl: true }));

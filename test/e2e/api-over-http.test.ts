@@ -30,7 +30,7 @@ describe('the API over HTTP, as the widget reaches it', () => {
     await table.drop();
   });
 
-  // biome-ignore lint/suspicious/noExplicitAny: tests read whatever JSON the server sends
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read whatever JSON the server sends
   type Json = any;
   const json = async (path: string, init?: RequestInit) => {
     const response = await fetch(`${base}${path}`, init);

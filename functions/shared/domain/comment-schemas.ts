@@ -1,13 +1,12 @@
 import { z } from 'zod';
 import { limits } from './limits.js';
+import { countUrlSchema, pagePathSchema } from './page-path.js';
 
 /** Sort orders of the list; `create_time` is the documented alias of oldest first. */
 export const sortOrders = ['insertedAt_desc', 'insertedAt_asc', 'like_desc'] as const;
 
 /** A sort order of the list. */
 export type SortOrder = (typeof sortOrders)[number];
-
-const pageUrl = z.string().min(1).max(limits.urlChars);
 
 /** Comment ids: ours are ULIDs; imported ones are alphanumeric too. Numbers are accepted as text. */
 export const commentIdSchema = z
@@ -22,7 +21,7 @@ export const commentIdSchema = z
 
 /** `GET /api/comment?path&page&pageSize&sortBy`. */
 export const listQuerySchema = z.object({
-  path: pageUrl,
+  path: pagePathSchema,
   page: z.coerce.number().int().min(1).max(100_000).default(1),
   pageSize: z.coerce.number().int().min(1).max(limits.pageSizeMax).default(10),
   sortBy: z
@@ -33,7 +32,7 @@ export const listQuerySchema = z.object({
 
 /** `GET /api/comment?type=count&url=...`: no url (or only empty ones) means the whole site. */
 export const countQuerySchema = z.object({
-  url: z.array(z.string().max(limits.urlChars)).max(limits.pathsPerRequest),
+  url: z.array(countUrlSchema).max(limits.pathsPerRequest),
 });
 
 /** `GET /api/comment?type=recent&count=N`. */
@@ -45,6 +44,9 @@ const optionalText = (max: number) =>
   z
     .string()
     .max(max)
+    // Browsers drop control characters inside URLs (`java\tscript:`): refuse them everywhere.
+    // eslint-disable-next-line no-control-regex -- matching control characters is the point
+    .refine((text) => !/[\u0000-\u001f\u007f]/.test(text), 'must not contain control characters')
     .nullish()
     .transform((value) => value?.trim() ?? '');
 
@@ -55,7 +57,7 @@ export const submitBodySchema = z
       .string()
       .max(limits.commentChars)
       .refine((text) => text.trim().length > 0, 'must not be blank'),
-    url: pageUrl,
+    url: pagePathSchema,
     nick: optionalText(limits.nickChars),
     mail: optionalText(limits.mailChars),
     link: optionalText(limits.linkChars).refine(

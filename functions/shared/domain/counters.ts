@@ -14,3 +14,11 @@ export const counterNames = [
 
 /** One reading counter of a page. */
 export type CounterName = (typeof counterNames)[number];
+
+/** A reaction counter: counted once per voter. */
+export type ReactionName = Exclude<CounterName, 'time'>;
+
+/** True for the reaction counters, false for pageviews. */
+export function isReaction(name: CounterName): name is ReactionName {
+  return name !== 'time';
+}

@@ -9,8 +9,9 @@ export const limits = {
   nickChars: 100,
   mailChars: 254,
   linkChars: 1024,
-  /** A page path; DynamoDB partition keys stop at 2048 bytes. */
+  /** A page path, in characters and in UTF-8 bytes; DynamoDB partition keys stop at 2048 bytes. */
   urlChars: 1024,
+  urlBytes: 1536,
   userAgentChars: 1024,
   /** Comment ids: ULIDs, or ids carried over by an import. */
   idChars: 64,

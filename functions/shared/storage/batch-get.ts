@@ -20,7 +20,9 @@ export async function batchGet(
   const found = new Map<string, Record<string, unknown>>();
   const distinct = [...new Map(keys.map((key) => [keyId(key), key])).values()];
   // Only the keys and the asked-for counters travel back.
-  const names = Object.fromEntries(['pk', 'sk', ...attributeNames].map((name, i) => [`#a${i}`, name]));
+  const names = Object.fromEntries(
+    [...new Set(['pk', 'sk', ...attributeNames])].map((name, i) => [`#a${i}`, name]),
+  );
   const projection = Object.keys(names).join(', ');
   for (let start = 0; start < distinct.length; start += keysPerRequest) {
     let pending: Record<string, unknown>[] = distinct

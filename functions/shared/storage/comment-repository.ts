@@ -106,7 +106,8 @@ export function createCommentRepository(
           Put: {
             TableName: tableName,
             Item: toCommentItem(comment),
-            // A ULID collision is astronomically unlikely, but never overwrite a comment.
+            // Never overwrite a comment. A fresh ULID collides with nothing, so a refusal here means
+            // this very write landed on an earlier attempt whose answer was lost.
             ConditionExpression: 'attribute_not_exists(pk)',
           },
         },

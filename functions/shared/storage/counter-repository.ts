@@ -1,8 +1,9 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { type DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { CounterName } from '../domain/counters.js';
+import type { CounterName, ReactionName } from '../domain/counters.js';
 import { batchGet, keyId } from './batch-get.js';
 import { entities, keys } from './keys.js';
+import { retryOnConflict, transactWrite } from './transact.js';
 
 /** Reads and changes the page and site counters. Every method is one round trip (per 100 urls). */
 export interface CounterRepository {
@@ -19,6 +20,11 @@ export interface CounterRepository {
   increment(url: string, name: CounterName): Promise<number>;
   /** Takes one from a page counter, never below 0, and returns its new value. */
   decrement(url: string, name: CounterName): Promise<number>;
+  /**
+   * Adds (`inc`) or withdraws (`desc`) one voter's reaction, once per voter, and returns the
+   * counter's value. Two round trips: the transaction, then a consistent read of the value.
+   */
+  react(url: string, name: ReactionName, voterHash: string, action: 'inc' | 'desc'): Promise<number>;
 }
 
 const count = (value: unknown) => Math.max(0, Number(value) || 0);
@@ -60,41 +66,105 @@ export function createCounterRepository(
     },
 
     async increment(url, name) {
-      const output = await client.send(
-        new UpdateCommand({
-          TableName: tableName,
-          Key: keys.pageCounters(url),
-          // ADD is atomic on the server and creates the item and the counter when missing:
-          // concurrent increments never overwrite each other.
-          UpdateExpression: 'ADD #counter :one SET #entity = :entity, #url = :url',
-          ExpressionAttributeNames: { '#counter': name, '#entity': 'entity', '#url': 'url' },
-          ExpressionAttributeValues: { ':one': 1, ':entity': entities.pageCounters, ':url': url },
-          ReturnValues: 'UPDATED_NEW',
-        }),
+      const output = await retryOnConflict(() =>
+        client.send(
+          new UpdateCommand({
+            TableName: tableName,
+            Key: keys.pageCounters(url),
+            // ADD is atomic on the server and creates the item and the counter when missing:
+            // concurrent increments never overwrite each other.
+            UpdateExpression: 'ADD #counter :one SET #entity = :entity, #url = :url',
+            ExpressionAttributeNames: { '#counter': name, '#entity': 'entity', '#url': 'url' },
+            ExpressionAttributeValues: { ':one': 1, ':entity': entities.pageCounters, ':url': url },
+            ReturnValues: 'UPDATED_NEW',
+          }),
+        ),
       );
       return count(output.Attributes?.[name]);
     },
 
     async decrement(url, name) {
       try {
-        const output = await client.send(
-          new UpdateCommand({
-            TableName: tableName,
-            Key: keys.pageCounters(url),
-            UpdateExpression: 'ADD #counter :minusOne',
-            // Only while above zero: the floor holds under concurrency without a read, and a
-            // missing page or counter is left uncreated.
-            ConditionExpression: '#counter > :zero',
-            ExpressionAttributeNames: { '#counter': name },
-            ExpressionAttributeValues: { ':minusOne': -1, ':zero': 0 },
-            ReturnValues: 'UPDATED_NEW',
-          }),
+        const output = await retryOnConflict(() =>
+          client.send(
+            new UpdateCommand({
+              TableName: tableName,
+              Key: keys.pageCounters(url),
+              UpdateExpression: 'ADD #counter :minusOne',
+              // Only while above zero: the floor holds under concurrency without a read, and a
+              // missing page or counter is left uncreated.
+              ConditionExpression: '#counter > :zero',
+              ExpressionAttributeNames: { '#counter': name },
+              ExpressionAttributeValues: { ':minusOne': -1, ':zero': 0 },
+              ReturnValues: 'UPDATED_NEW',
+            }),
+          ),
         );
         return count(output.Attributes?.[name]);
       } catch (error) {
         if (error instanceof ConditionalCheckFailedException) return 0;
         throw error;
       }
+    },
+
+    async react(url, name, voterHash, action) {
+      const voteKey = keys.reactionVote(url, name, voterHash);
+      const pageKey = keys.pageCounters(url);
+      await transactWrite(client, {
+        TransactItems:
+          action === 'inc'
+            ? [
+                {
+                  Put: {
+                    TableName: tableName,
+                    Item: { ...voteKey, entity: entities.vote },
+                    // One reaction of each kind per voter: a second click finds the mark.
+                    ConditionExpression: 'attribute_not_exists(pk)',
+                  },
+                },
+                {
+                  Update: {
+                    TableName: tableName,
+                    Key: pageKey,
+                    UpdateExpression: 'ADD #counter :one SET #entity = :entity, #url = :url',
+                    ExpressionAttributeNames: { '#counter': name, '#entity': 'entity', '#url': 'url' },
+                    ExpressionAttributeValues: { ':one': 1, ':entity': entities.pageCounters, ':url': url },
+                  },
+                },
+              ]
+            : [
+                {
+                  Delete: {
+                    TableName: tableName,
+                    Key: voteKey,
+                    // Only a voter who reacted can take the reaction back.
+                    ConditionExpression: 'attribute_exists(pk)',
+                  },
+                },
+                {
+                  Update: {
+                    TableName: tableName,
+                    Key: pageKey,
+                    UpdateExpression: 'ADD #counter :minusOne',
+                    // The floor: never below zero.
+                    ConditionExpression: '#counter > :zero',
+                    ExpressionAttributeNames: { '#counter': name },
+                    ExpressionAttributeValues: { ':minusOne': -1, ':zero': 0 },
+                  },
+                },
+              ],
+      });
+      // Refused or done, the answer is the counter as it now stands.
+      const output = await client.send(
+        new GetCommand({
+          TableName: tableName,
+          Key: pageKey,
+          ConsistentRead: true,
+          ProjectionExpression: '#counter',
+          ExpressionAttributeNames: { '#counter': name },
+        }),
+      );
+      return count(output.Item?.[name]);
     },
   };
 }

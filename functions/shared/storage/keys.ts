@@ -40,6 +40,10 @@ export const keys = {
     pk: `C#${commentId}`,
     sk: `VOTE#like#${voterHash}`,
   }),
+  reactionVote: (url: string, reaction: string, voterHash: string): Key => ({
+    pk: articlePk(url),
+    sk: `VOTE#${reaction}#${voterHash}`,
+  }),
   rate: (ipHash: string): Key => ({ pk: `IP#${ipHash}`, sk: 'RATE' }),
   duplicate: (url: string, contentHash: string): Key => ({ pk: articlePk(url), sk: `DUP#${contentHash}` }),
 };

@@ -1,4 +1,4 @@
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { TransactionCanceledException, TransactionConflictException } from '@aws-sdk/client-dynamodb';
 import {
   type DynamoDBDocumentClient,
   TransactWriteCommand,
@@ -8,10 +8,27 @@ import {
 /** The outcome of a transaction: done, or refused with the index of each failed condition. */
 export type TransactOutcome = { ok: true } | { ok: false; failedConditions: number[] };
 
-/** How often a transaction that lost a race against another one is tried again. */
+/** How often a write that lost a race against a transaction is tried again. */
 const conflictAttempts = 8;
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const backoff = (attempt: number) => pause(Math.random() * Math.min(1000, 25 * 2 ** attempt));
+
+/**
+ * Runs a single-item write (UpdateItem) again when it collided with a transaction in flight on the
+ * same item (TransactionConflictException, which the SDK does not retry). The write had no effect,
+ * so trying again never counts twice.
+ */
+export async function retryOnConflict<T>(write: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await write();
+    } catch (error) {
+      if (!(error instanceof TransactionConflictException) || attempt >= conflictAttempts) throw error;
+      await backoff(attempt);
+    }
+  }
+}
 
 /**
  * Sends a TransactWriteItems. A cancellation caused only by a concurrent transaction on the same
@@ -36,7 +53,7 @@ export async function transactWrite(
       if (failedConditions.length > 0) return { ok: false, failedConditions };
       const conflicted = reasons.some((reason) => reason.Code === 'TransactionConflict');
       if (!conflicted || attempt >= conflictAttempts) throw error;
-      await pause(Math.random() * Math.min(1000, 25 * 2 ** attempt));
+      await backoff(attempt);
     }
   }
 }

@@ -45,7 +45,7 @@ describe('startDynamoDbLocal', () => {
     const second = await start(dataDir);
     expect(await listTables(second.endpoint)).toContain('persisted');
     await second.stop();
-    expect(await second.exited).toBeDefined();
+    await expect(listTables(second.endpoint)).rejects.toThrow();
   });
 
   it('rejects with an install hint when Java cannot be found', async () => {

@@ -5,7 +5,8 @@ import { createTestTable, type TestTable } from '../../support/test-table.js';
 describe('reading counts on DynamoDB Local', () => {
   let table: TestTable;
   let api: ReturnType<typeof createLocalApi>;
-  const update = (body: unknown, path = '/api/article') => api.call({ method: 'POST', path, body });
+  const update = (body: unknown, path = '/api/article', sourceIp = '203.0.113.7') =>
+    api.call({ method: 'POST', path, body, sourceIp });
   const read = (query: string, path = '/api/article') => api.call({ path, query });
 
   beforeAll(async () => {
@@ -32,6 +33,19 @@ describe('reading counts on DynamoDB Local', () => {
       { reaction1: 0 },
     ]);
     expect((await read('path=%2Fr&type=reaction2')).body.data).toEqual([{ reaction2: 0 }]);
+  });
+
+  it('counts a reaction once per voter, and only its voter can take it back', async () => {
+    const react = (action: string, sourceIp: string) =>
+      update({ path: '/votes', type: 'reaction4', action }, '/api/article', sourceIp);
+
+    expect((await react('inc', '192.0.2.1')).body.data).toEqual([{ reaction4: 1 }]);
+    expect((await react('inc', '192.0.2.1')).body.data).toEqual([{ reaction4: 1 }]);
+    expect((await react('inc', '192.0.2.2')).body.data).toEqual([{ reaction4: 2 }]);
+    expect((await react('desc', '192.0.2.3')).body.data).toEqual([{ reaction4: 2 }]);
+    expect((await react('desc', '192.0.2.1')).body.data).toEqual([{ reaction4: 1 }]);
+    expect((await react('desc', '192.0.2.1')).body.data).toEqual([{ reaction4: 1 }]);
+    expect((await read('path=%2Fvotes&type=reaction4')).body.data).toEqual([{ reaction4: 1 }]);
   });
 
   it('reads several paths and types aligned with the request, 0 where unknown', async () => {

@@ -50,6 +50,39 @@ describe('exact counters under concurrency', () => {
   });
 });
 
+describe('pageviews and comments on one page at once', () => {
+  let table: TestTable;
+  let api: ReturnType<typeof createLocalApi>;
+
+  beforeAll(async () => {
+    table = await createTestTable();
+    api = createLocalApi(table, { IPQPS: '0' });
+  });
+  afterAll(() => table.drop());
+
+  it('loses neither when pageviews collide with comment transactions on the page counters', async () => {
+    const views = Array.from({ length: 60 }, () =>
+      api.call({ method: 'POST', path: '/api/article', body: { path: '/mixed' } }),
+    );
+    const posts = Array.from({ length: 20 }, (_, i) =>
+      api.call({
+        method: 'POST',
+        path: '/api/comment',
+        body: { comment: `mixed ${i}`, url: '/mixed' },
+        sourceIp: `198.51.100.${i}`,
+      }),
+    );
+
+    const responses = await Promise.all([...views, ...posts]);
+
+    expect(responses.filter((response) => response.status !== 200)).toEqual([]);
+    const counters = await api.call({ path: '/api/article', query: 'path=%2Fmixed' });
+    expect(counters.body.data).toEqual([{ time: 60 }]);
+    const count = await api.call({ path: '/api/comment', query: 'type=count&url=%2Fmixed' });
+    expect(count.body.data).toEqual([20]);
+  });
+});
+
 describe('the per-IP rate limit under concurrency', () => {
   let table: TestTable;
   let api: ReturnType<typeof createLocalApi>;

@@ -1,4 +1,4 @@
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { TransactionCanceledException, TransactionConflictException } from '@aws-sdk/client-dynamodb';
 import {
   BatchGetCommand,
   DynamoDBDocumentClient,
@@ -216,5 +216,82 @@ describe('DynamoDB round trips per operation', () => {
     const items = ddb.commandCalls(TransactWriteCommand)[0]?.args[0].input.TransactItems ?? [];
     expect(items[0]?.Put?.Item?.sk).toMatch(/^VOTE#like#/);
     expect(items[1]?.Update?.Key).toEqual({ pk: 'URL#/p', sk: 'C#01A' });
+  });
+
+  it('counts a reaction in two round trips: the voter-mark transaction and a consistent read', async () => {
+    ddb.on(TransactWriteCommand).resolves({});
+    ddb.on(GetCommand).resolves({ Item: { reaction2: 3 } });
+
+    const { body } = await call({
+      method: 'POST',
+      path: '/api/article',
+      body: { path: '/a', type: 'reaction2' },
+    });
+
+    expect(body.data).toEqual([{ reaction2: 3 }]);
+    expect(ddb.calls()).toHaveLength(2);
+    const items = ddb.commandCalls(TransactWriteCommand)[0]?.args[0].input.TransactItems ?? [];
+    expect(items[0]?.Put?.Item?.sk).toMatch(/^VOTE#reaction2#/);
+    expect(items[1]?.Update?.Key).toEqual({ pk: 'URL#/a', sk: 'PAGE' });
+    expect(ddb.commandCalls(GetCommand)[0]?.args[0].input.ConsistentRead).toBe(true);
+  });
+
+  it('retries a pageview that collided with a comment transaction on the same page', async () => {
+    const conflict = new TransactionConflictException({ message: 'conflict', $metadata: {} });
+    ddb
+      .on(UpdateCommand)
+      .rejectsOnce(conflict)
+      .resolves({ Attributes: { time: 7 } });
+
+    const { status, body } = await call({ method: 'POST', path: '/api/article', body: { path: '/a' } });
+
+    expect(status).toBe(200);
+    expect(body.data).toEqual([{ time: 7 }]);
+    expect(ddb.commandCalls(UpdateCommand)).toHaveLength(2);
+  });
+
+  it('answers a submit as stored when a retried commit finds its own comment already there', async () => {
+    const alreadyThere = new TransactionCanceledException({
+      message: 'cancelled',
+      $metadata: {},
+      CancellationReasons: [{ Code: 'ConditionalCheckFailed' }, { Code: 'ConditionalCheckFailed' }],
+    });
+    ddb.on(TransactWriteCommand).rejects(alreadyThere);
+
+    const { status, body } = await call({
+      method: 'POST',
+      path: '/api/comment',
+      body: { comment: 'x', url: '/p' },
+    });
+
+    expect(status).toBe(200);
+    expect(body.data.orig).toBe('x');
+  });
+
+  it('looks a brand-new comment up again before calling it missing when liking it', async () => {
+    ddb
+      .on(QueryCommand)
+      .resolvesOnce({ Items: [] })
+      .resolves({ Items: [{ commentId: '01A', url: '/p', like: 0 }] });
+    ddb.on(TransactWriteCommand).resolves({});
+
+    const { status, body } = await call({ method: 'PUT', path: '/api/comment/01A', body: { like: true } });
+
+    expect(status).toBe(200);
+    expect(body.data.like).toBe(1);
+    expect(ddb.commandCalls(QueryCommand)).toHaveLength(2);
+  });
+
+  it('asks once for a type requested twice', async () => {
+    ddb.on(BatchGetCommand).resolves({ Responses: {} });
+
+    const { status, body } = await call({ path: '/api/article', query: 'path=%2Fa&type=time,time' });
+
+    expect(status).toBe(200);
+    expect(body.data).toEqual([{ time: 0 }]);
+    const names =
+      ddb.commandCalls(BatchGetCommand)[0]?.args[0].input.RequestItems?.['marginalia-test']
+        ?.ExpressionAttributeNames;
+    expect(Object.values(names ?? {})).toEqual(['pk', 'sk', 'time']);
   });
 });

@@ -145,4 +145,36 @@ describe('the HTTP layer of a function', () => {
     expect(response.statusCode).toBe(400);
     expect(response.json.details).toHaveProperty('id');
   });
+
+  it('refuses a url longer than a partition key allows in UTF-8 bytes with a 400 naming it', async () => {
+    const wide = `/${'中'.repeat(600)}`;
+
+    const post = await call({ method: 'POST', path: '/api/comment', body: { comment: 'x', url: wide } });
+    const count = await call({ path: '/api/comment', query: `type=count&url=${encodeURIComponent(wide)}` });
+    const list = await call({ path: '/api/comment', query: `path=${encodeURIComponent(wide)}` });
+
+    expect(post.statusCode).toBe(400);
+    expect(post.json.details.url).toMatch(/bytes/);
+    expect(count.json.details).toHaveProperty(['url.0']);
+    expect(list.json.details).toHaveProperty('path');
+    expect(ddb.calls()).toHaveLength(0);
+  });
+
+  it('refuses control characters that would hide a javascript: link', async () => {
+    const response = await call({
+      method: 'POST',
+      path: '/api/comment',
+      body: { comment: 'x', url: '/p', link: 'java\tscript:alert(1)' },
+    });
+    const leading = await call({
+      method: 'POST',
+      path: '/api/comment',
+      body: { comment: 'x', url: '/p', link: '\u0001javascript:alert(1)' },
+    });
+
+    expect(response.statusCode).toBe(400);
+    expect(response.json.details.link).toBe('must not contain control characters');
+    expect(leading.statusCode).toBe(400);
+    expect(ddb.calls()).toHaveLength(0);
+  });
 });
