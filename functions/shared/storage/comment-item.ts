@@ -1,24 +1,9 @@
 import type { CommentStatus, ListedComment, StoredComment } from '../domain/comment.js';
+import { recentIndexAttributes } from '../../../lib/table-definition.js';
 import { attributes, entities, keys, recentPartition } from './keys.js';
 
-/** Attributes read back by list and recent: the stored comment minus ua and ipHash. */
-export const listedAttributes = [
-  attributes.commentId,
-  'url',
-  'pid',
-  'rid',
-  'nick',
-  'mail',
-  'link',
-  'browser',
-  'os',
-  'orig',
-  'html',
-  'status',
-  'like',
-  'sticky',
-  'insertedAt',
-] as const;
+/** Attributes read back by list and recent: the stored comment minus ua and ipHash (what the recent index copies). */
+export const listedAttributes = recentIndexAttributes;
 
 /** The DynamoDB item of a comment. Approved comments carry the sparse recent-index keys. */
 export function toCommentItem(comment: StoredComment): Record<string, unknown> {

@@ -3,6 +3,7 @@ import type { ListedComment, StoredComment } from '../domain/comment.js';
 import { fromCommentItem, listedAttributes, toCommentItem } from './comment-item.js';
 import { attributes, commentSkPrefix, entities, indexNames, keys, recentPartition } from './keys.js';
 import { transactWrite } from './transact.js';
+import { voteItems } from './vote-items.js';
 
 /** What must hold for a new comment to be stored, checked in the same transaction as the write. */
 export interface InsertGuards {
@@ -234,52 +235,16 @@ export function createCommentRepository(
     },
 
     async vote(target, voterHash, like) {
-      const voteKey = keys.likeVote(target.id, voterHash);
-      const commentKey = keys.comment(target.url, target.id);
       const outcome = await transactWrite(client, {
-        TransactItems: like
-          ? [
-              {
-                Put: {
-                  TableName: tableName,
-                  Item: { ...voteKey, entity: entities.vote },
-                  // One like per voter: a second like finds the mark and changes nothing.
-                  ConditionExpression: 'attribute_not_exists(pk)',
-                },
-              },
-              {
-                Update: {
-                  TableName: tableName,
-                  Key: commentKey,
-                  UpdateExpression: 'ADD #like :one',
-                  // Never create a bare item for a deleted comment.
-                  ConditionExpression: 'attribute_exists(pk)',
-                  ExpressionAttributeNames: { '#like': 'like' },
-                  ExpressionAttributeValues: { ':one': 1 },
-                },
-              },
-            ]
-          : [
-              {
-                Delete: {
-                  TableName: tableName,
-                  Key: voteKey,
-                  // Only a voter who liked can unlike.
-                  ConditionExpression: 'attribute_exists(pk)',
-                },
-              },
-              {
-                Update: {
-                  TableName: tableName,
-                  Key: commentKey,
-                  UpdateExpression: 'ADD #like :minusOne',
-                  // The floor: a like count never goes below zero.
-                  ConditionExpression: 'attribute_exists(pk) AND #like > :zero',
-                  ExpressionAttributeNames: { '#like': 'like' },
-                  ExpressionAttributeValues: { ':minusOne': -1, ':zero': 0 },
-                },
-              },
-            ],
+        TransactItems: voteItems(
+          {
+            tableName,
+            voteKey: keys.likeVote(target.id, voterHash),
+            counterKey: keys.comment(target.url, target.id),
+            counter: 'like',
+          },
+          like,
+        ),
       });
       if (outcome.ok) return 'changed';
       if (outcome.failedConditions.includes(0)) return 'unchanged';

@@ -4,6 +4,7 @@ import type { CounterName, ReactionName } from '../domain/counters.js';
 import { batchGet, keyId } from './batch-get.js';
 import { entities, keys } from './keys.js';
 import { retryOnConflict, transactWrite } from './transact.js';
+import { voteItems } from './vote-items.js';
 
 /** Reads and changes the page and site counters. Every method is one round trip (per 100 urls). */
 export interface CounterRepository {
@@ -108,51 +109,18 @@ export function createCounterRepository(
     },
 
     async react(url, name, voterHash, action) {
-      const voteKey = keys.reactionVote(url, name, voterHash);
       const pageKey = keys.pageCounters(url);
       await transactWrite(client, {
-        TransactItems:
-          action === 'inc'
-            ? [
-                {
-                  Put: {
-                    TableName: tableName,
-                    Item: { ...voteKey, entity: entities.vote },
-                    // One reaction of each kind per voter: a second click finds the mark.
-                    ConditionExpression: 'attribute_not_exists(pk)',
-                  },
-                },
-                {
-                  Update: {
-                    TableName: tableName,
-                    Key: pageKey,
-                    UpdateExpression: 'ADD #counter :one SET #entity = :entity, #url = :url',
-                    ExpressionAttributeNames: { '#counter': name, '#entity': 'entity', '#url': 'url' },
-                    ExpressionAttributeValues: { ':one': 1, ':entity': entities.pageCounters, ':url': url },
-                  },
-                },
-              ]
-            : [
-                {
-                  Delete: {
-                    TableName: tableName,
-                    Key: voteKey,
-                    // Only a voter who reacted can take the reaction back.
-                    ConditionExpression: 'attribute_exists(pk)',
-                  },
-                },
-                {
-                  Update: {
-                    TableName: tableName,
-                    Key: pageKey,
-                    UpdateExpression: 'ADD #counter :minusOne',
-                    // The floor: never below zero.
-                    ConditionExpression: '#counter > :zero',
-                    ExpressionAttributeNames: { '#counter': name },
-                    ExpressionAttributeValues: { ':minusOne': -1, ':zero': 0 },
-                  },
-                },
-              ],
+        TransactItems: voteItems(
+          {
+            tableName,
+            voteKey: keys.reactionVote(url, name, voterHash),
+            counterKey: pageKey,
+            counter: name,
+            createWith: { entity: entities.pageCounters, url },
+          },
+          action === 'inc',
+        ),
       });
       // Refused or done, the answer is the counter as it now stands.
       const output = await client.send(
