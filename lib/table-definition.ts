@@ -9,14 +9,20 @@ export const tableDefinition = {
   sortKey: 'sk',
   timeToLiveAttribute: 'expiresAt',
   indexes: {
-    /** Sparse, one partition: only approved comments carry its keys; sorted by ULID = insertion time. */
+    /**
+     * Comments by status, newest first: one partition per status (`STATUS#approved` is the site's
+     * recent comments, `STATUS#waiting` the moderation queue); sorted by ULID = insertion time.
+     */
     recent: { name: 'recent', partitionKey: 'recentPk', sortKey: 'recentSk' },
     /** Comment id -> its pk/sk (and its url and like count), for routes that carry only the id. */
     byId: { name: 'by-id', partitionKey: 'commentId' },
   },
 } as const;
 
-/** Attributes the recent index copies: everything a public comment shows, nothing private but mail (for the avatar). */
+/**
+ * Attributes the recent index copies: everything a comment shows, with mail (for the avatar) and
+ * ipHash (for administrators), but never the user agent.
+ */
 export const recentIndexAttributes = [
   'commentId',
   'url',
@@ -24,6 +30,7 @@ export const recentIndexAttributes = [
   'rid',
   'nick',
   'mail',
+  'ipHash',
   'link',
   'browser',
   'os',

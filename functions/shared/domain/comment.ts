@@ -29,8 +29,8 @@ export interface StoredComment {
   readonly insertedAt: number;
 }
 
-/** The public projection that can be rendered: what list and recent read back. */
-export type ListedComment = Omit<StoredComment, 'ua' | 'ipHash'>;
+/** What list, recent and moderation read back: no user agent; the IP hash only for administrators. */
+export type ListedComment = Omit<StoredComment, 'ua' | 'ipHash'> & { readonly ipHash?: string };
 
 /** True when `comment` starts a thread. */
 export function isRoot(comment: Pick<StoredComment, 'rid'>): boolean {

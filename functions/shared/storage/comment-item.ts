@@ -1,21 +1,25 @@
 import type { CommentStatus, ListedComment, StoredComment } from '../domain/comment.js';
 import { recentIndexAttributes } from '../../../lib/table-definition.js';
-import { attributes, entities, keys, recentPartition } from './keys.js';
+import { attributes, entities, keys, statusPartition } from './keys.js';
 
 /** Attributes read back by list and recent: the stored comment minus ua and ipHash (what the recent index copies). */
 export const listedAttributes = recentIndexAttributes;
 
-/** The DynamoDB item of a comment. Approved comments carry the sparse recent-index keys. */
-export function toCommentItem(comment: StoredComment): Record<string, unknown> {
+/**
+ * The DynamoDB item of a comment. Every comment carries the recent-index keys of its status, so
+ * the approved partition is the site's recent comments and the others are the moderation queues.
+ * `contentHash` names its duplicate mark, removed with the comment.
+ */
+export function toCommentItem(comment: StoredComment, contentHash?: string): Record<string, unknown> {
   const { id, ...fields } = comment;
   return {
     ...keys.comment(comment.url, id),
     entity: entities.comment,
     [attributes.commentId]: id,
     ...fields,
-    ...(comment.status === 'approved'
-      ? { [attributes.recentPk]: recentPartition, [attributes.recentSk]: id }
-      : {}),
+    ...(contentHash ? { contentHash } : {}),
+    [attributes.recentPk]: statusPartition(comment.status),
+    [attributes.recentSk]: id,
   };
 }
 
@@ -30,6 +34,7 @@ export function fromCommentItem(item: Record<string, unknown>): ListedComment {
     url: text('url'),
     ...(pid !== undefined ? { pid } : {}),
     ...(rid !== undefined ? { rid } : {}),
+    ...(optional('ipHash') !== undefined ? { ipHash: optional('ipHash') as string } : {}),
     nick: text('nick'),
     mail: text('mail'),
     link: text('link'),

@@ -1,7 +1,8 @@
 import { type DynamoDBDocumentClient, QueryCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
 import type { ListedComment, StoredComment } from '../domain/comment.js';
 import { fromCommentItem, listedAttributes, toCommentItem } from './comment-item.js';
-import { attributes, commentSkPrefix, entities, indexNames, keys, recentPartition } from './keys.js';
+import { attributes, commentSkPrefix, entities, indexNames, keys, statusPartition } from './keys.js';
+import { contribution, counterUpdates } from './counter-deltas.js';
 import { transactWrite } from './transact.js';
 import { voteItems } from './vote-items.js';
 
@@ -80,9 +81,9 @@ export function createCommentRepository(
         new QueryCommand({
           TableName: tableName,
           IndexName: indexNames.recent,
-          KeyConditionExpression: '#partition = :recent',
+          KeyConditionExpression: '#partition = :approved',
           ExpressionAttributeNames: { '#partition': attributes.recentPk },
-          ExpressionAttributeValues: { ':recent': recentPartition },
+          ExpressionAttributeValues: { ':approved': statusPartition('approved') },
           // ULID sort keys: descending order is newest first, and Limit stops the read there.
           ScanIndexForward: false,
           Limit: count,
@@ -94,7 +95,6 @@ export function createCommentRepository(
     async insert(comment, guards) {
       const now = comment.insertedAt;
       const isRoot = comment.rid === undefined;
-      const approved = comment.status === 'approved';
       const items: NonNullable<Parameters<typeof transactWrite>[1]['TransactItems']> = [];
       const refusalAt: InsertRefusal[] = [];
       const add = (item: (typeof items)[number], refusal: InsertRefusal | undefined) => {
@@ -106,7 +106,7 @@ export function createCommentRepository(
         {
           Put: {
             TableName: tableName,
-            Item: toCommentItem(comment),
+            Item: toCommentItem(comment, guards.contentHash),
             // Never overwrite a comment. A fresh ULID collides with nothing, so a refusal here means
             // this very write landed on an earlier attempt whose answer was lost.
             ConditionExpression: 'attribute_not_exists(pk)',
@@ -178,37 +178,8 @@ export function createCommentRepository(
           );
         }
       }
-      if (approved) {
-        add(
-          {
-            Update: {
-              TableName: tableName,
-              Key: keys.pageCounters(comment.url),
-              // ADD increments in place (creating the item if needed): exact under concurrency.
-              UpdateExpression: 'ADD comments :one, #roots :rootDelta SET #entity = :entity, #url = :url',
-              ExpressionAttributeNames: { '#roots': 'roots', '#entity': 'entity', '#url': 'url' },
-              ExpressionAttributeValues: {
-                ':one': 1,
-                ':rootDelta': isRoot ? 1 : 0,
-                ':entity': entities.pageCounters,
-                ':url': comment.url,
-              },
-            },
-          },
-          undefined,
-        );
-        add(
-          {
-            Update: {
-              TableName: tableName,
-              Key: keys.siteCounters(),
-              UpdateExpression: 'ADD comments :one SET #entity = :entity',
-              ExpressionAttributeNames: { '#entity': 'entity' },
-              ExpressionAttributeValues: { ':one': 1, ':entity': entities.siteCounters },
-            },
-          },
-          undefined,
-        );
+      for (const update of counterUpdates(tableName, comment.url, contribution(comment.status, isRoot))) {
+        add(update, undefined);
       }
 
       const outcome = await transactWrite(client, { TransactItems: items });

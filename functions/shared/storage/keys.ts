@@ -1,4 +1,5 @@
 import { tableDefinition } from '../../../lib/table-definition.js';
+import type { CommentStatus } from '../domain/comment.js';
 
 /**
  * The only module that knows key formats. Every item of the table is addressed through these
@@ -16,8 +17,8 @@ const articlePk = (url: string) => `URL#${url}`;
 /** Prefix of comment sort keys inside an article partition. */
 export const commentSkPrefix = 'C#';
 
-/** Partition value of the recent index: one partition, so one Query returns the site's newest. */
-export const recentPartition = 'RECENT';
+/** Partition value of the recent index for a status: one Query returns the newest comments of it. */
+export const statusPartition = (status: CommentStatus) => `STATUS#${status}`;
 
 /** Item kinds, stored as `entity` on every item. */
 export const entities = {
@@ -27,6 +28,8 @@ export const entities = {
   vote: 'vote',
   rate: 'rate',
   duplicate: 'duplicate',
+  admin: 'admin',
+  signInAttempts: 'signin',
 } as const;
 
 /** Key builders, one per item kind of DESIGN.md §2. */
@@ -44,6 +47,9 @@ export const keys = {
     pk: articlePk(url),
     sk: `VOTE#${reaction}#${voterHash}`,
   }),
+  admin: (email: string): Key => ({ pk: `ADMIN#${email.toLowerCase()}`, sk: 'ADMIN' }),
+  /** Sign-in attempts of one IP in one time window. */
+  signInAttempts: (ipHash: string, window: number): Key => ({ pk: `IP#${ipHash}`, sk: `SIGNIN#${window}` }),
   rate: (ipHash: string): Key => ({ pk: `IP#${ipHash}`, sk: 'RATE' }),
   duplicate: (url: string, contentHash: string): Key => ({ pk: articlePk(url), sk: `DUP#${contentHash}` }),
 };

@@ -148,7 +148,10 @@ describe('DynamoDB round trips per operation', () => {
     expect(items[3]?.ConditionCheck?.Key).toEqual({ pk: 'URL#/p', sk: 'C#01A' });
     expect(items[4]?.ConditionCheck?.Key).toEqual({ pk: 'URL#/p', sk: 'C#01B' });
     expect(items[5]?.Update?.Key).toEqual({ pk: 'URL#/p', sk: 'PAGE' });
-    expect(items[5]?.Update?.ExpressionAttributeValues).toMatchObject({ ':one': 1, ':rootDelta': 0 });
+    // A reply adds to the visible comments but not to the roots.
+    expect(items[5]?.Update?.UpdateExpression).toBe('ADD #c0 :c0 SET #s0 = :s0, #s1 = :s1');
+    expect(items[5]?.Update?.ExpressionAttributeNames).toMatchObject({ '#c0': 'comments' });
+    expect(items[5]?.Update?.ExpressionAttributeValues).toMatchObject({ ':c0': 1 });
     expect(items[6]?.Update?.Key).toEqual({ pk: 'SITE', sk: 'SITE' });
   });
 

@@ -1,0 +1,81 @@
+import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import type { CommentStatus } from '../domain/comment.js';
+import { entities, keys } from './keys.js';
+
+type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+
+/** How much a set of comments adds to the page and site counters. */
+export interface CounterDelta {
+  /** Visible (approved) comments and roots of the page. */
+  readonly page: { comments: number; roots: number };
+  /** Visible comments of the site, and the moderation queues. */
+  readonly site: { comments: number; waiting: number; spam: number };
+}
+
+/** What one comment of `status` counts for: only approved comments are visible. */
+export function contribution(status: CommentStatus, isRoot: boolean): CounterDelta {
+  const approved = status === 'approved' ? 1 : 0;
+  return {
+    page: { comments: approved, roots: approved && isRoot ? 1 : 0 },
+    site: { comments: approved, waiting: status === 'waiting' ? 1 : 0, spam: status === 'spam' ? 1 : 0 },
+  };
+}
+
+/** `a` plus `sign` times `b`, field by field. */
+export function combine(a: CounterDelta, b: CounterDelta, sign: 1 | -1 = 1): CounterDelta {
+  return {
+    page: { comments: a.page.comments + sign * b.page.comments, roots: a.page.roots + sign * b.page.roots },
+    site: {
+      comments: a.site.comments + sign * b.site.comments,
+      waiting: a.site.waiting + sign * b.site.waiting,
+      spam: a.site.spam + sign * b.site.spam,
+    },
+  };
+}
+
+/** No change. */
+export const noDelta: CounterDelta = {
+  page: { comments: 0, roots: 0 },
+  site: { comments: 0, waiting: 0, spam: 0 },
+};
+
+const addItem = (
+  tableName: string,
+  key: ReturnType<typeof keys.siteCounters>,
+  counts: Record<string, number>,
+  set: Record<string, string>,
+): TransactItem[] => {
+  const changed = Object.entries(counts).filter(([, value]) => value !== 0);
+  if (changed.length === 0) return [];
+  const names = { ...Object.fromEntries(changed.map(([name], i) => [`#c${i}`, name])) };
+  const values: Record<string, unknown> = Object.fromEntries(
+    changed.map(([, value], i) => [`:c${i}`, value]),
+  );
+  const sets = Object.entries(set);
+  sets.forEach(([name, value], i) => {
+    names[`#s${i}`] = name;
+    values[`:s${i}`] = value;
+  });
+  return [
+    {
+      Update: {
+        TableName: tableName,
+        Key: key,
+        // ADD moves each counter in place, by a signed amount: exact under concurrency, no read.
+        UpdateExpression:
+          `ADD ${changed.map((_, i) => `#c${i} :c${i}`).join(', ')}` +
+          (sets.length > 0 ? ` SET ${sets.map((_, i) => `#s${i} = :s${i}`).join(', ')}` : ''),
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+      },
+    },
+  ];
+};
+
+/** The transaction items that apply `delta` to the counters of `url` and of the site (none for zeros). */
+export function counterUpdates(tableName: string, url: string, delta: CounterDelta): TransactItem[] {
+  return [
+    ...addItem(tableName, keys.pageCounters(url), delta.page, { entity: entities.pageCounters, url }),
+    ...addItem(tableName, keys.siteCounters(), delta.site, { entity: entities.siteCounters }),
+  ];
+}
