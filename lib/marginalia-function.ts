@@ -1,20 +1,12 @@
 import { fileURLToPath } from 'node:url';
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { type BundlingOptions, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import { lambdaBundleOptions, projectRoot } from './bundle-options.js';
 
-const projectRoot = fileURLToPath(new URL('..', import.meta.url));
 const lockFile = fileURLToPath(new URL('../package-lock.json', import.meta.url));
-
-/**
- * Bundled ESM has no `require`; a CommonJS dependency that calls `require('node:…')` needs one.
- * The alias keeps the banner's import from colliding with a `createRequire` inside the bundle.
- */
-const requireShim =
-  "import { createRequire as topLevelCreateRequire } from 'node:module'; " +
-  'const require = topLevelCreateRequire(import.meta.url);';
 
 /** Settings of one Marginalia Lambda function; everything but the entry has a house default. */
 export interface MarginaliaFunctionProps {
@@ -64,21 +56,30 @@ export class MarginaliaFunction extends Construct {
         NODE_OPTIONS: '--enable-source-maps',
         ...props.environment,
       },
-      bundling: {
-        format: OutputFormat.ESM,
-        target: 'node22',
-        minify: true,
-        sourceMap: true,
-        // Prefer the ESM build of each dependency: it tree-shakes, the CommonJS one does not.
-        mainFields: ['module', 'main'],
-        banner: requireShim,
-        // CDK leaves `@aws-sdk/*` out by default and relies on the runtime's copy; bundling pins the
-        // version we test against and lets esbuild drop the parts we do not use.
-        bundleAwsSDK: true,
-        externalModules: [],
-        // No Docker: bundle with the esbuild from devDependencies.
-        forceDockerBundling: false,
-      },
+      bundling: bundling(),
     });
   }
+}
+
+/** lib/bundle-options.ts in the CDK's terms; what it has no field for goes to esbuild as arguments. */
+function bundling(): BundlingOptions {
+  const options = lambdaBundleOptions();
+  return {
+    format: OutputFormat.ESM,
+    target: options.target,
+    minify: options.minify,
+    sourceMap: options.sourcemap,
+    mainFields: [...options.mainFields],
+    banner: options.banner,
+    esbuildArgs: {
+      '--charset': options.charset,
+      '--alias': Object.entries(options.alias).map(([name, target]) => `${name}=${target}`),
+    },
+    // CDK leaves `@aws-sdk/*` out by default and relies on the runtime's copy; bundling pins the
+    // version we test against and lets esbuild drop the parts we do not use.
+    bundleAwsSDK: true,
+    externalModules: [],
+    // No Docker: bundle with the esbuild from devDependencies.
+    forceDockerBundling: false,
+  };
 }

@@ -29,6 +29,21 @@ export interface MarginaliaStackProps extends StackProps {
   readonly throttleBurstLimit?: number;
   /** How long function logs are kept; default one month. */
   readonly logRetention?: RetentionDays;
+  /**
+   * Name of the SSM SecureString that holds the key signing administrators' sign-in tokens (create
+   * it before deploying; CloudFormation cannot create SecureStrings); default `/marginalia/jwt-secret`.
+   */
+  readonly jwtSecretParameterName?: string;
+  /** New comments wait for approval (Waline `COMMENT_AUDIT`); default false. */
+  readonly commentAudit?: boolean;
+  /** Words that mark a comment as spam (Waline `FORBIDDEN_WORDS`); default none. */
+  readonly forbiddenWords?: readonly string[];
+  /** IP hashes (from the moderation list) whose comments are refused; default none. */
+  readonly blockedIpHashes?: readonly string[];
+  /** Akismet key; spam checking is off without one (Waline `AKISMET_KEY`). */
+  readonly akismetKey?: string;
+  /** The site's address, for Akismet (Waline `SITE_URL`). */
+  readonly siteUrl?: string;
 }
 
 const entry = (relative: string): string => fileURLToPath(new URL(relative, import.meta.url));
@@ -48,6 +63,7 @@ export class MarginaliaStack extends Stack {
     super(scope, id, props);
 
     const allowedOrigins = [...(props.allowedOrigins ?? ['*'])];
+    const jwtSecretParameterName = props.jwtSecretParameterName ?? '/marginalia/jwt-secret';
     const ipqps = props.ipqps ?? 60;
     const rateLimit = props.throttleRateLimit ?? 50;
     const burstLimit = props.throttleBurstLimit ?? 100;
@@ -99,6 +115,12 @@ export class MarginaliaStack extends Stack {
       DISABLE_USERAGENT: String(props.disableUserAgent ?? false),
       ...(props.avatarProxy === undefined ? {} : { AVATAR_PROXY: props.avatarProxy }),
       ...(props.gravatarStr === undefined ? {} : { GRAVATAR_STR: props.gravatarStr }),
+      JWT_SECRET_PARAMETER: jwtSecretParameterName,
+      COMMENT_AUDIT: String(props.commentAudit ?? false),
+      ...(props.forbiddenWords?.length ? { FORBIDDEN_WORDS: props.forbiddenWords.join(',') } : {}),
+      ...(props.blockedIpHashes?.length ? { BLOCKED_IP_HASHES: props.blockedIpHashes.join(',') } : {}),
+      ...(props.akismetKey === undefined ? {} : { AKISMET_KEY: props.akismetKey }),
+      ...(props.siteUrl === undefined ? {} : { SITE_URL: props.siteUrl }),
     };
 
     const comment = new MarginaliaFunction(this, 'CommentFunction', {
@@ -129,10 +151,31 @@ export class MarginaliaStack extends Stack {
       'dynamodb:DeleteItem',
       'dynamodb:ConditionCheckItem',
     );
+    // Sign-in reads its token key once per cold start; only that one parameter. The key is a
+    // SecureString under the AWS managed key, which SSM decrypts for callers allowed to read it.
+    comment.function.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['ssm:GetParameter'],
+        resources: [
+          Stack.of(this).formatArn({
+            service: 'ssm',
+            resource: 'parameter',
+            resourceName: jwtSecretParameterName.replace(/^\//, ''),
+          }),
+        ],
+      }),
+    );
     // An explicit statement, because grant() would add the index ARNs, which reading counts never use.
+    // Reactions write and remove a voter mark (Put/Delete) and read the count back (GetItem).
     article.function.addToRolePolicy(
       new PolicyStatement({
-        actions: ['dynamodb:BatchGetItem', 'dynamodb:UpdateItem'],
+        actions: [
+          'dynamodb:BatchGetItem',
+          'dynamodb:GetItem',
+          'dynamodb:UpdateItem',
+          'dynamodb:PutItem',
+          'dynamodb:DeleteItem',
+        ],
         resources: [table.tableArn],
       }),
     );

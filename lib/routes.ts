@@ -20,6 +20,9 @@ const resources: ReadonlyArray<Omit<RouteDefinition, 'path'> & { resource: strin
   { method: 'DELETE', resource: '/comment/{id}', function: 'comment' },
   { method: 'GET', resource: '/article', function: 'article' },
   { method: 'POST', resource: '/article', function: 'article' },
+  { method: 'GET', resource: '/token', function: 'comment' },
+  { method: 'POST', resource: '/token', function: 'comment' },
+  { method: 'DELETE', resource: '/token', function: 'comment' },
 ];
 
 /** All routes: each resource under `/api` (client v3) and bare (legacy client v2). */

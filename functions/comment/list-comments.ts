@@ -1,3 +1,4 @@
+import { resolveViewer } from '../shared/auth/viewer.js';
 import { listQuerySchema } from '../shared/domain/comment-schemas.js';
 import { presentComment, presentReplyUser } from '../shared/domain/present-comment.js';
 import { buildThreadPage } from '../shared/domain/thread.js';
@@ -7,7 +8,8 @@ import { parseInput } from '../shared/http/request.js';
 import type { Services } from '../shared/services.js';
 
 /** `GET /api/comment?path&page&pageSize&sortBy`: one page of an article's threads, in one Query. */
-export function createListComments({ comments, presentation }: Services): Router {
+export function createListComments(services: Services): Router {
+  const { comments, presentation } = services;
   return async (request) => {
     const query = parseInput(
       listQuerySchema,
@@ -20,7 +22,9 @@ export function createListComments({ comments, presentation }: Services): Router
       request.lang,
     );
     const stored = await comments.listByUrl(query.path);
-    const page = buildThreadPage(stored, query, (comment) => comment.status === 'approved');
+    // Administrators see waiting and spam comments too, to moderate them in place (as on Waline).
+    const admin = (await resolveViewer(services, request)) !== undefined;
+    const page = buildThreadPage(stored, query, (comment) => admin || comment.status === 'approved');
     const options = { ...presentation, legacy: request.legacy };
     const data = {
       page: page.page,

@@ -1,24 +1,30 @@
+import { resolveViewer } from '../shared/auth/viewer.js';
 import type { StoredComment } from '../shared/domain/comment.js';
 import { submitBodySchema } from '../shared/domain/comment-schemas.js';
 import { AppError } from '../shared/domain/errors.js';
 import { contentHash, hashIp } from '../shared/domain/hashing.js';
 import { limits } from '../shared/domain/limits.js';
 import { translate } from '../shared/domain/messages.js';
-import { presentComment } from '../shared/domain/present-comment.js';
+import { presentComment, presentReplyUser } from '../shared/domain/present-comment.js';
 import { renderMarkdown } from '../shared/domain/render-markdown.js';
 import { describeUserAgent } from '../shared/domain/user-agent.js';
 import { envelope } from '../shared/http/envelope.js';
 import type { Router } from '../shared/http/http-function.js';
 import { parseInput } from '../shared/http/request.js';
 import type { Services } from '../shared/services.js';
+import { initialStatus } from './initial-status.js';
 
 /**
- * `POST /api/comment`: validates, renders the markdown once, and stores the comment in one
- * transaction with its duplicate mark, its rate mark, its parents' checks and its counters.
+ * `POST /api/comment`: validates, renders the markdown once, decides the status (filters,
+ * moderation), and stores the comment in one transaction with its duplicate mark, its rate mark,
+ * its parents' checks and its counters. The poster's answer shows the status, waiting or spam
+ * included; nobody else sees such a comment until it is approved.
  */
-export function createSubmitComment({ comments, config, now, newId, presentation }: Services): Router {
+export function createSubmitComment(services: Services): Router {
+  const { comments, config, now, newId, presentation } = services;
   return async (request) => {
     const body = parseInput(submitBodySchema, request.jsonBody(), request.lang);
+    const byAdmin = (await resolveViewer(services, request)) !== undefined;
     const insertedAt = now();
     const pid = body.pid ?? undefined;
     const rid = body.rid ?? undefined;
@@ -32,6 +38,19 @@ export function createSubmitComment({ comments, config, now, newId, presentation
       );
     }
     const ipHash = hashIp(config.IP_HASH_SALT, request.sourceIp);
+    if (!byAdmin && config.BLOCKED_IP_HASHES.includes(ipHash)) {
+      throw new AppError('forbidden', translate(request.lang, 'ipBlocked'));
+    }
+    const status = await initialStatus(services, {
+      byAdmin,
+      ip: request.sourceIp,
+      userAgent: body.ua,
+      url: body.url,
+      nick: body.nick,
+      mail: body.mail,
+      link: body.link,
+      text: body.comment,
+    });
     const comment: StoredComment = {
       id: newId(insertedAt),
       url: body.url,
@@ -44,16 +63,22 @@ export function createSubmitComment({ comments, config, now, newId, presentation
       ...describeUserAgent(body.ua),
       orig,
       html,
-      status: 'approved',
+      status,
       like: 0,
       sticky: false,
       insertedAt,
     };
 
-    const result = await comments.insert(comment, {
-      contentHash: contentHash({ ...body, comment: body.comment }),
-      ...(config.IPQPS > 0 ? { rateLimit: { ipHash, windowMs: config.IPQPS * 1000 } } : {}),
-    });
+    // The answer names a reply's parent (`reply_user`) as the list does, and the widget shows it at once; the
+    // parent is read beside the write, not after it. A failed read only leaves the name out: the reply is stored.
+    const [result, parent] = await Promise.all([
+      comments.insert(comment, {
+        contentHash: contentHash(body),
+        // Administrators are not rate-limited: they may answer many comments in a row.
+        ...(config.IPQPS > 0 && !byAdmin ? { rateLimit: { ipHash, windowMs: config.IPQPS * 1000 } } : {}),
+      }),
+      pid === undefined ? undefined : comments.find(body.url, pid).catch(() => undefined),
+    ]);
     // `id_taken` means our own write already landed: the SDK retried a commit whose answer was
     // lost, and a fresh ULID collides with nothing else. The comment is stored; say so.
     if (!result.ok && result.reason !== 'id_taken') {
@@ -70,6 +95,10 @@ export function createSubmitComment({ comments, config, now, newId, presentation
           );
       }
     }
-    return envelope(presentComment(comment, { ...presentation, legacy: request.legacy }, { withUrl: true }));
+    const options = { ...presentation, legacy: request.legacy };
+    return envelope({
+      ...presentComment(comment, options, { withUrl: true }),
+      ...(parent?.status === 'approved' ? { reply_user: presentReplyUser(parent, options) } : {}),
+    });
   };
 }

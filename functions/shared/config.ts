@@ -22,6 +22,17 @@ const originList = z
       .min(1),
   );
 
+const list = z
+  .string()
+  .optional()
+  .transform((value) =>
+    (value ?? '')
+      .split(',')
+      .map((item) => item.trim())
+      .filter(Boolean),
+  )
+  .pipe(z.array(z.string().max(200)).max(1000));
+
 const configSchema = z.object({
   TABLE_NAME: z.string().min(3).max(255),
   DYNAMODB_ENDPOINT: z.url().optional(),
@@ -35,6 +46,29 @@ const configSchema = z.object({
     .pipe(z.url().optional()),
   GRAVATAR_STR: z.string().max(1024).optional(),
   DISABLE_USERAGENT: flag,
+  /** The HMAC key of sign-in tokens (Waline's name). Locally; on AWS the SSM parameter below. */
+  JWT_TOKEN: z.string().min(32).optional(),
+  /** Name of an SSM SecureString holding the token key, read once per cold start. */
+  JWT_SECRET_PARAMETER: z.string().min(1).max(2048).optional(),
+  TOKEN_TTL_HOURS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 90)
+    .default(24 * 7),
+  /** New comments wait for approval (Waline's name). */
+  COMMENT_AUDIT: flag,
+  /** Comma-separated words; a comment containing one as a word is marked spam (Waline's name). */
+  FORBIDDEN_WORDS: list,
+  /** Comma-separated IP hashes (as the moderation list shows them) whose comments are refused. */
+  BLOCKED_IP_HASHES: list,
+  /** Akismet spam check, only when a key is set (Waline's name; `false` also turns it off). */
+  AKISMET_KEY: z
+    .string()
+    .optional()
+    .transform((value) => (value && !/^false$/i.test(value) ? value : undefined)),
+  /** The site's address, for Akismet's `blog` and permalinks (Waline's name). */
+  SITE_URL: z.url().optional(),
 });
 
 /** The service's settings, read once from the environment at cold start. */

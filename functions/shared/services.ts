@@ -2,15 +2,25 @@ import { ulid } from 'ulid';
 import type { Config } from './config.js';
 import { createAvatarResolver } from './domain/avatar.js';
 import type { PresentOptions } from './domain/present-comment.js';
+import { createAkismetCheck, type SpamCheck } from './spam/akismet.js';
+import { type AdminRepository, createAdminRepository } from './storage/admin-repository.js';
 import { createDocumentClient } from './storage/client.js';
 import { type CommentRepository, createCommentRepository } from './storage/comment-repository.js';
 import { type CounterRepository, createCounterRepository } from './storage/counter-repository.js';
+import { createModerationRepository, type ModerationRepository } from './storage/moderation-repository.js';
+import { createTokenSecret } from './storage/token-secret.js';
 
 /** Everything a route needs, built once per cold start and injected into the route factories. */
 export interface Services {
   readonly config: Config;
   readonly comments: CommentRepository;
   readonly counters: CounterRepository;
+  readonly moderation: ModerationRepository;
+  readonly admins: AdminRepository;
+  /** The key that signs sign-in tokens; undefined when sign-in is not configured. */
+  readonly tokenSecret: () => Promise<string | undefined>;
+  /** Akismet, when AKISMET_KEY is set. */
+  readonly spamCheck: SpamCheck | undefined;
   /** Milliseconds since the epoch; injected so tests control time. */
   readonly now: () => number;
   /** A new comment id (a ULID) for a comment inserted at `time`. */
@@ -26,6 +36,12 @@ export function createServices(config: Config, overrides: Partial<Services> = {}
     config,
     comments: createCommentRepository(client, config.TABLE_NAME),
     counters: createCounterRepository(client, config.TABLE_NAME),
+    moderation: createModerationRepository(client, config.TABLE_NAME),
+    admins: createAdminRepository(client, config.TABLE_NAME),
+    tokenSecret: createTokenSecret(config),
+    spamCheck: config.AKISMET_KEY
+      ? createAkismetCheck({ key: config.AKISMET_KEY, siteUrl: config.SITE_URL ?? 'http://localhost' })
+      : undefined,
     now: Date.now,
     newId: (time) => ulid(time),
     presentation: {

@@ -48,6 +48,24 @@ const catalog = {
     en: 'Sign in as an administrator to list comments for moderation.',
     'zh-CN': '以管理员身份登录后才能查看审核列表。',
   },
+  adminRequired: {
+    en: 'Sign in as an administrator to do this.',
+    'zh-CN': '请以管理员身份登录后再操作。',
+  },
+  wrongCredentials: { en: 'Wrong email or password.', 'zh-CN': '邮箱或密码错误。' },
+  tooManySignIns: {
+    en: 'Too many sign-in attempts; try again in {minutes} minutes.',
+    'zh-CN': '登录尝试过多，请 {minutes} 分钟后再试。',
+  },
+  signInDisabled: {
+    en: 'Sign-in is not configured on this server (set JWT_TOKEN or JWT_SECRET_PARAMETER).',
+    'zh-CN': '此服务器未配置登录（请设置 JWT_TOKEN 或 JWT_SECRET_PARAMETER）。',
+  },
+  ipBlocked: { en: 'Comments from your address are blocked.', 'zh-CN': '你的地址已被禁止评论。' },
+  statusChanged: {
+    en: 'Comment {id} changed meanwhile; reload and try again.',
+    'zh-CN': '评论 {id} 已被修改，请刷新后重试。',
+  },
   internal: { en: 'Internal server error.', 'zh-CN': '服务器内部错误。' },
 } as const satisfies Record<string, Record<Lang, string>>;
 

@@ -19,6 +19,8 @@ export interface ApiRequest {
   readonly sourceIp: string;
   /** The `{id}` path parameter, if the route has one. */
   readonly id: string | undefined;
+  /** The `Authorization` header (the widget sends `Bearer undefined` when signed out). */
+  readonly authorization: string | undefined;
   /** Every value of query parameter `name`, in order. */
   queryAll(name: string): string[];
   /** The first value of query parameter `name`. */
@@ -39,6 +41,7 @@ export function toApiRequest(event: HttpEvent): ApiRequest {
     lang,
     sourceIp: event.requestContext.http.sourceIp,
     id: event.pathParameters?.id,
+    authorization: event.headers?.authorization,
     queryAll: (name) => params.getAll(name),
     query: (name) => params.get(name) ?? undefined,
     jsonBody: () => readJsonBody(event, lang),

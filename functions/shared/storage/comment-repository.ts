@@ -1,4 +1,9 @@
-import { type DynamoDBDocumentClient, QueryCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
+import {
+  type DynamoDBDocumentClient,
+  GetCommand,
+  QueryCommand,
+  type QueryCommandOutput,
+} from '@aws-sdk/lib-dynamodb';
 import type { ListedComment, StoredComment } from '../domain/comment.js';
 import { fromCommentItem, listedAttributes, toCommentItem } from './comment-item.js';
 import { attributes, commentSkPrefix, entities, indexNames, keys, statusPartition } from './keys.js';
@@ -33,6 +38,8 @@ export interface CommentRepository {
   listByUrl(url: string): Promise<ListedComment[]>;
   /** The site's newest approved comments, newest first. */
   recent(count: number): Promise<ListedComment[]>;
+  /** Comment `id` of `url`, read consistently, or undefined when there is none. */
+  find(url: string, id: string): Promise<ListedComment | undefined>;
   /** Stores `comment` with its guards and counters, or says why not. */
   insert(
     comment: StoredComment,
@@ -90,6 +97,19 @@ export function createCommentRepository(
         }),
       );
       return (output.Items ?? []).map(fromCommentItem);
+    },
+
+    async find(url, id) {
+      const output = await client.send(
+        new GetCommand({
+          TableName: tableName,
+          Key: keys.comment(url, id),
+          ...projection,
+          // A reply may follow its parent within a second; an eventually consistent read could miss it.
+          ConsistentRead: true,
+        }),
+      );
+      return output.Item ? fromCommentItem(output.Item) : undefined;
     },
 
     async insert(comment, guards) {

@@ -86,6 +86,32 @@ describe('comment API on DynamoDB Local', () => {
     }
   });
 
+  it('names the parent of a reply in the answer to its POST (reply_user), as the list does', async () => {
+    const root = (
+      await post({
+        comment: 'named root',
+        nick: 'Rita',
+        mail: 'rita@example.com',
+        link: 'https://rita.example',
+        url: '/named',
+      })
+    ).body.data;
+    const reply = (
+      await post({ comment: 'answer', nick: 'Sam', url: '/named', pid: root.objectId, rid: root.objectId })
+    ).body.data;
+    const nested = (await post({ comment: 'nested', url: '/named', pid: reply.objectId, rid: root.objectId }))
+      .body.data;
+
+    expect(root).not.toHaveProperty('reply_user');
+    expect(reply.reply_user).toEqual({ nick: 'Rita', link: 'https://rita.example', avatar: root.avatar });
+    expect(nested.reply_user).toEqual({ nick: 'Sam', link: '', avatar: reply.avatar });
+    const { body } = await list('path=%2Fnamed');
+    expect(body.data.data[0].children.map((child: { reply_user: unknown }) => child.reply_user)).toEqual([
+      reply.reply_user,
+      nested.reply_user,
+    ]);
+  });
+
   it('refuses a reply whose parent is missing or on another url, and stores nothing', async () => {
     const other = (await post({ comment: 'elsewhere', url: '/other' })).body.data;
     const before = (await api.call({ path: '/api/comment', query: 'type=count' })).body.data;

@@ -119,17 +119,38 @@ describe('DynamoDB round trips per operation', () => {
     expect(input).toMatchObject({ IndexName: 'recent', ScanIndexForward: false, Limit: 2 });
   });
 
-  it('submits a reply with one TransactWriteItems holding every guard and counter', async () => {
+  it('submits a root with one TransactWriteItems and reads nothing else', async () => {
     ddb.on(TransactWriteCommand).resolves({});
 
-    const { status } = await call({
+    const { status, body } = await call({
+      method: 'POST',
+      path: '/api/comment',
+      body: { comment: 'x', url: '/p' },
+    });
+
+    expect(status).toBe(200);
+    expect(ddb.calls()).toHaveLength(1);
+    expect(body.data).not.toHaveProperty('reply_user');
+  });
+
+  it('submits a reply with one TransactWriteItems holding every guard and counter, and reads its parent beside it', async () => {
+    ddb.on(TransactWriteCommand).resolves({});
+    ddb.on(GetCommand).resolves({ Item: storedComment('01B', { rid: '01A', pid: '01A', nick: 'Bea' }) });
+
+    const { status, body } = await call({
       method: 'POST',
       path: '/api/comment',
       body: { comment: 'hello', url: '/p', nick: 'Bob', pid: '01B', rid: '01A' },
     });
 
+    // The parent's read goes out with the transaction, not after it: two commands, one round trip of waiting.
+    expect(ddb.calls()).toHaveLength(2);
+    expect(ddb.commandCalls(GetCommand)[0]?.args[0].input).toMatchObject({
+      Key: { pk: 'URL#/p', sk: 'C#01B' },
+      ConsistentRead: true,
+    });
+    expect(body.data.reply_user).toMatchObject({ nick: 'Bea', link: '' });
     expect(status).toBe(200);
-    expect(ddb.calls()).toHaveLength(1);
     const items = ddb.commandCalls(TransactWriteCommand)[0]?.args[0].input.TransactItems ?? [];
     expect(items.map((item) => Object.keys(item)[0])).toEqual([
       'Put',

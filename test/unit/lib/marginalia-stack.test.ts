@@ -24,6 +24,7 @@ const commentActions = [
   'dynamodb:PutItem',
   'dynamodb:Query',
   'dynamodb:UpdateItem',
+  'ssm:GetParameter',
 ];
 
 const customProps: MarginaliaStackProps = {
@@ -260,14 +261,29 @@ describe('MarginaliaStack', () => {
     expect(JSON.stringify(statements.map((statement) => statement.Resource))).toContain('/index/*');
   });
 
-  it('grants the article function only BatchGetItem and UpdateItem on the table, not its indexes', () => {
+  it('grants the article function only its item actions on the table, not its indexes', () => {
     const statements = statementsOf(functionId(stack, stack.articleFunction));
 
     expect(actionsOf(functionId(stack, stack.articleFunction))).toEqual([
       'dynamodb:BatchGetItem',
+      'dynamodb:DeleteItem',
+      'dynamodb:GetItem',
+      'dynamodb:PutItem',
       'dynamodb:UpdateItem',
     ]);
     expect(JSON.stringify(statements.map((statement) => statement.Resource))).not.toContain('index');
+  });
+
+  it('lets the comment function read only the sign-in key parameter', () => {
+    const statements = statementsOf(functionId(stack, stack.commentFunction));
+    const ssm = statements.filter((statement) => JSON.stringify(statement.Action).includes('ssm:'));
+
+    expect(ssm).toHaveLength(1);
+    expect(JSON.stringify(ssm[0]?.Resource)).toContain(':parameter/marginalia/jwt-secret');
+    expect(environmentOf(template, functionId(stack, stack.commentFunction))).toMatchObject({
+      JWT_SECRET_PARAMETER: '/marginalia/jwt-secret',
+      COMMENT_AUDIT: 'false',
+    });
   });
 
   it('grants no Scan and no wildcard action to any role when synthesized', () => {

@@ -11,6 +11,10 @@ describe('loadConfig', () => {
       IPQPS: 60,
       ALLOWED_ORIGINS: ['*'],
       DISABLE_USERAGENT: false,
+      TOKEN_TTL_HOURS: 168,
+      COMMENT_AUDIT: false,
+      FORBIDDEN_WORDS: [],
+      BLOCKED_IP_HASHES: [],
     });
   });
 

@@ -1,0 +1,68 @@
+import { z } from 'zod';
+import { requireAdmin } from '../shared/auth/viewer.js';
+import type { ListedComment } from '../shared/domain/comment.js';
+import { limits } from '../shared/domain/limits.js';
+import { presentComment } from '../shared/domain/present-comment.js';
+import { envelope } from '../shared/http/envelope.js';
+import type { Router } from '../shared/http/http-function.js';
+import { parseInput } from '../shared/http/request.js';
+import type { Services } from '../shared/services.js';
+import { presentForAdmin } from './present-for-admin.js';
+
+const moderationListQuerySchema = z.object({
+  page: z.coerce.number().int().min(1).max(100_000).default(1),
+  pageSize: z.coerce.number().int().min(1).max(limits.pageSizeMax).default(10),
+  status: z.enum(['approved', 'waiting', 'spam']).optional(),
+  keyword: z.string().max(200).optional(),
+  owner: z.enum(['mine', 'all']).optional(),
+});
+
+/**
+ * `GET /api/comment?type=list` for administrators, as Waline answers it: the site's comments of a
+ * status (all statuses when none is given), newest first, filtered by `keyword` (in the text, the
+ * nick or the mail) and `owner=mine`, with `waitingCount` and `spamCount`. One Query per status on
+ * the recent index: an administrator's page, not a hot path.
+ */
+export function createListForModeration(services: Services): Router {
+  const { moderation, presentation } = services;
+  return async (request) => {
+    const viewer = await requireAdmin(services, request);
+    const query = parseInput(
+      moderationListQuerySchema,
+      {
+        page: request.query('page') || undefined,
+        pageSize: request.query('pageSize') || undefined,
+        status: request.query('status') || undefined,
+        keyword: request.query('keyword') || undefined,
+        owner: request.query('owner') || undefined,
+      },
+      request.lang,
+    );
+    const statuses = query.status ? [query.status] : (['approved', 'waiting', 'spam'] as const);
+    const [lists, sizes] = await Promise.all([
+      Promise.all(statuses.map((status) => moderation.listByStatus(status))),
+      moderation.queueSizes(),
+    ]);
+    const keyword = query.keyword?.toLowerCase();
+    const matches = (comment: ListedComment) =>
+      (!keyword ||
+        [comment.orig, comment.nick, comment.mail].some((text) => text.toLowerCase().includes(keyword))) &&
+      (query.owner !== 'mine' || comment.mail.toLowerCase() === viewer.email.toLowerCase());
+    const all = lists
+      .flat()
+      .filter(matches)
+      .sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
+    const first = (query.page - 1) * query.pageSize;
+    const options = { ...presentation, legacy: request.legacy };
+    return envelope({
+      page: query.page,
+      totalPages: Math.ceil(all.length / query.pageSize),
+      pageSize: query.pageSize,
+      spamCount: sizes.spam,
+      waitingCount: sizes.waiting,
+      data: all
+        .slice(first, first + query.pageSize)
+        .map((comment) => presentForAdmin(presentComment(comment, options, { withUrl: true }), comment)),
+    });
+  };
+}

@@ -1,0 +1,74 @@
+import { z } from 'zod';
+import { requireAdmin } from '../shared/auth/viewer.js';
+import { AppError } from '../shared/domain/errors.js';
+import { limits } from '../shared/domain/limits.js';
+import { translate } from '../shared/domain/messages.js';
+import { presentComment } from '../shared/domain/present-comment.js';
+import { renderMarkdown } from '../shared/domain/render-markdown.js';
+import { envelope } from '../shared/http/envelope.js';
+import type { Router } from '../shared/http/http-function.js';
+import { parseInput } from '../shared/http/request.js';
+import type { Services } from '../shared/services.js';
+import { findComment } from './find-comment.js';
+import { presentForAdmin } from './present-for-admin.js';
+
+/**
+ * What an administrator may change. The widget's edit form also sends nick, mail, link, url and
+ * ua (the administrator's own): they are ignored, so an edit never overwrites the author.
+ */
+const moderationBodySchema = z.object({
+  status: z.enum(['approved', 'waiting', 'spam']).optional(),
+  // The widget sends 0/1.
+  sticky: z
+    .union([z.boolean(), z.literal(0), z.literal(1)])
+    .transform(Boolean)
+    .optional(),
+  comment: z
+    .string()
+    .max(limits.commentChars)
+    .refine((text) => text.trim().length > 0, 'must not be blank')
+    .optional(),
+});
+
+/**
+ * `PUT /api/comment/{id}` from an administrator: status (approved/waiting/spam, with the counters
+ * moved in the same transaction), sticky, or an edit of the text (rendered and sanitised again).
+ */
+export function createModerateComment(services: Services): Router {
+  const { comments, moderation, presentation } = services;
+  return async (request) => {
+    await requireAdmin(services, request);
+    const change = parseInput(moderationBodySchema, request.jsonBody(), request.lang);
+    const target = await findComment(comments, request);
+    const notFound = () =>
+      new AppError('not_found', translate(request.lang, 'commentNotFound', { id: target.id }));
+
+    if (change.comment !== undefined) {
+      const html = renderMarkdown(change.comment);
+      if (Buffer.byteLength(change.comment) + Buffer.byteLength(html) > limits.storedCommentBytes) {
+        throw new AppError(
+          'payload_too_large',
+          translate(request.lang, 'commentTooLarge', { limit: limits.storedCommentBytes }),
+        );
+      }
+      if (!(await moderation.edit(target, { orig: change.comment, html }))) throw notFound();
+    }
+    if (change.sticky !== undefined && !(await moderation.setSticky(target, change.sticky))) throw notFound();
+    if (change.status !== undefined) {
+      const current = await moderation.get(target);
+      if (!current) throw notFound();
+      if (!(await moderation.setStatus(current, change.status))) {
+        throw new AppError('duplicate', translate(request.lang, 'statusChanged', { id: target.id }));
+      }
+    }
+
+    const updated = await moderation.get(target);
+    if (!updated) throw notFound();
+    return envelope(
+      presentForAdmin(
+        presentComment(updated, { ...presentation, legacy: request.legacy }, { withUrl: true }),
+        updated,
+      ),
+    );
+  };
+}

@@ -1,0 +1,112 @@
+/**
+ * How the Lambda functions are bundled. The CDK construct (lib/marginalia-function.ts) and the benchmark
+ * (scripts/bench/) both read these settings, so the bundle the benchmark measures is the bundle we deploy.
+ */
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, relative, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { BuildOptions } from 'esbuild';
+
+/** The project root: esbuild runs here, and relative alias targets are resolved from here. */
+export const projectRoot = fileURLToPath(new URL('..', import.meta.url));
+
+/**
+ * Bundled ESM has no `require`; a CommonJS dependency that calls `require('node:…')` needs one.
+ * The alias keeps the banner's import from colliding with a `createRequire` inside the bundle.
+ */
+const requireShim =
+  "import { createRequire as topLevelCreateRequire } from 'node:module'; " +
+  'const require = topLevelCreateRequire(import.meta.url);';
+
+/** esbuild settings of a Lambda bundle, in the terms both the CDK and esbuild's API accept. */
+export interface LambdaBundleOptions {
+  readonly format: 'esm';
+  readonly platform: 'node';
+  /** Node 22 is the Lambda runtime: esbuild leaves its syntax alone. */
+  readonly target: 'node22';
+  readonly minify: true;
+  readonly sourcemap: true;
+  /** Prefer the ESM build of each dependency: it tree-shakes, the CommonJS one does not. */
+  readonly mainFields: readonly string[];
+  /** Non-ASCII characters as UTF-8 rather than `\uXXXX` escapes: the entity tables and zh-CN text shrink. */
+  readonly charset: 'utf8';
+  readonly banner: string;
+  /** Module replacements, each target relative to `projectRoot` (`./…`). */
+  readonly alias: Readonly<Record<string, string>>;
+}
+
+/** The settings of every Lambda bundle; resolving the aliases fails loudly when a dependency moved. */
+export function lambdaBundleOptions(): LambdaBundleOptions {
+  return {
+    format: 'esm',
+    platform: 'node',
+    target: 'node22',
+    minify: true,
+    sourcemap: true,
+    mainFields: ['module', 'main'],
+    charset: 'utf8',
+    banner: requireShim,
+    alias: bundleAliases(),
+  };
+}
+
+/** The same settings as esbuild `build()` options, for scripts that bundle without the CDK. */
+export function toEsbuildOptions(
+  options: LambdaBundleOptions,
+  files: { readonly entry: string; readonly outfile: string },
+): BuildOptions {
+  return {
+    absWorkingDir: projectRoot,
+    entryPoints: [files.entry],
+    outfile: files.outfile,
+    bundle: true,
+    format: options.format,
+    platform: options.platform,
+    target: options.target,
+    minify: options.minify,
+    sourcemap: options.sourcemap,
+    mainFields: [...options.mainFields],
+    charset: options.charset,
+    banner: { js: options.banner },
+    alias: { ...options.alias },
+  };
+}
+
+/**
+ * Replacements that drop code the functions never run (sizes are minified bytes of the comment bundle):
+ * - `postcss`: sanitize-html only uses it for `style` attributes, which we never parse (~90 KB);
+ * - `@aws-sdk/credential-provider-node`: on Lambda the credentials are in the environment (~130 KB);
+ * - `htmlparser2`: sanitize-html only uses its `Parser`, not the DOM handler, utils and serialiser
+ *   (~105 KB with the old `entities` copy the serialiser brings);
+ * - `entities`: markdown-it only needs `decodeHTML`, which the copy htmlparser2 already bundles has too;
+ *   one copy of the HTML entity table instead of two (~70 KB).
+ * test/unit/lib/bundle-options.test.ts proves the bundled renderer's output equals the unbundled one's.
+ */
+function bundleAliases(): Record<string, string> {
+  const require = createRequire(import.meta.url);
+  const stub = (name: string) => fileURLToPath(new URL(`./bundle-stubs/${name}`, import.meta.url));
+  // The htmlparser2 and entities sanitize-html itself resolves, wherever npm placed them.
+  const htmlparser2Index = createRequire(require.resolve('sanitize-html')).resolve('htmlparser2');
+  const parser = join(dirname(htmlparser2Index), 'Parser.js');
+  if (!existsSync(parser)) {
+    throw new Error(
+      `lib/bundle-options.ts: no Parser.js next to ${htmlparser2Index}; update the htmlparser2 alias`,
+    );
+  }
+  const entitiesDecode = createRequire(htmlparser2Index).resolve('entities/decode');
+  const targets: Record<string, string> = {
+    postcss: stub('postcss.ts'),
+    '@aws-sdk/credential-provider-node': stub('credential-provider-env-only.ts'),
+    htmlparser2: parser,
+    entities: entitiesDecode,
+    'entities/decode': entitiesDecode,
+  };
+  // Relative to the project root, so the paths also hold inside a bundling container.
+  return Object.fromEntries(
+    Object.entries(targets).map(([name, file]) => [
+      name,
+      `./${relative(projectRoot, file).split(sep).join('/')}`,
+    ]),
+  );
+}
