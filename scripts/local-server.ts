@@ -7,11 +7,14 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Context } from 'aws-lambda';
 import type { HttpEvent, HttpHandler, HttpResult } from '../functions/shared/http/http-types.js';
 import { type FunctionName, type RouteDefinition, routes } from '../lib/routes.js';
+import { createLocalSite, type LocalSite, type StaticFile } from './local-site.js';
 
 /** Options of the local server. */
 export interface LocalServerOptions {
   /** Largest request body accepted, in bytes; larger ones get a 413. Defaults to 1 MiB. */
   readonly bodyLimitBytes?: number;
+  /** The demo pages, widget files and avatars served beside the API; defaults to scripts/demo and the clients. */
+  readonly site?: LocalSite;
 }
 
 /** A request matched against the route table: the function to call and the event fields that depend on it. */
@@ -71,8 +74,9 @@ export function createLocalServer(
   options: LocalServerOptions = {},
 ): Server {
   const bodyLimitBytes = options.bodyLimitBytes ?? defaultBodyLimitBytes;
+  const site = options.site ?? createLocalSite();
   return createServer((request, response) => {
-    serve(handlers, bodyLimitBytes, request, response).catch((error: unknown) => {
+    serve(handlers, site, bodyLimitBytes, request, response).catch((error: unknown) => {
       // A client that hung up mid-request is not an error worth a log line.
       if (request.destroyed || response.destroyed) return;
       console.error('local server: failed to answer a request', error);
@@ -84,6 +88,7 @@ export function createLocalServer(
 
 async function serve(
   handlers: Record<FunctionName, HttpHandler>,
+  site: LocalSite,
   bodyLimitBytes: number,
   request: IncomingMessage,
   response: ServerResponse,
@@ -92,14 +97,13 @@ async function serve(
   const { rawPath, rawQueryString } = splitTarget(request.url ?? '/');
   const match = matchRoute(method, rawPath);
 
-  // Not an API Gateway route: the page that a later task turns into the widget demo. Routes always win.
-  if (match.routeKey === '$default' && method === 'GET' && rawPath === '/') {
-    writeResult(response, {
-      statusCode: 200,
-      headers: { 'content-type': 'text/html; charset=utf-8' },
-      body: renderHomePage(),
-    });
-    return;
+  // Not an API Gateway route: the demo site. Only paths no route matches get here, so routes always win.
+  if (match.routeKey === '$default' && (method === 'GET' || method === 'HEAD')) {
+    const file = await site(rawPath);
+    if (file) {
+      writeStatic(response, file, method === 'HEAD');
+      return;
+    }
   }
 
   const body = await readBody(request, bodyLimitBytes);
@@ -275,6 +279,13 @@ function writeResult(response: ServerResponse, result: HttpResult): void {
   response.end(extra.isBase64Encoded === true ? Buffer.from(body, 'base64') : body);
 }
 
+function writeStatic(response: ServerResponse, file: StaticFile, headOnly: boolean): void {
+  response.statusCode = file.statusCode;
+  for (const [name, value] of Object.entries(file.headers)) response.setHeader(name, value);
+  response.setHeader('content-length', file.body.length);
+  response.end(headOnly ? undefined : file.body);
+}
+
 function buildContext(functionName: FunctionName): Context {
   const deadline = Date.now() + functionTimeoutMs;
   const name = `marginalia-${functionName}`;
@@ -325,34 +336,4 @@ function formatRequestTime(date: Date): string {
     `${pad(date.getUTCDate())}/${months[date.getUTCMonth()]}/${date.getUTCFullYear()}:` +
     `${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())}:${pad(date.getUTCSeconds())} +0000`
   );
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
-}
-
-function renderHomePage(): string {
-  const items = routes
-    .map(
-      (route) =>
-        `      <li><code>${escapeHtml(`${route.method} ${route.path}`)}</code> → ${route.function}</li>`,
-    )
-    .join('\n');
-  return `<!doctype html>
-<html lang="en">
-  <head>
-    <meta charset="utf-8">
-    <meta name="viewport" content="width=device-width, initial-scale=1">
-    <title>Marginalia</title>
-  </head>
-  <body>
-    <h1>Marginalia</h1>
-    <p>The Marginalia comment service is running locally. Point a Waline client's <code>serverURL</code> here.</p>
-    <h2>API routes</h2>
-    <ul>
-${items}
-    </ul>
-  </body>
-</html>
-`;
 }

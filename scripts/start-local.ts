@@ -66,6 +66,10 @@ async function main(): Promise<void> {
   process.env.AWS_SECRET_ACCESS_KEY = 'local';
   delete process.env.AWS_SESSION_TOKEN;
   process.env.IP_HASH_SALT ||= await loadOrCreateSalt();
+  // Avatars are identicons from this server's /avatar route, so the demo loads nothing from libravatar.
+  const address = localServer.address();
+  const actualPort = typeof address === 'object' && address ? address.port : port;
+  process.env.GRAVATAR_STR ||= `http://${host}:${actualPort}/avatar/{{mail|md5}}.svg`;
 
   // Imported only now, so that modules reading the environment at load time see the values set above.
   const { loadConfig } = await import('../functions/shared/config.js');
@@ -83,12 +87,10 @@ async function main(): Promise<void> {
   const services = createServices(config);
   provideHandlers({ comment: createCommentHandler(services), article: createArticleHandler(services) });
 
-  const address = localServer.address();
-  const actualPort = typeof address === 'object' && address ? address.port : port;
   console.log(
     `DynamoDB Local: ${engine.endpoint} (ready in ${Date.now() - startedAt} ms), table ${config.TABLE_NAME}`,
   );
-  console.log(`Marginalia is listening on http://${host}:${actualPort}`);
+  console.log(`Marginalia is listening on http://${host}:${actualPort} (the demo page is there too)`);
   console.log('Press Ctrl-C to stop.');
 }
 

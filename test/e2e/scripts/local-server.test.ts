@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { request as httpRequest, type OutgoingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -247,14 +248,104 @@ describe('createLocalServer', () => {
     logged.mockRestore();
   });
 
-  it('serves an HTML page without calling a handler when the request is GET /', async () => {
+  it('serves the v3 demo page with its policy, without calling a handler, when the request is GET /', async () => {
     const reply = await send('GET', '/');
 
     expect(reply.status).toBe(200);
-    expect(reply.headers['content-type']).toMatch(/^text\/html/);
-    expect(reply.body).toContain('<title>Marginalia</title>');
-    expect(reply.body).toContain('/api/comment/{id}');
+    expect(reply.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(reply.headers['content-security-policy']).toContain("script-src 'self'");
+    expect(reply.body).toContain('<div id="waline"></div>');
+    expect(reply.body).toContain('/vendor/waline-v3/waline.css');
+    expect(reply.body).toContain('src="/demo/demo-v3.js"');
+    expect(reply.body).not.toMatch(/https?:\/\/(?!127\.0\.0\.1)/);
     expect(comment).not.toHaveBeenCalled();
     expect(article).not.toHaveBeenCalled();
+  });
+
+  it('serves the v2 demo page at /v2/ and redirects /v2 there', async () => {
+    const page = await send('GET', '/v2/');
+    const redirect = await send('GET', '/v2');
+
+    expect(page.status).toBe(200);
+    expect(page.body).toContain('src="/vendor/waline-v2/waline.js"');
+    expect(redirect.status).toBe(308);
+    expect(redirect.headers.location).toBe('/v2/');
+    expect(comment).not.toHaveBeenCalled();
+  });
+
+  it('serves both clients and the demo assets from node_modules and scripts/demo with their content types', async () => {
+    const cases = [
+      [
+        '/vendor/waline-v3/waline.js',
+        'text/javascript; charset=utf-8',
+        'node_modules/@waline/client/dist/waline.js',
+      ],
+      [
+        '/vendor/waline-v3/waline.css',
+        'text/css; charset=utf-8',
+        'node_modules/@waline/client/dist/waline.css',
+      ],
+      [
+        '/vendor/waline-v2/waline.js',
+        'text/javascript; charset=utf-8',
+        'node_modules/waline-client-v2/dist/waline.js',
+      ],
+      ['/demo/demo.js', 'text/javascript; charset=utf-8', 'scripts/demo/demo.js'],
+      ['/demo/reaction-like.svg', 'image/svg+xml', 'scripts/demo/reaction-like.svg'],
+    ] as const;
+
+    for (const [path, type, file] of cases) {
+      const reply = await send('GET', path);
+      expect(reply.status, path).toBe(200);
+      expect(reply.headers['content-type'], path).toBe(type);
+      expect(reply.headers['x-content-type-options'], path).toBe('nosniff');
+      expect(reply.body, path).toBe(await readFile(file, 'utf8'));
+    }
+    expect(comment).not.toHaveBeenCalled();
+  });
+
+  it('answers HEAD with the headers and no body when the path is a site file', async () => {
+    const reply = await send('HEAD', '/vendor/waline-v3/waline.css');
+
+    expect(reply.status).toBe(200);
+    expect(Number(reply.headers['content-length'])).toBeGreaterThan(1000);
+    expect(reply.body).toBe('');
+  });
+
+  it('draws an identicon when the path is /avatar/<md5>.svg', async () => {
+    const reply = await send('GET', '/avatar/d41d8cd98f00b204e9800998ecf8427e.svg');
+
+    expect(reply.status).toBe(200);
+    expect(reply.headers['content-type']).toBe('image/svg+xml');
+    expect(reply.body).toMatch(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
+    expect(comment).not.toHaveBeenCalled();
+  });
+
+  it('hands every other path to $default when it is not a listed site file', async () => {
+    const paths = [
+      '/vendor/waline-v3/../../../package.json',
+      '/vendor/waline-v3/%2e%2e/package.json',
+      '/vendor/waline-v3/..%2fpackage.json',
+      '/vendor/waline-v3/',
+      '/vendor/waline-v2/waline.d.ts',
+      '/demo/../local-server.ts',
+      '/demo//demo.js',
+      '/demo/demo.js/',
+      '/avatar/not-a-hash.svg',
+      '/index.html',
+    ];
+
+    for (const path of paths) await send('GET', path);
+
+    expect(comment.mock.calls.map(([event]) => [event.rawPath, event.routeKey])).toEqual(
+      paths.map((path) => [path, '$default']),
+    );
+  });
+
+  it('leaves the API to the functions when a route matches or the method is not GET', async () => {
+    await send('POST', '/');
+    await send('GET', '/api/comment?path=%2F');
+
+    expect(comment.mock.calls.map(([event]) => event.routeKey)).toEqual(['$default', 'GET /api/comment']);
   });
 });

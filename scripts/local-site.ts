@@ -1,0 +1,103 @@
+/**
+ * The files local mode serves besides the API: the demo pages (scripts/demo), the Waline clients from the
+ * installed npm packages, and identicon avatars. Every servable file is listed when the site is created and
+ * looked up by its exact raw name, so no request path can reach anything else (no decoding, no `..`).
+ */
+import { readdirSync, statSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { dirname, extname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { avatarHashPattern, renderIdenticon } from './identicon.js';
+
+/** A static answer: status, headers and the bytes to send. */
+export interface StaticFile {
+  readonly statusCode: number;
+  readonly headers: Record<string, string>;
+  readonly body: Buffer;
+}
+
+/** Answers a GET for `rawPath` (as received, not decoded), or `undefined` when the path is not a site file. */
+export type LocalSite = (rawPath: string) => Promise<StaticFile | undefined>;
+
+const demoDir = join(dirname(fileURLToPath(import.meta.url)), 'demo');
+const requireFromHere = createRequire(import.meta.url);
+
+const contentTypes: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+};
+
+/** The URL prefix of each directory served, and where it is on disk. */
+function mounts(): ReadonlyArray<readonly [prefix: string, dir: string]> {
+  return [
+    ['/demo/', demoDir],
+    // The packages export their CSS, so resolving it finds dist/ whatever the package layout or hoisting.
+    ['/vendor/waline-v3/', dirname(requireFromHere.resolve('@waline/client/waline.css'))],
+    ['/vendor/waline-v2/', dirname(requireFromHere.resolve('waline-client-v2/waline.css'))],
+  ];
+}
+
+const pages: Record<string, string> = { '/': 'index.html', '/v2/': 'v2.html' };
+
+/**
+ * The demo pages' policy: scripts only from this server and never inline, so neither an unsanitised comment
+ * nor the widget's live preview (which renders the editor's raw HTML) can run a handler; and no request
+ * leaves this machine.
+ */
+export const demoContentSecurityPolicy = [
+  "default-src 'self'",
+  "script-src 'self'",
+  // The widget injects its own <style> elements.
+  "style-src 'self' 'unsafe-inline'",
+  // Avatars come from this server, possibly under another loopback name than the page.
+  "img-src 'self' data: http://127.0.0.1:* http://localhost:*",
+  "connect-src 'self'",
+  "frame-src 'none'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+].join('; ');
+
+/** Lists the servable files once and returns the function that answers for them. */
+export function createLocalSite(): LocalSite {
+  const files = new Map<string, string>();
+  for (const [prefix, dir] of mounts()) {
+    for (const name of readdirSync(dir)) {
+      const file = join(dir, name);
+      if (contentTypes[extname(name)] !== undefined && statSync(file).isFile())
+        files.set(prefix + name, file);
+    }
+  }
+  for (const [path, name] of Object.entries(pages)) files.set(path, join(demoDir, name));
+
+  return async (rawPath) => {
+    if (rawPath === '/v2') return { statusCode: 308, headers: { location: '/v2/' }, body: Buffer.alloc(0) };
+    const avatar = /^\/avatar\/([^/]+)\.svg$/.exec(rawPath)?.[1];
+    if (avatar !== undefined && avatarHashPattern.test(avatar)) {
+      return ok('.svg', Buffer.from(renderIdenticon(avatar)), 'public, max-age=86400');
+    }
+    const file = files.get(rawPath);
+    if (file === undefined) return undefined;
+    // Pages and clients change when the packages do; revalidate rather than cache.
+    return ok(extname(file), await readFile(file), 'no-cache');
+  };
+}
+
+function ok(extension: string, body: Buffer, cacheControl: string): StaticFile {
+  return {
+    statusCode: 200,
+    headers: {
+      'content-type': contentTypes[extension] ?? 'application/octet-stream',
+      'cache-control': cacheControl,
+      'x-content-type-options': 'nosniff',
+      ...(extension === '.html' ? { 'content-security-policy': demoContentSecurityPolicy } : {}),
+    },
+    body,
+  };
+}
