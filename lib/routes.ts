@@ -25,7 +25,16 @@ const resources: ReadonlyArray<Omit<RouteDefinition, 'path'> & { resource: strin
   { method: 'DELETE', resource: '/token', function: 'comment' },
 ];
 
-/** All routes: each resource under `/api` (client v3) and bare (legacy client v2). */
-export const routes: readonly RouteDefinition[] = ['/api', ''].flatMap((prefix) =>
-  resources.map(({ resource, ...route }) => ({ ...route, path: `${prefix}${resource}` })),
-);
+/** The sign-in and moderation pages, beside the API (as on Waline: there is no `/api/ui`). */
+const pages: readonly RouteDefinition[] = [
+  { method: 'GET', path: '/ui', function: 'comment' },
+  { method: 'GET', path: '/ui/login', function: 'comment' },
+];
+
+/** All routes: each resource under `/api` (client v3) and bare (legacy client v2), and the pages. */
+export const routes: readonly RouteDefinition[] = [
+  ...['/api', ''].flatMap((prefix) =>
+    resources.map(({ resource, ...route }) => ({ ...route, path: `${prefix}${resource}` })),
+  ),
+  ...pages,
+];

@@ -12,13 +12,16 @@ import { createLikeComment } from './like-comment.js';
 import { createListComments } from './list-comments.js';
 import { createListForModeration } from './list-for-moderation.js';
 import { createModerateComment } from './moderate-comment.js';
+import { loginPage } from './pages/login-page.js';
+import { moderationPage } from './pages/moderation-page.js';
 import { createRecentComments } from './recent-comments.js';
 import { createSignIn } from './sign-in.js';
 import { createSubmitComment } from './submit-comment.js';
 
 /**
- * The comment function: comments (list, count, recent, submit, like, moderation) and sign-in
- * (`/api/token`, and `/token` which the widget calls); it also answers unknown routes.
+ * The comment function: comments (list, count, recent, submit, like, moderation), sign-in
+ * (`/api/token`, and `/token` which the widget calls), the sign-in and moderation pages (`/ui`);
+ * it also answers unknown routes.
  */
 export function createCommentHandler(services: Services): HttpHandler {
   const list = createListComments(services);
@@ -71,6 +74,17 @@ export function createCommentHandler(services: Services): HttpHandler {
           : commentByIdRoutes({ ...request, id: request.id ?? target.id });
       }
       if (target?.resource === 'token' && target.id === undefined) return tokenRoutes(request);
+      // The pages live beside the API, not in it: /ui and /ui/login, never /api/ui.
+      if (target?.resource === 'ui' && !request.path.startsWith('/api/')) {
+        if (request.method !== 'GET') throw methodNotAllowed(request);
+        if (target.id === undefined) return moderationPage();
+        if (target.id === 'login') {
+          return loginPage({
+            allowedOrigins: services.config.ALLOWED_ORIGINS,
+            siteUrl: services.config.SITE_URL,
+          });
+        }
+      }
       throw routeNotFound(request);
     },
     { allowedOrigins: services.config.ALLOWED_ORIGINS },

@@ -1,0 +1,111 @@
+import type { HttpResult } from '../../shared/http/http-types.js';
+import { htmlPage } from './page-shell.js';
+
+// Runs in the browser. Everything from comments is written with textContent: nothing a visitor
+// typed is ever parsed as HTML here.
+const script = String.raw`
+// The server's root, whatever path prefix it is served under: '/ui' and '/ui/' both work.
+const root = location.pathname.replace(/\/ui(\/.*)?$/, '/');
+const token = sessionStorage.getItem('MARGINALIA_TOKEN');
+if (!token) location.href = root + 'ui/login';
+const state = { status: 'waiting', page: 1, keyword: '' };
+const list = document.getElementById('list');
+const info = document.getElementById('info');
+const api = async (path, init = {}) => {
+  const response = await fetch(root + 'api/' + path, {
+    ...init, headers: { 'content-type': 'application/json', authorization: 'Bearer ' + token },
+  });
+  const answer = await response.json();
+  if (response.status === 401) { sessionStorage.removeItem('MARGINALIA_TOKEN'); location.href = root + 'ui/login'; }
+  if (answer.errno) throw new Error(answer.errmsg);
+  return answer.data;
+};
+const element = (tag, text, className) => {
+  const node = document.createElement(tag);
+  if (text !== undefined) node.textContent = text;
+  if (className) node.className = className;
+  return node;
+};
+const button = (label, className, action) => {
+  const node = element('button', label, className);
+  node.type = 'button';
+  node.addEventListener('click', async () => { node.disabled = true; try { await action(); } finally { await load(); } });
+  return node;
+};
+async function load() {
+  const query = new URLSearchParams({ type: 'list', page: String(state.page), pageSize: '20' });
+  if (state.status !== 'all') query.set('status', state.status);
+  if (state.keyword) query.set('keyword', state.keyword);
+  let data;
+  try { data = await api('comment?' + query); } catch (error) { info.textContent = error.message; return; }
+  document.getElementById('waiting').textContent = String(data.waitingCount);
+  document.getElementById('spam').textContent = String(data.spamCount);
+  info.textContent = data.totalPages ? 'Page ' + data.page + ' of ' + data.totalPages : 'Nothing here.';
+  list.replaceChildren(...data.data.map((comment) => {
+    const item = element('li', undefined, 'comment');
+    const head = element('div', undefined, 'head');
+    head.append(element('strong', comment.nick || 'Anonymous'), element('span', ' ' + (comment.mail || ''), 'muted'),
+      element('span', ' on ' + comment.url + ' · ' + new Date(comment.time).toLocaleString() + ' · ' + comment.status, 'muted'));
+    const actions = element('div', undefined, 'actions');
+    const id = encodeURIComponent(comment.objectId);
+    const put = (body) => api('comment/' + id, { method: 'PUT', body: JSON.stringify(body) });
+    if (comment.status !== 'approved') actions.append(button('Approve', '', () => put({ status: 'approved' })));
+    if (comment.status !== 'spam') actions.append(button('Spam', 'secondary', () => put({ status: 'spam' })));
+    if (comment.status !== 'waiting') actions.append(button('Hold', 'secondary', () => put({ status: 'waiting' })));
+    actions.append(button('Delete', 'danger', async () => {
+      if (confirm('Delete this comment and its replies?')) await api('comment/' + id, { method: 'DELETE' });
+    }));
+    item.append(head, element('p', comment.orig, 'text'), element('div', 'IP hash: ' + (comment.ipHash || '-'), 'muted'), actions);
+    return item;
+  }));
+  document.getElementById('prev').disabled = state.page <= 1;
+  document.getElementById('next').disabled = state.page >= data.totalPages;
+}
+for (const tab of document.querySelectorAll('[data-status]')) {
+  tab.addEventListener('click', () => {
+    state.status = tab.dataset.status; state.page = 1;
+    for (const other of document.querySelectorAll('[data-status]')) other.setAttribute('aria-pressed', String(other === tab));
+    load();
+  });
+}
+document.getElementById('search').addEventListener('submit', (event) => {
+  event.preventDefault(); state.keyword = event.target.keyword.value.trim(); state.page = 1; load();
+});
+document.getElementById('prev').addEventListener('click', () => { state.page--; load(); });
+document.getElementById('next').addEventListener('click', () => { state.page++; load(); });
+document.getElementById('signout').addEventListener('click', () => {
+  sessionStorage.removeItem('MARGINALIA_TOKEN'); location.href = root + 'ui/login';
+});
+if (token) load();
+`;
+
+const style = `
+  nav, .actions, .pager { display: flex; gap: .5rem; flex-wrap: wrap; align-items: center; margin: .75rem 0; }
+  [aria-pressed="true"] { outline: 2px solid var(--accent); outline-offset: 2px; }
+  ul { list-style: none; padding: 0; }
+  .comment { border: 1px solid #8884; border-radius: .5rem; padding: .75rem 1rem; margin: .75rem 0; }
+  .text { white-space: pre-wrap; overflow-wrap: anywhere; }
+`;
+
+/** `GET /ui`: the moderation queues (waiting, spam), approve / spam / delete in one click, search. */
+export function moderationPage(): HttpResult {
+  return htmlPage({
+    title: 'Moderation · Marginalia',
+    style,
+    body: `<main>
+<h1>Moderation</h1>
+<nav>
+  <button class="secondary" data-status="waiting" aria-pressed="true">Waiting (<span id="waiting">0</span>)</button>
+  <button class="secondary" data-status="spam" aria-pressed="false">Spam (<span id="spam">0</span>)</button>
+  <button class="secondary" data-status="approved" aria-pressed="false">Approved</button>
+  <button class="secondary" data-status="all" aria-pressed="false">All</button>
+  <button class="secondary" id="signout" type="button">Sign out</button>
+</nav>
+<form id="search"><input name="keyword" type="search" placeholder="Search text, nick or mail"> <button>Search</button></form>
+<p id="info" class="muted"></p>
+<ul id="list"></ul>
+<div class="pager"><button class="secondary" id="prev" type="button">Previous</button><button class="secondary" id="next" type="button">Next</button></div>
+</main>`,
+    script,
+  });
+}

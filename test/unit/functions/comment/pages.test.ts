@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { createCommentHandler } from '../../../../functions/comment/comment-handler.js';
+import { embedJson } from '../../../../functions/comment/pages/page-shell.js';
+import { createServices } from '../../../../functions/shared/services.js';
+import { buildEvent, testContext } from '../../../support/http-event.js';
+import { testConfig } from '../../../support/test-config.js';
+
+const handler = createCommentHandler(
+  createServices(testConfig({ ALLOWED_ORIGINS: 'https://blog.example', SITE_URL: 'https://blog.example' })),
+);
+const get = (path: string, method = 'GET') => handler(buildEvent({ method, path }), testContext);
+
+describe('the sign-in and moderation pages', () => {
+  it('serves /ui/login with a nonce-only script policy that no other site can frame', async () => {
+    const response = await get('/ui/login');
+    const policy = response.headers['content-security-policy'] ?? '';
+    const nonce = /script-src 'nonce-([^']+)'/.exec(policy)?.[1];
+
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(nonce).toBeTruthy();
+    expect(policy).not.toContain('unsafe-inline');
+    expect(policy).toContain("frame-ancestors 'none'");
+    expect(response.body).toContain(`<script nonce="${nonce}">`);
+    expect(response.body).toContain(
+      '{"allowedOrigins":["https://blog.example"],"siteUrl":"https://blog.example"}',
+    );
+    expect(response.body).toContain("type: 'userInfo'");
+  });
+
+  it('serves /ui with a fresh nonce per response and no inline HTML from comments', async () => {
+    const first = await get('/ui');
+    const second = await get('/ui');
+
+    expect(first.statusCode).toBe(200);
+    expect(first.headers['content-security-policy']).not.toBe(second.headers['content-security-policy']);
+    expect(first.body).not.toContain('innerHTML');
+  });
+
+  it('answers /api/ui with 404 and a POST to the pages with 405', async () => {
+    expect((await get('/api/ui/login')).statusCode).toBe(404);
+    expect((await get('/ui/login', 'POST')).statusCode).toBe(405);
+    expect((await get('/ui/elsewhere')).statusCode).toBe(404);
+  });
+
+  it('embeds settings so that no value can close the script element', () => {
+    expect(embedJson({ siteUrl: '</script><script>alert(1)</script>' })).not.toContain('</script>');
+  });
+});
