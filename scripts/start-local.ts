@@ -3,7 +3,7 @@
  * functions served over HTTP on 127.0.0.1 like API Gateway would call them.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,6 +16,8 @@ import { createLocalServer } from './local-server.js';
 const host = '127.0.0.1';
 const projectRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dataRoot = join(projectRoot, '.data');
+/** Where `npm run admin` finds the running DynamoDB Local (it must not open the same files twice). */
+const endpointFile = join(dataRoot, 'dynamodb-endpoint');
 
 let dynamoDb: DynamoDbLocal | undefined;
 let server: Server | undefined;
@@ -65,7 +67,9 @@ async function main(): Promise<void> {
   process.env.AWS_ACCESS_KEY_ID = 'local';
   process.env.AWS_SECRET_ACCESS_KEY = 'local';
   delete process.env.AWS_SESSION_TOKEN;
-  process.env.IP_HASH_SALT ||= await loadOrCreateSalt();
+  process.env.IP_HASH_SALT ||= await loadOrCreateSecret('ip-hash-salt');
+  // The key that signs administrators' sign-in tokens; on AWS it is an SSM SecureString.
+  process.env.JWT_TOKEN ||= await loadOrCreateSecret('jwt-secret');
   // Avatars are identicons from this server's /avatar route, so the demo loads nothing from libravatar.
   const address = localServer.address();
   const actualPort = typeof address === 'object' && address ? address.port : port;
@@ -85,6 +89,7 @@ async function main(): Promise<void> {
     client.destroy();
   }
   const services = createServices(config);
+  await writeFile(endpointFile, engine.endpoint);
   provideHandlers({ comment: createCommentHandler(services), article: createArticleHandler(services) });
 
   console.log(
@@ -113,23 +118,27 @@ function parsePort(value: string | undefined): number {
   return port;
 }
 
-/** The salt that makes stored IP hashes unguessable; kept in .data so hashes stay comparable across restarts. */
-async function loadOrCreateSalt(): Promise<string> {
-  const saltFile = join(dataRoot, 'ip-hash-salt');
+/**
+ * A local secret (the IP-hash salt, the token key), created once with 32 random bytes and kept in
+ * .data, so hashes stay comparable and sign-ins survive a restart.
+ */
+async function loadOrCreateSecret(name: string): Promise<string> {
+  const file = join(dataRoot, name);
   try {
-    const salt = (await readFile(saltFile, 'utf8')).trim();
-    if (salt) return salt;
+    const secret = (await readFile(file, 'utf8')).trim();
+    if (secret) return secret;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
-  const salt = randomBytes(32).toString('hex');
+  const secret = randomBytes(32).toString('hex');
   await mkdir(dataRoot, { recursive: true });
-  await writeFile(saltFile, `${salt}\n`, { mode: 0o600 });
-  return salt;
+  await writeFile(file, `${secret}\n`, { mode: 0o600 });
+  return secret;
 }
 
 async function closeEverything(): Promise<void> {
   shuttingDown = true;
+  await rm(endpointFile, { force: true });
   const localServer = server;
   if (localServer?.listening) {
     await new Promise<void>((resolveClosed) => {
