@@ -51,4 +51,10 @@ new MarginaliaStack(app, 'Marginalia', {
   throttleRateLimit: number('throttleRateLimit'),
   throttleBurstLimit: number('throttleBurstLimit'),
   logRetention: retention('logRetentionDays'),
+  jwtSecretParameterName: text('jwtSecretParameterName'),
+  commentAudit: flag('commentAudit'),
+  forbiddenWords: list('forbiddenWords'),
+  blockedIpHashes: list('blockedIpHashes'),
+  akismetKey: text('akismetKey'),
+  siteUrl: text('siteUrl'),
 });
