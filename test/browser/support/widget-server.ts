@@ -1,0 +1,93 @@
+import { request as httpRequest, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createArticleHandler } from '../../../functions/article/article-handler.js';
+import { createCommentHandler } from '../../../functions/comment/comment-handler.js';
+import type { HttpHandler } from '../../../functions/shared/http/http-types.js';
+import { createServices } from '../../../functions/shared/services.js';
+import type { FunctionName } from '../../../lib/routes.js';
+import { createLocalServer } from '../../../scripts/local-server.js';
+import { testConfig } from '../../support/test-config.js';
+import { createTestTable } from '../../support/test-table.js';
+
+/** The real local server (API, demo pages, widget files, avatars) on an ephemeral port, over a fresh table. */
+export interface WidgetServer {
+  /** `http://127.0.0.1:<port>`. */
+  readonly base: string;
+  /**
+   * Sends one JSON request to the API and returns the parsed answer. `from` picks the client address
+   * (any 127.0.0.0/8 address), so tests can vote as several voters.
+   */
+  api(method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown, from?: string): Promise<unknown>;
+  /** Stops the server and drops the table. */
+  stop(): Promise<void>;
+}
+
+/** Starts the server as `npm start` wires it, with avatars from its own /avatar route. */
+export async function startWidgetServer(): Promise<WidgetServer> {
+  const table = await createTestTable();
+  // The avatar template needs the port, which is known only once the server listens: build handlers then.
+  const built: { handlers?: Record<FunctionName, HttpHandler> } = {};
+  const ready = (name: FunctionName): HttpHandler => {
+    if (!built.handlers) throw new Error('the handlers are not built yet');
+    return built.handlers[name];
+  };
+  const server: Server = createLocalServer({
+    comment: (event, context) => ready('comment')(event, context),
+    article: (event, context) => ready('article')(event, context),
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  const base = `http://127.0.0.1:${port}`;
+  const services = createServices(
+    testConfig({
+      TABLE_NAME: table.tableName,
+      DYNAMODB_ENDPOINT: table.endpoint,
+      // Every request of the browser comes from 127.0.0.1, and a test posts many comments in a few seconds:
+      // the default limit (one comment per IP per 60 s) would refuse all but the first.
+      IPQPS: '0',
+      GRAVATAR_STR: `${base}/avatar/{{mail|md5}}.svg`,
+    }),
+  );
+  built.handlers = { comment: createCommentHandler(services), article: createArticleHandler(services) };
+
+  return {
+    base,
+    api: (method, path, body, from = '127.0.0.1') => sendJson(port, method, path, body, from),
+    async stop() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await table.drop();
+    },
+  };
+}
+
+function sendJson(port: number, method: string, path: string, body: unknown, from: string): Promise<unknown> {
+  const payload = body === undefined ? undefined : JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const outgoing = httpRequest(
+      {
+        host: '127.0.0.1',
+        port,
+        method,
+        path,
+        localAddress: from,
+        agent: false,
+        headers: payload === undefined ? {} : { 'content-type': 'application/json' },
+      },
+      (incoming) => {
+        const chunks: Buffer[] = [];
+        incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+        incoming.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          if ((incoming.statusCode ?? 500) >= 400) {
+            reject(new Error(`${method} ${path} answered ${incoming.statusCode}: ${text}`));
+          } else {
+            resolve(JSON.parse(text) as unknown);
+          }
+        });
+      },
+    );
+    outgoing.on('error', reject);
+    outgoing.end(payload);
+  });
+}

@@ -1,0 +1,3 @@
+import { describeWidget } from './support/widget-suite.js';
+
+describeWidget('v3');
