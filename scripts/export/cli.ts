@@ -1,0 +1,48 @@
+/**
+ * `npm run export -- <file> [target options, see scripts/import/target.ts]`: writes the whole table
+ * as Waline's `waline.json` (comments of every status, pageviews and reactions). Administrators,
+ * IPs (only their hashes are kept) and voter marks are not exported.
+ */
+import { writeFile } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import { scanTable } from '../../functions/shared/storage/table-export.js';
+import { openTarget } from '../import/target.js';
+import { toWalineExport } from './to-waline.js';
+
+const usage =
+  'usage: npm run export -- <file> [--table NAME [--region R] | --outputs cdk-outputs.json | --endpoint URL --table NAME]';
+
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ||= 'true';
+
+try {
+  await main();
+} catch (error) {
+  console.error(error instanceof Error ? error.message : String(error));
+  process.exitCode = 1;
+}
+
+async function main(): Promise<void> {
+  const { positionals, values } = parseArgs({
+    allowPositionals: true,
+    options: {
+      table: { type: 'string' },
+      region: { type: 'string' },
+      endpoint: { type: 'string' },
+      outputs: { type: 'string' },
+    },
+  });
+  const [file] = positionals;
+  if (!file || positionals.length > 1) throw new Error(usage);
+  const target = await openTarget(values, (line) => process.stderr.write(`${line}\n`));
+  try {
+    const items: Record<string, unknown>[] = [];
+    for await (const item of scanTable(target.client, target.tableName)) items.push(item);
+    const data = toWalineExport(items, Date.now());
+    await writeFile(file, `${JSON.stringify(data, null, '\t')}\n`);
+    console.log(
+      `Exported ${data.data.Comment.length} comments and ${data.data.Counter.length} page counters from ${target.description} to ${file}`,
+    );
+  } finally {
+    await target.close();
+  }
+}

@@ -1,0 +1,77 @@
+/**
+ * `npm run import -- <file>... [--from waline|valine|twikoo|disqus|artalk] [--dry-run]
+ *   [--source-timezone Asia/Shanghai] [--ip-hash-salt S] [target options, see target.ts]`
+ *
+ * Reads a Waline, Valine/LeanCloud, Twikoo, Disqus or Artalk export and writes it into the table.
+ * Safe to rerun. Prints a report on stdout; exits 1 with the file, record and rule on a bad file.
+ */
+import { parseArgs } from 'node:util';
+import { createImportRepository } from '../../functions/shared/storage/import-repository.js';
+import { readSource } from './detect.js';
+import { planImport } from './plan.js';
+import { createProgress } from './progress.js';
+import { readInputs } from './read-input.js';
+import { formatReport } from './report.js';
+import { runImport } from './run-import.js';
+import { formats, type SourceFormat } from './source.js';
+import { openTarget } from './target.js';
+import { isTimeZone } from './values.js';
+
+const usage =
+  'usage: npm run import -- <file>... [--from waline|valine|twikoo|disqus|artalk] [--dry-run] ' +
+  '[--source-timezone ZONE] [--ip-hash-salt S] [--table NAME [--region R] | --outputs cdk-outputs.json | --endpoint URL --table NAME]';
+
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ||= 'true';
+
+try {
+  await main();
+} catch (error) {
+  console.error(error instanceof Error ? error.message : String(error));
+  process.exitCode = 1;
+}
+
+async function main(): Promise<void> {
+  const { positionals, values } = parseArgs({
+    allowPositionals: true,
+    options: {
+      from: { type: 'string' },
+      'dry-run': { type: 'boolean', default: false },
+      'source-timezone': { type: 'string', default: 'UTC' },
+      'ip-hash-salt': { type: 'string' },
+      table: { type: 'string' },
+      region: { type: 'string' },
+      endpoint: { type: 'string' },
+      outputs: { type: 'string' },
+    },
+  });
+  if (positionals.length === 0) throw new Error(usage);
+  const from = values.from === 'leancloud' ? 'valine' : values.from;
+  if (from !== undefined && !formats.includes(from as SourceFormat)) {
+    throw new Error(`--from must be one of ${formats.join(', ')}, got "${from}"`);
+  }
+  const zone = values['source-timezone'];
+  if (!isTimeZone(zone))
+    throw new Error(`--source-timezone must be an IANA zone such as Asia/Shanghai, got "${zone}"`);
+
+  const { files, notes } = await readInputs(positionals);
+  const source = readSource(files, { sourceTimezone: zone, ...(from ? { from: from as SourceFormat } : {}) });
+  source.notes.unshift(...notes);
+  const log = (line: string) => process.stderr.write(`${line}\n`);
+
+  if (values['dry-run']) {
+    // Nothing is opened: the report counts what the file holds. The salt only changes hashes.
+    const plan = planImport(source, { ipHashSalt: 'dry-run' });
+    const outcome = await runImport(plan, undefined, (total) => createProgress('Writing', total));
+    console.log(formatReport(plan, outcome, { target: 'no table', dryRun: true }));
+    return;
+  }
+  const target = await openTarget(values, log);
+  try {
+    const plan = planImport(source, target.ipHashSalt ? { ipHashSalt: target.ipHashSalt } : {});
+    const repository = createImportRepository(target.client, target.tableName);
+    const outcome = await runImport(plan, repository, (total) => createProgress('Writing', total));
+    console.log(formatReport(plan, outcome, { target: target.description, dryRun: false }));
+  } finally {
+    await target.close();
+  }
+}

@@ -1,0 +1,101 @@
+/**
+ * Valine and Waline-on-LeanCloud data as the LeanCloud console exports it: `<Class>.N.jsonl` with
+ * a `#filetype` header (since 2020), or `{"results": [...], "className"}` (before), or a bare array.
+ * Every Valine version: 1.1 (no `insertedAt`), 1.2 (`rid` but no `pid`), 1.3-1.4 (HTML, `pid`),
+ * 1.5 (markdown); Valine-Admin's hidden rows (`isSpam`, `ACL *.read=false`); Waline's added fields.
+ */
+import { jsonRows, leanCloudClass, type Row } from '../json-rows.js';
+import type { InputFile, ParsedSource, ReadOptions } from '../source.js';
+import { count, decodePath, encodedPath, idOf, text, truthy } from '../values.js';
+import { countersOf, createDateReader, splitCounters, statusOf } from './common.js';
+
+type LeanClass = 'Comment' | 'Counter' | 'Users' | 'other';
+
+function classOf(file: InputFile, rows: readonly Row[]): LeanClass {
+  const named = leanCloudClass(file);
+  if (named === 'Comment' || named === 'Counter' || named === 'Users') return named;
+  const first = rows[0]?.row;
+  // Valine's class names are configurable: recognise the rows by their fields.
+  if (first && 'comment' in first && 'url' in first) return 'Comment';
+  if (first && 'time' in first && 'url' in first) return 'Counter';
+  if (first && 'email' in first && 'password' in first) return 'Users';
+  return 'other';
+}
+
+/** A hidden comment (Valine-Admin): spam when marked so, else waiting for approval. */
+function hiddenStatus(row: Record<string, unknown>): 'spam' | 'waiting' | undefined {
+  if (truthy(row.isSpam)) return 'spam';
+  const acl = row.ACL as { '*'?: { read?: unknown } } | undefined;
+  if (acl?.['*'] && acl['*'].read === false) return 'waiting';
+  return undefined;
+}
+
+/** Reads LeanCloud class exports. */
+export function readLeanCloud(files: readonly InputFile[], options: ReadOptions): ParsedSource {
+  const dates = createDateReader(options.sourceTimezone);
+  const result: ParsedSource = { format: 'valine', comments: [], counters: [], skipped: [], notes: [] };
+  const byClass: Record<LeanClass, Row[]> = { Comment: [], Counter: [], Users: [], other: [] };
+  for (const file of files) {
+    const rows = jsonRows(file);
+    const kind = classOf(file, rows);
+    byClass[kind].push(...rows);
+    if (kind === 'other') result.notes.push(`${file.name}: not a Comment, Counter or Users class, not read`);
+  }
+  const users = new Map(byClass.Users.map(({ row }) => [idOf(row.objectId) ?? '', row]));
+  if (users.size > 0) result.notes.push(`${users.size} Users rows not imported: Marginalia has no accounts`);
+  const dropped = new Set<string>();
+
+  for (const { ref, row } of byClass.Comment) {
+    const sourceId = idOf(row.objectId);
+    if (!sourceId) {
+      result.skipped.push({ ref, reason: 'no objectId' });
+      continue;
+    }
+    const status = hiddenStatus(row) ?? statusOf(row.status);
+    if (!status) {
+      result.skipped.push({ ref, reason: `unknown status "${text(row.status)}"` });
+      continue;
+    }
+    for (const field of ['QQAvatar', 'isNotified', 'user_id']) if (field in row) dropped.add(field);
+    const user = users.get(idOf(row.user_id) ?? '\u0000');
+    const pid = idOf(row.pid);
+    const rid = idOf(row.rid);
+    result.comments.push({
+      ref,
+      sourceId,
+      // Valine stores decodeURI(path); old rows may still be encoded.
+      url: decodePath(text(row.url)),
+      // Valine 1.2 wrote only `rid`: the reply answers the root.
+      ...(pid || rid ? { parentId: pid ?? rid } : {}),
+      ...(rid ? { rootId: rid } : {}),
+      nick: text(user?.display_name) || text(row.nick) || 'Anonymous',
+      mail: text(user?.email) || text(row.mail),
+      link: text(user?.url) || text(row.link),
+      ua: text(row.ua),
+      ip: text(row.ip),
+      text: text(row.comment),
+      status,
+      like: count(row.like),
+      sticky: truthy(row.sticky),
+      // Never createdAt first: a re-imported class has the re-import time there. Valine 1.1 has only createdAt.
+      insertedAt: dates.read(row.insertedAt) ?? dates.read(row.createdAt),
+    });
+  }
+  if (dropped.size > 0)
+    result.notes.push(`fields with no place in the model, dropped: ${[...dropped].join(', ')}`);
+
+  let titles = 0;
+  for (const { ref, row } of byClass.Counter) {
+    const raw = text(row.url || row.xid);
+    if ('title' in row) titles++;
+    const { time, reactions } = splitCounters(countersOf(row));
+    // The widget asks pageviews under location.pathname (encoded) and reactions under the decoded path.
+    result.counters.push({ ref, rawUrl: raw, url: encodedPath(raw), counts: time });
+    if (Object.keys(reactions).length > 0) {
+      result.counters.push({ ref, rawUrl: raw, url: decodePath(raw), counts: reactions });
+    }
+  }
+  if (titles > 0) result.notes.push(`${titles} Counter titles dropped: pages have no title in Marginalia`);
+  result.notes.push(...dates.note());
+  return result;
+}

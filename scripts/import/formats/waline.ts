@@ -1,0 +1,97 @@
+/**
+ * Waline's admin export (`waline.json`, the `/api/db` data): any storage's ids (SQL integers,
+ * LeanCloud/Mongo hex strings), dates (naive local, ISO, `{__type:'Date'}`), `null`s, `like: true`,
+ * sticky as 0/1, registered authors whose nick/mail/link live in `Users`.
+ */
+import {
+  BadInputError,
+  type InputFile,
+  type ParsedSource,
+  type ReadOptions,
+  type SourceComment,
+} from '../source.js';
+import { wholeJson } from '../json-rows.js';
+import { count, idOf, text, truthy } from '../values.js';
+import { isOwnId } from '../../../functions/shared/domain/import-id.js';
+import { countersOf, createDateReader, statusOf } from './common.js';
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The export inside `value`: the file itself, or the raw `{errno, data}` response body. */
+export function walineDocument(value: unknown): Record<string, unknown> | undefined {
+  if (!isObject(value)) return undefined;
+  if (value.type === 'waline') return value;
+  if (isObject(value.data) && value.data.type === 'waline') return value.data;
+  return undefined;
+}
+
+/** Reads Waline exports. */
+export function readWaline(files: readonly InputFile[], options: ReadOptions): ParsedSource {
+  const dates = createDateReader(options.sourceTimezone);
+  const result: ParsedSource = { format: 'waline', comments: [], counters: [], skipped: [], notes: [] };
+  for (const file of files) {
+    const document = walineDocument(wholeJson(file));
+    if (!document) throw new BadInputError(`${file.name}: not a Waline export (no "type": "waline")`);
+    const data = document.data;
+    if (!isObject(data)) throw new BadInputError(`${file.name}: "data" must be an object of tables`);
+    const table = (name: string) => {
+      const rows = data[name] ?? [];
+      if (!Array.isArray(rows)) throw new BadInputError(`${file.name}: data.${name} must be an array`);
+      return rows.map((row: unknown, i) => {
+        if (!isObject(row)) throw new BadInputError(`${file.name} ${name}[${i}]: must be an object`);
+        return { ref: `${file.name} ${name}[${i}]`, row };
+      });
+    };
+
+    const users = new Map(table('Users').map(({ row }) => [idOf(row.objectId) ?? '', row]));
+    if (users.size > 0) {
+      result.notes.push(
+        `${users.size} Users rows not imported: Marginalia has no accounts (names, mails and links of registered authors were copied onto their comments)`,
+      );
+    }
+    for (const { ref, row } of table('Comment')) {
+      const sourceId = idOf(row.objectId);
+      if (!sourceId) {
+        result.skipped.push({ ref, reason: 'no objectId' });
+        continue;
+      }
+      const status = statusOf(row.status);
+      if (!status) {
+        result.skipped.push({ ref, reason: `unknown status "${text(row.status)}"` });
+        continue;
+      }
+      const user = users.get(idOf(row.user_id) ?? '\u0000');
+      const insertedAt = dates.read(row.insertedAt ?? row.createdAt);
+      const ownId = insertedAt !== undefined && isOwnId(sourceId, insertedAt) ? sourceId : undefined;
+      const comment: SourceComment = {
+        ref,
+        sourceId,
+        url: text(row.url),
+        ...(idOf(row.pid) ? { parentId: idOf(row.pid) } : {}),
+        ...(idOf(row.rid) ? { rootId: idOf(row.rid) } : {}),
+        // Waline shows a registered author's current profile over the row (its formatCmt overlay).
+        nick: text(user?.display_name) || text(row.nick) || 'Anonymous',
+        mail: text(user?.email) || text(row.mail),
+        link: text(user?.url) || text(row.link),
+        ua: text(row.ua),
+        ip: text(row.ip),
+        text: text(row.comment),
+        status,
+        like: count(row.like),
+        sticky: truthy(row.sticky),
+        insertedAt,
+        ...(ownId ? { ownId } : {}),
+      };
+      result.comments.push(comment);
+    }
+    for (const { ref, row } of table('Counter')) {
+      const url = text(row.url);
+      // Waline keys pageviews by the raw path and reactions by the decoded one, each in its own row
+      // when they differ: the rows are already keyed as the widget asks.
+      result.counters.push({ ref, rawUrl: url, url, counts: countersOf(row) });
+    }
+  }
+  result.notes.push(...dates.note());
+  return result;
+}

@@ -1,0 +1,275 @@
+/**
+ * From what a source holds to the exact items to write: skips with reasons, duplicates, threading
+ * repair (any depth flattened to root + pid, dangling and deleted parents, cycles), deterministic
+ * ids, reply links rewritten to the new ids, rendering, hashing, counters merged. Pure: no I/O.
+ */
+import type { CommentStatus, StoredComment } from '../../functions/shared/domain/comment.js';
+import type { CounterName } from '../../functions/shared/domain/counters.js';
+import { contentHash, hashIp } from '../../functions/shared/domain/hashing.js';
+import { importedCommentId } from '../../functions/shared/domain/import-id.js';
+import { limits } from '../../functions/shared/domain/limits.js';
+import { renderMarkdown } from '../../functions/shared/domain/render-markdown.js';
+import { describeUserAgent } from '../../functions/shared/domain/user-agent.js';
+import { toCommentItem } from '../../functions/shared/storage/comment-item.js';
+import { entities, keys } from '../../functions/shared/storage/keys.js';
+import type { ParsedSource, SourceComment } from './source.js';
+
+/** One comment ready to write. */
+export interface PlannedComment {
+  readonly ref: string;
+  readonly id: string;
+  readonly url: string;
+  readonly status: CommentStatus;
+  readonly contentHash: string;
+  readonly item: Record<string, unknown>;
+  readonly duplicateMark: Record<string, unknown>;
+}
+
+/** Everything an import writes, and what it could not. */
+export interface ImportPlan {
+  readonly format: string;
+  readonly comments: PlannedComment[];
+  /** Reading counters by the page key the widget asks for. */
+  readonly readingCounts: Map<string, Partial<Record<CounterName, number>>>;
+  readonly skipped: { ref: string; reason: string }[];
+  /** Repairs made, by kind, with how many. */
+  readonly repairs: Map<string, number>;
+  readonly notes: string[];
+}
+
+/** Options of the plan. */
+export interface PlanOptions {
+  /** The target's IP-hash salt; without it no ipHash is stored. */
+  readonly ipHashSalt?: string;
+}
+
+const webLink = (link: string) =>
+  link === '' || /^https?:\/\//i.test(link) || !/^[a-z][a-z\d+.-]*:/i.test(link);
+const fits = (value: string, max: number) => Array.from(value).length <= max;
+const cut = (value: string, max: number) => Array.from(value).slice(0, max).join('');
+
+/** Builds the plan of `source`. */
+export function planImport(source: ParsedSource, options: PlanOptions = {}): ImportPlan {
+  const skipped = [...source.skipped];
+  const repairs = new Map<string, number>();
+  const repaired = (kind: string, by = 1) => repairs.set(kind, (repairs.get(kind) ?? 0) + by);
+  const notes = [...source.notes];
+
+  // 1. Which records can be imported at all. Every record stays in `graph`, so replies of a skipped
+  //    one can move up to its nearest kept ancestor.
+  const graph = new Map<string, SourceComment>();
+  const kept = new Map<string, SourceComment & { insertedAt: number }>();
+  const byHash = new Map<string, string>();
+  const ordered = [...source.comments].sort((a, b) => (a.insertedAt ?? 0) - (b.insertedAt ?? 0));
+  for (const comment of ordered) {
+    const skip = (reason: string) => skipped.push({ ref: comment.ref, reason });
+    if (graph.has(comment.sourceId)) {
+      skip(`id ${comment.sourceId} appears twice in the source; the first was kept`);
+      continue;
+    }
+    graph.set(comment.sourceId, comment);
+    const url = comment.url;
+    const { insertedAt } = comment;
+    if (comment.skip) skip(comment.skip);
+    else if (insertedAt === undefined) skip('its time is missing or unreadable');
+    else if (url === '') skip('it has no url');
+    else if (!fits(url, limits.urlChars) || Buffer.byteLength(url) > limits.urlBytes)
+      skip('its url is too long');
+    else if (comment.text.trim() === '') skip('its text is empty');
+    else if (!fits(comment.text, limits.commentChars))
+      skip(`its text is longer than ${limits.commentChars} characters`);
+    else {
+      const hash = contentHash({
+        url,
+        mail: comment.mail,
+        nick: comment.nick,
+        link: comment.link,
+        comment: comment.text,
+      });
+      const first = byHash.get(hash);
+      if (first) skip(`exact duplicate of ${first} (same page, author and text)`);
+      else {
+        byHash.set(hash, comment.ref);
+        kept.set(comment.sourceId, { ...comment, insertedAt });
+      }
+    }
+  }
+
+  // 2. Threading: each kept reply hangs under its nearest kept ancestor on the same page; the thread
+  //    root is the top of that chain. A missing parent falls back to the given root.
+  const sourceParent = (comment: SourceComment): string | undefined => {
+    if (
+      comment.parentId !== undefined &&
+      comment.parentId !== comment.sourceId &&
+      graph.has(comment.parentId)
+    ) {
+      return comment.parentId;
+    }
+    if (comment.rootId !== undefined && comment.rootId !== comment.sourceId && graph.has(comment.rootId)) {
+      return comment.rootId;
+    }
+    return undefined;
+  };
+  const parent = new Map<string, string | undefined>();
+  for (const comment of kept.values()) {
+    const seen = new Set([comment.sourceId]);
+    let candidate = sourceParent(comment);
+    while (candidate !== undefined && !seen.has(candidate)) {
+      const ancestor = kept.get(candidate);
+      if (ancestor && ancestor.url === comment.url) break;
+      seen.add(candidate);
+      candidate = sourceParent(graph.get(candidate) as SourceComment);
+    }
+    if (candidate !== undefined && seen.has(candidate)) candidate = undefined;
+    parent.set(comment.sourceId, candidate);
+    const hadParent = comment.parentId !== undefined || comment.rootId !== undefined;
+    if (hadParent && candidate === undefined) repaired('replies whose parent is missing made roots');
+    else if (candidate !== undefined && candidate !== comment.parentId) {
+      repaired('replies re-attached to their nearest kept ancestor');
+    }
+  }
+  const rootOf = new Map<string, string>();
+  for (const comment of kept.values()) {
+    const path = [comment.sourceId];
+    let current = parent.get(comment.sourceId);
+    while (current !== undefined) {
+      if (path.includes(current)) {
+        // A cycle (A answers B answers A): the comment where it closes becomes a root.
+        parent.set(path[path.length - 1] as string, undefined);
+        repaired('reply cycles broken');
+        break;
+      }
+      path.push(current);
+      current = parent.get(current);
+    }
+    rootOf.set(comment.sourceId, path[path.length - 1] as string);
+  }
+
+  // 3. Ids: the Marginalia id a Marginalia export carries, else one derived from the source id.
+  const idOf = new Map<string, string>();
+  for (const comment of kept.values()) {
+    idOf.set(
+      comment.sourceId,
+      comment.ownId ?? importedCommentId(source.format, comment.sourceId, comment.insertedAt),
+    );
+  }
+  const rewrite = (text: string) => {
+    let rewritten = 0;
+    const swap = (whole: string, before: string, old: string, after: string) => {
+      const id = idOf.get(old);
+      if (!id || id === old) return whole;
+      rewritten++;
+      return `${before}${id}${after}`;
+    };
+    const result = text.replace(/(href=["']#)([^"'\s]+)(["'])/g, swap).replace(/(\]\(#)([^)\s]+)(\))/g, swap);
+    if (rewritten > 0) repaired('reply links rewritten to the new ids', rewritten);
+    return result;
+  };
+
+  // 4. The items.
+  const comments: PlannedComment[] = [];
+  for (const source_ of kept.values()) {
+    const id = idOf.get(source_.sourceId) as string;
+    const parentId = parent.get(source_.sourceId);
+    const rootId = rootOf.get(source_.sourceId) as string;
+    const fields = {
+      nick: source_.nick.trim(),
+      mail: source_.mail.trim(),
+      link: source_.link.trim(),
+      ua: source_.ua,
+    };
+    const maxima = {
+      nick: limits.nickChars,
+      mail: limits.mailChars,
+      link: limits.linkChars,
+      ua: limits.userAgentChars,
+    };
+    for (const name of ['nick', 'mail', 'link', 'ua'] as const) {
+      if (!fits(fields[name], maxima[name])) {
+        fields[name] = cut(fields[name], maxima[name]);
+        repaired(`${name} values cut to the limit`);
+      }
+    }
+    if (!webLink(fields.link)) {
+      fields.link = '';
+      repaired('links with a non-web scheme dropped');
+    }
+    const orig = rewrite(source_.text);
+    const html = renderMarkdown(orig);
+    if (Buffer.byteLength(orig) + Buffer.byteLength(html) > limits.storedCommentBytes) {
+      skipped.push({
+        ref: source_.ref,
+        reason: `larger than ${limits.storedCommentBytes} bytes once rendered`,
+      });
+      continue;
+    }
+    const ipHash = source_.ip && options.ipHashSalt ? hashIp(options.ipHashSalt, source_.ip.trim()) : '';
+    const stored: StoredComment = {
+      id,
+      url: source_.url,
+      ...(parentId !== undefined
+        ? { pid: idOf.get(parentId) as string, rid: idOf.get(rootId) as string }
+        : {}),
+      ...fields,
+      ipHash,
+      ...describeUserAgent(fields.ua),
+      orig,
+      html,
+      status: source_.status,
+      like: source_.like,
+      sticky: source_.sticky,
+      insertedAt: source_.insertedAt,
+    };
+    const hash = contentHash({ ...fields, url: source_.url, comment: orig });
+    const item = toCommentItem(stored, hash);
+    if (!ipHash) delete item.ipHash;
+    item.importedFrom = `${source.format}:${source_.sourceId}`;
+    comments.push({
+      ref: source_.ref,
+      id,
+      url: source_.url,
+      status: source_.status,
+      contentHash: hash,
+      item,
+      duplicateMark: { ...keys.duplicate(source_.url, hash), entity: entities.duplicate, of: id },
+    });
+  }
+  if (!options.ipHashSalt && source.comments.some((comment) => comment.ip)) {
+    notes.push('no IP-hash salt for this table: IPs were dropped, no ipHash stored (--ip-hash-salt)');
+  }
+
+  // 5. Reading counters: copies of one raw key (a Valine race) take the max; different raw keys that
+  //    land on one page key (encoded and decoded) were counted by different visits, so they add up.
+  const perRaw = new Map<string, Map<string, Partial<Record<CounterName, number>>>>();
+  for (const counter of source.counters) {
+    if (counter.url === '' || Buffer.byteLength(counter.url) > limits.urlBytes) {
+      skipped.push({
+        ref: counter.ref,
+        reason: counter.url === '' ? 'counter row with an empty url' : 'counter url too long',
+      });
+      continue;
+    }
+    const raws = perRaw.get(counter.url) ?? new Map<string, Partial<Record<CounterName, number>>>();
+    perRaw.set(counter.url, raws);
+    const existing = raws.get(counter.rawUrl);
+    if (existing && Object.keys(counter.counts).length > 0)
+      repaired('duplicate counter rows merged (largest kept)');
+    const merged = { ...existing };
+    for (const [name, value] of Object.entries(counter.counts) as [CounterName, number][]) {
+      merged[name] = Math.max(merged[name] ?? 0, value);
+    }
+    raws.set(counter.rawUrl, merged);
+  }
+  const readingCounts = new Map<string, Partial<Record<CounterName, number>>>();
+  for (const [url, raws] of perRaw) {
+    const total: Partial<Record<CounterName, number>> = {};
+    for (const counts of raws.values()) {
+      for (const [name, value] of Object.entries(counts) as [CounterName, number][]) {
+        total[name] = (total[name] ?? 0) + value;
+      }
+    }
+    if (raws.size > 1) repaired('counter rows of differently encoded urls added up');
+    if (Object.keys(total).length > 0) readingCounts.set(url, total);
+  }
+  return { format: source.format, comments, readingCounts, skipped, repairs, notes };
+}

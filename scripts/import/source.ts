@@ -1,0 +1,77 @@
+/**
+ * The canonical shape every source format is read into, before threading repair, ids and rendering.
+ */
+import type { CommentStatus } from '../../functions/shared/domain/comment.js';
+import type { CounterName } from '../../functions/shared/domain/counters.js';
+
+/** The source formats the importer reads. */
+export const formats = ['waline', 'valine', 'twikoo', 'disqus', 'artalk'] as const;
+
+/** One of {@link formats}; `valine` covers every LeanCloud export (Valine and Waline-on-LeanCloud). */
+export type SourceFormat = (typeof formats)[number];
+
+/** One comment as the source holds it, with its references still in source ids. */
+export interface SourceComment {
+  /** Where it was read, for the report: `Comment.0.jsonl line 4`, `record 3`. */
+  readonly ref: string;
+  readonly sourceId: string;
+  /** The page key the widget asks for comments (decoded path). */
+  readonly url: string;
+  /** The comment it answers, in source ids. */
+  readonly parentId?: string;
+  /** The root of its thread, in source ids (used when the parent is missing). */
+  readonly rootId?: string;
+  readonly nick: string;
+  readonly mail: string;
+  readonly link: string;
+  readonly ua: string;
+  /** Raw IP, hashed before it is stored; empty when the source has none. */
+  readonly ip: string;
+  /** The raw text (markdown or HTML). */
+  readonly text: string;
+  readonly status: CommentStatus;
+  readonly like: number;
+  readonly sticky: boolean;
+  /** Epoch ms; undefined when the source time could not be read (the comment is skipped). */
+  readonly insertedAt: number | undefined;
+  /** Why the source says it should not be imported (deleted in Disqus, say); its replies move up. */
+  readonly skip?: string;
+  /** A Marginalia id carried by the source (a Marginalia export): reused as is. */
+  readonly ownId?: string;
+}
+
+/** Reading counters of one page as one source row holds them. */
+export interface SourceCounter {
+  readonly ref: string;
+  /** The page key as the source stored it. */
+  readonly rawUrl: string;
+  /** The page key the widget will ask for. */
+  readonly url: string;
+  readonly counts: Partial<Record<CounterName, number>>;
+}
+
+/** What a format reader found in its files. */
+export interface ParsedSource {
+  readonly format: SourceFormat;
+  readonly comments: SourceComment[];
+  readonly counters: SourceCounter[];
+  /** Records not read at all, with the reason. */
+  readonly skipped: { ref: string; reason: string }[];
+  /** What the source had that the model cannot hold, or assumptions made (time zone). */
+  readonly notes: string[];
+}
+
+/** One input file (or one member of an archive), decoded to text. */
+export interface InputFile {
+  readonly name: string;
+  readonly text: string;
+}
+
+/** Options every reader gets. */
+export interface ReadOptions {
+  /** IANA zone of naive timestamps (Waline SQLite/MySQL exports); UTC by default. */
+  readonly sourceTimezone: string;
+}
+
+/** A file that cannot be read: names the file, the record or line, and the rule broken. */
+export class BadInputError extends Error {}
