@@ -1,0 +1,86 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestTable, type TestTable } from '../../support/test-table.js';
+
+const root = join(import.meta.dirname, '..', '..', '..');
+const fixture = (name: string) => join(root, 'test', 'fixtures', 'import', name);
+
+/** Runs a CLI through tsx, as `npm run` does, and returns its exit code and output. */
+function run(script: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      join(root, 'node_modules', '.bin', 'tsx'),
+      [join(root, script), ...args],
+      { cwd: root, env: { ...process.env, IP_HASH_SALT: 'cli-test-salt-0123456789' } },
+      (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+describe('npm run import and npm run export', () => {
+  let table: TestTable;
+  let copy: TestTable;
+  let dir: string;
+  const at = (t: TestTable) => ['--endpoint', t.endpoint, '--table', t.tableName];
+
+  beforeAll(async () => {
+    [table, copy] = await Promise.all([createTestTable(), createTestTable()]);
+    dir = await mkdtemp(join(tmpdir(), 'marginalia-cli-'));
+  });
+  afterAll(async () => {
+    await Promise.all([table.drop(), copy.drop(), rm(dir, { recursive: true, force: true })]);
+  });
+
+  it('prints the report and writes nothing when run with --dry-run', async () => {
+    const { code, stdout } = await run('scripts/import/cli.ts', [fixture('artalk.artrans'), '--dry-run']);
+
+    expect(code).toBe(0);
+    expect(stdout).toContain('Dry run (nothing written) from artalk');
+    expect(stdout).toContain('comments to import: 6 (approved 5, waiting 1, spam 0)');
+  });
+
+  it('imports, then skips everything when run twice on the same file', async () => {
+    const first = await run('scripts/import/cli.ts', [fixture('disqus.xml'), ...at(table)]);
+    const second = await run('scripts/import/cli.ts', [
+      fixture('disqus.xml'),
+      '--from',
+      'disqus',
+      ...at(table),
+    ]);
+
+    expect(first.code).toBe(0);
+    expect(first.stdout).toContain('comments imported: 6 (approved 5, waiting 0, spam 1)');
+    expect(first.stderr).toContain('Writing: 12/12');
+    expect(second.stdout).toContain('comments imported: 0');
+    expect(second.stdout).toContain('comments already in the table (skipped): 6');
+  });
+
+  it('exits 1 naming the line and the rule when a JSON Lines file is malformed', async () => {
+    const bad = join(dir, 'Comment.0.jsonl');
+    await writeFile(
+      bad,
+      '#filetype:JSON-streaming {"type":"Class","class":"Comment"}\n{"objectId":"a"}\n{oops\n',
+    );
+
+    const { code, stderr } = await run('scripts/import/cli.ts', [bad, '--dry-run']);
+
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/Comment\.0\.jsonl line 3: not valid JSON/);
+  });
+
+  it('exports a table that imports into an empty one with the same comments', async () => {
+    const file = join(dir, 'waline.json');
+    const exported = await run('scripts/export/cli.ts', [file, ...at(table)]);
+    const data = JSON.parse(await readFile(file, 'utf8'));
+    const imported = await run('scripts/import/cli.ts', [file, ...at(copy)]);
+
+    expect(exported.code).toBe(0);
+    expect(data).toMatchObject({ type: 'waline', version: 1, tables: ['Comment', 'Counter', 'Users'] });
+    expect(data.data.Comment).toHaveLength(6);
+    expect(imported.stdout).toContain('Import from waline');
+    expect(imported.stdout).toContain('comments imported: 6 (approved 5, waiting 0, spam 1)');
+  });
+});

@@ -1,0 +1,144 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDocumentClient } from '../../../functions/shared/storage/client.js';
+import { scanTable } from '../../../functions/shared/storage/table-export.js';
+import { toWalineExport } from '../../../scripts/export/to-waline.js';
+import { createLocalApi } from '../../support/local-services.js';
+import { createTestTable, type TestTable } from '../../support/test-table.js';
+import { importInto } from './import-support.js';
+
+type Api = ReturnType<typeof createLocalApi>;
+const urls = ['/posts/one', '/posts/twö/'];
+const ua =
+  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36';
+
+/** Every read route's answer, for each url and option the widget uses. */
+async function answers(api: Api) {
+  const get = async (path: string, query: string) => (await api.call({ path, query })).body;
+  const result: Record<string, unknown> = {};
+  for (const url of urls) {
+    const path = encodeURIComponent(url);
+    for (const sortBy of ['insertedAt_desc', 'insertedAt_asc', 'like_desc']) {
+      for (const [page, pageSize] of [
+        [1, 2],
+        [2, 2],
+        [1, 50],
+      ]) {
+        result[`${url} ${sortBy} ${page}/${pageSize}`] = await get(
+          '/api/comment',
+          `path=${path}&sortBy=${sortBy}&page=${page}&pageSize=${pageSize}`,
+        );
+      }
+    }
+    result[`${url} article`] = await get(
+      '/api/article',
+      `path=${path}&type=time,reaction0,reaction1,reaction2,reaction3,reaction4,reaction5,reaction6,reaction7,reaction8`,
+    );
+    result[`${url} legacy`] = await get('/comment', `path=${path}`);
+  }
+  result.count = await get('/api/comment', `type=count&url=${urls.map(encodeURIComponent).join(',')}`);
+  result.site = await get('/api/comment', 'type=count');
+  result.recent = await get('/api/comment', 'type=recent&count=50');
+  result.queues = await api.services.moderation.queueSizes();
+  return result;
+}
+
+describe('export then import (round trip)', () => {
+  let source: TestTable;
+  let target: TestTable;
+  let sourceApi: Api;
+  let targetApi: Api;
+  let dir: string;
+
+  beforeAll(async () => {
+    [source, target] = await Promise.all([createTestTable(), createTestTable()]);
+    sourceApi = createLocalApi(source, { IPQPS: '0' });
+    targetApi = createLocalApi(target, { IPQPS: '0' });
+    dir = await mkdtemp(join(tmpdir(), 'marginalia-export-'));
+
+    let ip = 0;
+    const post = async (body: Record<string, unknown>) =>
+      (
+        await sourceApi.call({
+          method: 'POST',
+          path: '/api/comment',
+          body: { ua, ...body },
+          sourceIp: `10.1.0.${++ip}`,
+        })
+      ).body.data as { objectId: string };
+    const [one, two] = urls as [string, string];
+    const a = await post({
+      url: one,
+      comment: 'Root **A**',
+      nick: 'Ann',
+      mail: 'ann@example.org',
+      link: 'https://ann.example',
+    });
+    const b = await post({ url: one, comment: 'Root B', nick: 'Bob' });
+    const c = await post({ url: one, comment: 'Reply to A', nick: 'Cid', pid: a.objectId, rid: a.objectId });
+    await post({ url: one, comment: 'Reply to C', nick: 'Dee', pid: c.objectId, rid: a.objectId });
+    await post({ url: one, comment: 'Root E', nick: 'Eve' });
+    const f = await post({ url: two, comment: 'Root F on two', nick: 'Fay' });
+    const g = await post({ url: two, comment: 'to be spam', nick: 'Gus' });
+    const h = await post({ url: two, comment: 'to be waiting', nick: 'Hal' });
+    for (const voter of ['10.2.0.1', '10.2.0.2']) {
+      await sourceApi.call({
+        method: 'PUT',
+        path: `/api/comment/${b.objectId}`,
+        body: { like: true },
+        sourceIp: voter,
+      });
+    }
+    await sourceApi.call({
+      method: 'PUT',
+      path: `/api/comment/${a.objectId}`,
+      body: { like: true },
+      sourceIp: '10.2.0.3',
+    });
+    const { moderation } = sourceApi.services;
+    await moderation.setSticky({ url: two, id: f.objectId }, true);
+    for (const [id, status] of [
+      [g.objectId, 'spam'],
+      [h.objectId, 'waiting'],
+    ] as const) {
+      const comment = await moderation.get({ url: two, id });
+      if (comment) await moderation.setStatus(comment, status);
+    }
+    for (const [path, type] of [
+      [one, 'time'],
+      [one, 'time'],
+      [one, 'reaction2'],
+      [encodeURI(two), 'time'],
+      [two, 'reaction0'],
+    ] as const) {
+      await sourceApi.call({
+        method: 'POST',
+        path: '/api/article',
+        body: { path, type },
+        sourceIp: '10.3.0.1',
+      });
+    }
+  });
+  afterAll(async () => {
+    await Promise.all([source.drop(), target.drop(), rm(dir, { recursive: true, force: true })]);
+  });
+
+  it('gives the same answers on every route when the export is imported into an empty table', async () => {
+    const client = createDocumentClient({ endpoint: source.endpoint });
+    const items: Record<string, unknown>[] = [];
+    for await (const item of scanTable(client, source.tableName)) items.push(item);
+    client.destroy();
+    const file = join(dir, 'waline.json');
+    await writeFile(file, JSON.stringify(toWalineExport(items, Date.now())));
+
+    const { outcome } = await importInto(target, [file]);
+
+    expect(outcome.skipped).toEqual([]);
+    expect(outcome.imported).toEqual({ approved: 6, waiting: 1, spam: 1 });
+    const before = await answers(sourceApi);
+    expect(before.site).toMatchObject({ data: 6 });
+    expect(await answers(targetApi)).toEqual(before);
+  });
+});
