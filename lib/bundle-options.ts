@@ -19,6 +19,9 @@ const requireShim =
   "import { createRequire as topLevelCreateRequire } from 'node:module'; " +
   'const require = topLevelCreateRequire(import.meta.url);';
 
+/** NODE_OPTIONS of the functions: stack traces point into the TypeScript sources, not the minified bundle. */
+export const lambdaNodeOptions = '--enable-source-maps';
+
 /** esbuild settings of a Lambda bundle, in the terms both the CDK and esbuild's API accept. */
 export interface LambdaBundleOptions {
   readonly format: 'esm';
@@ -80,7 +83,9 @@ export function toEsbuildOptions(
  * - `htmlparser2`: sanitize-html only uses its `Parser`, not the DOM handler, utils and serialiser
  *   (~105 KB with the old `entities` copy the serialiser brings);
  * - `entities`: markdown-it only needs `decodeHTML`, which the copy htmlparser2 already bundles has too;
- *   one copy of the HTML entity table instead of two (~70 KB).
+ *   one copy of the HTML entity table instead of two (~70 KB);
+ * - `@smithy/core/event-streams`: loaded only for operations that stream events, and DynamoDB has none (~15 KB);
+ * - `dayjs`: launder needs it for dates, and sanitize-html only uses launder's `naughtyHref` (~7 KB).
  * test/unit/lib/bundle-options.test.ts proves the bundled renderer's output equals the unbundled one's.
  */
 function bundleAliases(): Record<string, string> {
@@ -98,6 +103,8 @@ function bundleAliases(): Record<string, string> {
   const targets: Record<string, string> = {
     postcss: stub('postcss.ts'),
     '@aws-sdk/credential-provider-node': stub('credential-provider-env-only.ts'),
+    '@smithy/core/event-streams': stub('event-streams.ts'),
+    dayjs: stub('dayjs.ts'),
     htmlparser2: parser,
     entities: entitiesDecode,
     'entities/decode': entitiesDecode,

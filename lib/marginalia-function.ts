@@ -4,7 +4,7 @@ import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { type BundlingOptions, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { lambdaBundleOptions, projectRoot } from './bundle-options.js';
+import { lambdaBundleOptions, lambdaNodeOptions, projectRoot } from './bundle-options.js';
 
 const lockFile = fileURLToPath(new URL('../package-lock.json', import.meta.url));
 
@@ -52,8 +52,7 @@ export class MarginaliaFunction extends Construct {
       projectRoot,
       depsLockFilePath: lockFile,
       environment: {
-        // Stack traces point into the TypeScript sources instead of the minified bundle.
-        NODE_OPTIONS: '--enable-source-maps',
+        NODE_OPTIONS: lambdaNodeOptions,
         ...props.environment,
       },
       bundling: bundling(),
