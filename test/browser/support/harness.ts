@@ -13,6 +13,8 @@ export interface HarnessOptions {
   readonly reaction?: boolean;
   /** Paths that get a pageview counter and a comment counter each; `path` itself gets its views counted. */
   readonly counters?: readonly string[];
+  /** Shows the widget's login button (sign-in through the server's /ui/login). */
+  readonly login?: boolean;
 }
 
 /** The reaction icons the demo pages use, served by the local server. */
@@ -32,7 +34,7 @@ export function harnessHtml(version: ClientVersion, options: HarnessOptions): st
     el: '#waline',
     path: options.path,
     lang: 'en',
-    login: 'disable',
+    login: options.login ? 'enable' : 'disable',
     emoji: false,
     search: false,
     imageUploader: false,

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { createArticleHandler } from '../../../functions/article/article-handler.js';
 import { createCommentHandler } from '../../../functions/comment/comment-handler.js';
 import type { HttpHandler } from '../../../functions/shared/http/http-types.js';
-import { createServices } from '../../../functions/shared/services.js';
+import { createServices, type Services } from '../../../functions/shared/services.js';
 import type { FunctionName } from '../../../lib/routes.js';
 import { createLocalServer } from '../../../scripts/local-server.js';
 import { testConfig } from '../../support/test-config.js';
@@ -13,6 +13,8 @@ import { createTestTable } from '../../support/test-table.js';
 export interface WidgetServer {
   /** `http://127.0.0.1:<port>`. */
   readonly base: string;
+  /** The services behind the handlers, for setting up state a test cannot reach through the API. */
+  readonly services: Services;
   /**
    * Sends one JSON request to the API and returns the parsed answer. `from` picks the client address
    * (any 127.0.0.0/8 address), so tests can vote as several voters.
@@ -22,8 +24,8 @@ export interface WidgetServer {
   stop(): Promise<void>;
 }
 
-/** Starts the server as `npm start` wires it, with avatars from its own /avatar route. */
-export async function startWidgetServer(): Promise<WidgetServer> {
+/** Starts the server as `npm start` wires it, with avatars from its own /avatar route; `env` adds settings. */
+export async function startWidgetServer(env: Record<string, string> = {}): Promise<WidgetServer> {
   const table = await createTestTable();
   // The avatar template needs the port, which is known only once the server listens: build handlers then.
   const built: { handlers?: Record<FunctionName, HttpHandler> } = {};
@@ -46,12 +48,14 @@ export async function startWidgetServer(): Promise<WidgetServer> {
       // the default limit (one comment per IP per 60 s) would refuse all but the first.
       IPQPS: '0',
       GRAVATAR_STR: `${base}/avatar/{{mail|md5}}.svg`,
+      ...env,
     }),
   );
   built.handlers = { comment: createCommentHandler(services), article: createArticleHandler(services) };
 
   return {
     base,
+    services,
     api: (method, path, body, from = '127.0.0.1') => sendJson(port, method, path, body, from),
     async stop() {
       server.closeAllConnections();

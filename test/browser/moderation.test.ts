@@ -1,0 +1,184 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../../scripts/chromium.js';
+import { hashPassword } from '../../functions/shared/auth/password.js';
+import { saveFailureScreenshot } from './support/browser.js';
+import { openHarness } from './support/harness.js';
+import { startWidgetServer, type WidgetServer } from './support/widget-server.js';
+
+const admin = { email: 'admin@example.com', password: 'correct horse battery staple' };
+type Json = { data: { objectId: string; status: string; sticky?: boolean; token: string } };
+
+/** A context that may reach only the server, accepts the widget's confirm() and records page errors. */
+async function openContext(
+  browser: Browser,
+): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
+  const context = await browser.newContext({ viewport: { width: 1000, height: 900 }, locale: 'en-US' });
+  const problems: string[] = [];
+  await context.route('**/*', (route) => {
+    const url = new URL(route.request().url());
+    if (url.hostname === '127.0.0.1') return route.continue();
+    problems.push(`blocked ${url.href}`);
+    return route.abort('blockedbyclient');
+  });
+  context.setDefaultTimeout(8_000);
+  context.on('page', (page) => {
+    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+    // Deleting asks "Are you sure?": an administrator says yes.
+    page.on('dialog', (dialog) => void dialog.accept());
+  });
+  return { context, page: await context.newPage(), problems };
+}
+
+describe('moderating with the real widget (v3)', () => {
+  let server: WidgetServer;
+  let browser: Browser;
+  let opened: Array<{ context: BrowserContext; page: Page }> = [];
+
+  beforeAll(async () => {
+    [server, browser] = await Promise.all([
+      // Every visitor comment waits for approval, so there is a queue to moderate.
+      startWidgetServer({ JWT_TOKEN: 'j'.repeat(48), COMMENT_AUDIT: 'true' }),
+      launchChromium(),
+    ]);
+    await server.services.admins.save({
+      id: '01ADMINBROWSERTEST0000000A',
+      email: admin.email,
+      displayName: 'Site Admin',
+      passwordHash: await hashPassword(admin.password),
+      createdAt: 0,
+    });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+  afterEach(async ({ task }) => {
+    if (task.result?.state === 'fail') {
+      for (const { page } of opened)
+        await saveFailureScreenshot(page, `moderation ${task.name}`).catch(() => {});
+    }
+    for (const { context } of opened) await context.close();
+    opened = [];
+  });
+
+  const asAdmin = async (method: string, path: string, body?: unknown) => {
+    const token = ((await server.api('POST', '/api/token', admin)) as Json).data.token;
+    const response = await fetch(`${server.base}${path}`, {
+      method,
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return (await response.json()) as { data: unknown };
+  };
+
+  it('signs in through /ui/login, approves, marks spam, pins and deletes, and the public view follows', async () => {
+    const path = `/moderated-${Date.now()}`;
+    const post = async (nick: string, from: string) =>
+      (
+        (await server.api(
+          'POST',
+          '/api/comment',
+          { url: path, nick, comment: `${nick} says hi` },
+          from,
+        )) as Json
+      ).data;
+    const waiting = await post('Waiting', '127.0.0.2');
+    const spammy = await post('Spammy', '127.0.0.3');
+    const pinned = await post('Pinned', '127.0.0.4');
+    const doomed = await post('Doomed', '127.0.0.5');
+    expect([waiting, spammy, pinned, doomed].map((c) => c.status)).toEqual(Array(4).fill('waiting'));
+    for (const comment of [spammy, pinned, doomed]) {
+      await asAdmin('PUT', `/api/comment/${comment.objectId}`, { status: 'approved' });
+    }
+
+    const moderator = await openContext(browser);
+    opened.push(moderator);
+    await openHarness(moderator.page, server.base, 'v3', { path, login: true });
+    await moderator.page.locator(`[id="${doomed.objectId}"]`).waitFor();
+    const popup = moderator.page.waitForEvent('popup');
+    await moderator.page.getByRole('button', { name: /login/i }).first().click();
+    const login = await popup;
+    await login.locator('input[name=email]').fill(admin.email);
+    await login.locator('input[name=password]').fill(admin.password);
+    await login.getByRole('button', { name: 'Sign in' }).click();
+    // The widget takes the user from the sign-in page's message, closes it, and shows its admin controls.
+    await login.waitForEvent('close');
+    const card = (id: string) => moderator.page.locator(`[id="${id}"]`);
+    await card(waiting.objectId).locator('.wl-admin-actions').waitFor();
+
+    await card(waiting.objectId).locator('.wl-admin-actions .wl-approved').click();
+    await card(spammy.objectId).locator('.wl-admin-actions .wl-spam').click();
+    await card(pinned.objectId).locator('.wl-sticky').click();
+    await card(doomed.objectId).locator('.wl-delete').click();
+    await card(doomed.objectId).waitFor({ state: 'detached' });
+    await expect
+      .poll(async () => {
+        const list = (await asAdmin('GET', `/api/comment?type=list&pageSize=10`)).data as {
+          data: Array<{ objectId: string; status: string; sticky?: boolean }>;
+        };
+        return Object.fromEntries(
+          list.data
+            .filter((c) => c.objectId !== undefined)
+            .map((c) => [c.objectId, `${c.status}${c.sticky ? '+sticky' : ''}`]),
+        );
+      })
+      .toMatchObject({
+        [waiting.objectId]: 'approved',
+        [spammy.objectId]: 'spam',
+        [pinned.objectId]: 'approved+sticky',
+      });
+
+    const visitor = await openContext(browser);
+    opened.push(visitor);
+    await openHarness(visitor.page, server.base, 'v3', { path });
+    await visitor.page.locator(`[id="${waiting.objectId}"]`).waitFor();
+    const shown = await visitor.page
+      .locator('.wl-cards > .wl-card-item')
+      .evaluateAll((cards) => cards.map((c) => c.id));
+    expect(shown).toEqual([pinned.objectId, waiting.objectId]);
+    expect(
+      (
+        (await server.api('GET', `/api/comment?type=count&url=${encodeURIComponent(path)}`)) as {
+          data: number[];
+        }
+      ).data,
+    ).toEqual([2]);
+    expect([...moderator.problems, ...visitor.problems]).toEqual([]);
+  });
+
+  it('moderates the waiting queue from /ui after signing in there directly', async () => {
+    const path = `/queue-${Date.now()}`;
+    const posted = (
+      (await server.api(
+        'POST',
+        '/api/comment',
+        { url: path, nick: 'Queued', comment: 'hold me' },
+        '127.0.0.9',
+      )) as Json
+    ).data;
+
+    const moderator = await openContext(browser);
+    opened.push(moderator);
+    await moderator.page.goto(`${server.base}/ui`);
+    // No token yet: /ui sends the administrator to sign in, which comes back to /ui.
+    await moderator.page.waitForURL(`${server.base}/ui/login`);
+    await moderator.page.locator('input[name=email]').fill(admin.email);
+    await moderator.page.locator('input[name=password]').fill(admin.password);
+    await moderator.page.getByRole('button', { name: 'Sign in' }).click();
+    await moderator.page.waitForURL(`${server.base}/ui`);
+    const item = moderator.page.locator('li.comment', { hasText: 'hold me' });
+    await item.waitFor();
+    expect(await item.locator('.text').textContent()).toBe('hold me');
+
+    await item.getByRole('button', { name: 'Approve' }).click();
+    await item.waitFor({ state: 'detached' });
+
+    const count = (await server.api('GET', `/api/comment?type=count&url=${encodeURIComponent(path)}`)) as {
+      data: number[];
+    };
+    expect(count.data).toEqual([1]);
+    expect(posted.status).toBe('waiting');
+    expect(moderator.problems).toEqual([]);
+  });
+});
