@@ -1,0 +1,45 @@
+import { BatchWriteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { mockClient } from 'aws-sdk-client-mock';
+import { describe, expect, it } from 'vitest';
+import { putAll } from '../../../../functions/shared/storage/bulk-writer.js';
+
+const client = DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1' }));
+const items = Array.from({ length: 30 }, (_, i) => ({ pk: `P#${i}`, sk: 'S' }));
+
+describe('putAll', () => {
+  it('sends 25 items a request and resends what is left unprocessed, with backoff', async () => {
+    const mock = mockClient(client);
+    const leftOver = [{ PutRequest: { Item: items[3] } }];
+    mock
+      .on(BatchWriteCommand)
+      .resolvesOnce({ UnprocessedItems: { t: leftOver } })
+      .resolves({ UnprocessedItems: {} });
+    const delays: number[] = [];
+    const progress: number[] = [];
+
+    await putAll(client, 't', items, {
+      sleep: async (ms) => void delays.push(ms),
+      onProgress: (done) => progress.push(done),
+    });
+
+    const sent = mock
+      .commandCalls(BatchWriteCommand)
+      .map((call) => call.args[0].input.RequestItems?.t?.length);
+    expect(sent).toEqual([25, 1, 5]);
+    expect(delays).toHaveLength(1);
+    expect(progress).toEqual([25, 30]);
+    mock.restore();
+  });
+
+  it('gives up with a clear error when items stay unprocessed after every try', async () => {
+    const mock = mockClient(client);
+    mock.on(BatchWriteCommand).resolves({ UnprocessedItems: { t: [{ PutRequest: { Item: items[0] } }] } });
+
+    await expect(
+      putAll(client, 't', items.slice(0, 1), { attempts: 3, sleep: async () => {} }),
+    ).rejects.toThrow('BatchWriteItem left 1 items unprocessed after 3 tries');
+    expect(mock.commandCalls(BatchWriteCommand)).toHaveLength(3);
+    mock.restore();
+  });
+});
