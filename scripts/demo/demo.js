@@ -6,7 +6,7 @@ export const articlePath = '/posts/notes-in-the-margin';
 
 /**
  * Widget options for both clients. Everything comes from this server: no emoji presets (they live on a CDN),
- * no GIF search (Giphy), no image upload, and no login (Marginalia has none yet).
+ * no GIF search (Giphy), no image upload. Login opens this server's /ui/login (`npm run admin -- add` first).
  */
 export function widgetOptions(extra = {}) {
   return {
@@ -14,7 +14,7 @@ export function widgetOptions(extra = {}) {
     serverURL: location.origin,
     path: articlePath,
     lang: 'en',
-    login: 'disable',
+    login: 'enable',
     emoji: false,
     search: false,
     imageUploader: false,
