@@ -1,0 +1,216 @@
+/**
+ * Bundle size and cold start of each Lambda function: the bundles are built with the settings the stack
+ * deploys (lib/bundle-options.ts), then a fresh `node` imports one and answers its first event against
+ * dynamodb-stub.ts, again and again; the time is from spawn to the answer's line on stdout.
+ */
+import { spawn } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { build, type Metafile } from 'esbuild';
+import {
+  lambdaBundleOptions,
+  lambdaNodeOptions,
+  projectRoot,
+  toEsbuildOptions,
+} from '../../lib/bundle-options.js';
+import { buildEvent, type EventSpec } from '../../test/support/http-event.js';
+import { startDynamoDbStub } from './dynamodb-stub.js';
+
+/** The two functions of the stack. */
+export type FunctionName = 'comment' | 'article';
+
+/** Size of one bundle. */
+export interface BundleSize {
+  readonly function: FunctionName;
+  readonly minifiedBytes: number;
+  readonly gzipBytes: number;
+  /** The packages (or source folders) that take the most room, largest first. */
+  readonly largest: readonly { readonly name: string; readonly bytes: number }[];
+}
+
+/** Cold starts of one function on one first event. */
+export interface ColdStart {
+  readonly name: string;
+  readonly function: FunctionName;
+  /** Spawn to answer of each run, in milliseconds. */
+  readonly runsMs: readonly number[];
+  readonly medianMs: number;
+  /** Medians, from the process's own clock: import done, answer done. */
+  readonly medianImportedMs: number;
+  readonly medianAnsweredMs: number;
+}
+
+interface ColdStartCase {
+  readonly name: string;
+  readonly function: FunctionName;
+  readonly event: EventSpec;
+}
+
+const runner = fileURLToPath(new URL('./cold-start-runner.ts', import.meta.url));
+const functions: readonly FunctionName[] = ['comment', 'article'];
+const cases: readonly ColdStartCase[] = [
+  {
+    name: 'comment: list',
+    function: 'comment',
+    event: {
+      path: '/api/comment',
+      query: 'path=%2Fcold&pageSize=10&page=1&lang=en-US&sortBy=insertedAt_desc',
+    },
+  },
+  {
+    name: 'comment: submit',
+    function: 'comment',
+    event: {
+      method: 'POST',
+      path: '/api/comment',
+      query: 'lang=en-US',
+      body: { comment: 'Hello **world**, a [link](https://example.com).', url: '/cold', nick: 'Ann' },
+    },
+  },
+  {
+    name: 'article: reading counts',
+    function: 'article',
+    event: { path: '/api/article', query: 'path=%2Fa%2C%2Fb%2C%2Fc&type=time&lang=en-US' },
+  },
+];
+
+/** Bundles both functions into `workDir` and measures `runs` cold starts of each case. */
+export async function measureColdStarts(
+  workDir: string,
+  runs: number,
+): Promise<{ sizes: BundleSize[]; starts: ColdStart[] }> {
+  const sizes: BundleSize[] = [];
+  for (const name of functions) sizes.push(await bundleFunction(name, workDir));
+  const runnerFile = join(workDir, 'runner.mjs');
+  await build({
+    entryPoints: [runner],
+    outfile: runnerFile,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    logLevel: 'warning',
+  });
+
+  const stub = await startDynamoDbStub();
+  try {
+    const starts: ColdStart[] = [];
+    for (const coldCase of cases) {
+      const bundle = join(workDir, coldCase.function, 'index.mjs');
+      const event = JSON.stringify(buildEvent(coldCase.event));
+      const samples: RunSample[] = [];
+      for (let run = 0; run < runs; run++)
+        samples.push(await runOnce(runnerFile, bundle, event, stub.endpoint));
+      starts.push({
+        name: coldCase.name,
+        function: coldCase.function,
+        runsMs: samples.map((sample) => sample.totalMs),
+        medianMs: median(samples.map((sample) => sample.totalMs)),
+        medianImportedMs: median(samples.map((sample) => sample.importedMs)),
+        medianAnsweredMs: median(samples.map((sample) => sample.answeredMs)),
+      });
+    }
+    return { sizes, starts };
+  } finally {
+    await stub.close();
+  }
+}
+
+async function bundleFunction(name: FunctionName, workDir: string): Promise<BundleSize> {
+  const outfile = join(workDir, name, 'index.mjs');
+  const entry = join(projectRoot, 'functions', name, 'handler.ts');
+  const result = await build({
+    ...toEsbuildOptions(lambdaBundleOptions(), { entry, outfile }),
+    metafile: true,
+    logLevel: 'warning',
+  });
+  const code = await readFile(outfile);
+  return {
+    function: name,
+    minifiedBytes: code.length,
+    gzipBytes: gzipSync(code, { level: 9 }).length,
+    largest: largestParts(result.metafile, outfile),
+  };
+}
+
+/** Output bytes by npm package (or by source folder for our code), from esbuild's metafile. */
+function largestParts(metafile: Metafile, outfile: string): { name: string; bytes: number }[] {
+  // Metafile paths are relative to the working directory esbuild ran in.
+  const output = Object.entries(metafile.outputs).find(
+    ([file]) => resolve(projectRoot, file) === outfile,
+  )?.[1];
+  const byPart = new Map<string, number>();
+  for (const [file, { bytesInOutput }] of Object.entries(output?.inputs ?? {})) {
+    const name =
+      /.*node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(file)?.[1] ?? file.split('/').slice(0, 2).join('/');
+    byPart.set(name, (byPart.get(name) ?? 0) + bytesInOutput);
+  }
+  return [...byPart]
+    .map(([name, bytes]) => ({ name, bytes }))
+    .sort((a, b) => b.bytes - a.bytes)
+    .slice(0, 8);
+}
+
+interface RunSample {
+  readonly totalMs: number;
+  readonly importedMs: number;
+  readonly answeredMs: number;
+}
+
+/** One fresh process: spawn, import, answer. Its environment is what Lambda would give it, and no more. */
+function runOnce(runnerFile: string, bundle: string, event: string, endpoint: string): Promise<RunSample> {
+  return new Promise((resolveRun, reject) => {
+    const startedAt = performance.now();
+    const child = spawn(process.execPath, [runnerFile, bundle, event], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: {
+        NODE_OPTIONS: lambdaNodeOptions,
+        TABLE_NAME: 'marginalia',
+        IP_HASH_SALT: 'marginalia-cold-start-salt-0123456789',
+        DYNAMODB_ENDPOINT: endpoint,
+        AWS_REGION: 'us-east-1',
+        AWS_ACCESS_KEY_ID: 'AKIDCOLDSTART',
+        AWS_SECRET_ACCESS_KEY: 'cold-start',
+        AWS_SESSION_TOKEN: 'cold-start',
+        // Node 20 runs the bench; the functions run on Node 22, where the SDK has nothing to warn about.
+        AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+      },
+    });
+    let stdout = '';
+    let stderr = '';
+    let answered: RunSample | undefined;
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString('utf8');
+      if (answered || !stdout.includes('\n')) return;
+      const totalMs = performance.now() - startedAt;
+      const line = JSON.parse(stdout.slice(0, stdout.indexOf('\n'))) as {
+        statusCode: number;
+        importedMs: number;
+        answeredMs: number;
+      };
+      if (line.statusCode !== 200) {
+        reject(new Error(`cold start answered ${line.statusCode}: ${stderr}`));
+        return;
+      }
+      answered = { totalMs, importedMs: line.importedMs, answeredMs: line.answeredMs };
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString('utf8');
+    });
+    child.once('error', reject);
+    child.once('close', (code) => {
+      if (answered) resolveRun(answered);
+      else reject(new Error(`the cold-start runner exited (code ${code}) without answering:\n${stderr}`));
+    });
+  });
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1
+    ? (sorted[middle] ?? 0)
+    : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
+}

@@ -1,0 +1,74 @@
+/**
+ * The five load cases, the same requests the real Waline server (@waline/vercel 1.39.3, SQLite, one
+ * worker) was measured with, and its figures: autocannon, 50 connections, 10 s after a 2 s warm-up.
+ */
+import { seeded } from './seed.js';
+
+/** Waline's figures for one case. */
+export interface WalineFigures {
+  readonly requestsPerSecond: number;
+  readonly p50Ms: number;
+  readonly p99Ms: number;
+  readonly cpuMsPerRequest: number;
+}
+
+/** One request, sent again and again under load. */
+export interface LoadCase {
+  readonly name: string;
+  readonly description: string;
+  readonly method: 'GET' | 'POST';
+  /** Path and query, as the v3 widget sends them. */
+  readonly target: string;
+  readonly body?: unknown;
+  readonly waline: WalineFigures;
+}
+
+const query = (parameters: Record<string, string>) => new URLSearchParams(parameters).toString();
+
+/** The cases, in the order they run. */
+export const loadCases: readonly LoadCase[] = [
+  {
+    name: 'list-30',
+    description: 'GET list of a path with 30 root comments (page 1, pageSize 10)',
+    method: 'GET',
+    target: `/api/comment?${query({ path: seeded.listPath, pageSize: '10', page: '1', lang: 'en-US', sortBy: 'insertedAt_desc' })}`,
+    waline: { requestsPerSecond: 89, p50Ms: 493, p99Ms: 2693, cpuMsPerRequest: 11.8 },
+  },
+  {
+    name: 'count',
+    description: 'GET count of one url',
+    method: 'GET',
+    target: `/api/comment?${query({ type: 'count', url: seeded.listPath, lang: 'en-US' })}`,
+    waline: { requestsPerSecond: 1929, p50Ms: 23, p99Ms: 64, cpuMsPerRequest: 0.48 },
+  },
+  {
+    name: 'recent',
+    description: 'GET recent, count 10',
+    method: 'GET',
+    target: `/api/comment?${query({ type: 'recent', count: '10', lang: 'en-US' })}`,
+    waline: { requestsPerSecond: 82, p50Ms: 520, p99Ms: 4812, cpuMsPerRequest: 12.3 },
+  },
+  {
+    name: 'article-get3',
+    description: 'GET reading counts of 3 paths',
+    method: 'GET',
+    target: `/api/article?${query({ path: seeded.readingPaths.join(','), type: 'time', lang: 'en-US' })}`,
+    waline: { requestsPerSecond: 2689, p50Ms: 16, p99Ms: 40, cpuMsPerRequest: 0.38 },
+  },
+  {
+    name: 'article-post',
+    description: 'POST a pageview increment',
+    method: 'POST',
+    target: `/api/article?${query({ lang: 'en-US' })}`,
+    body: { path: seeded.pageviewPath, type: 'time', action: 'inc' },
+    waline: { requestsPerSecond: 250, p50Ms: 164, p99Ms: 643, cpuMsPerRequest: 3.7 },
+  },
+];
+
+/** Waline's other figures, for the report. */
+export const walineNotes = {
+  /** Of 2,504 accepted pageview POSTs, the counter rose by 114. */
+  acceptedPageviewPosts: 2504,
+  counterRise: 114,
+  idleMemoryMiB: 238,
+} as const;

@@ -1,0 +1,182 @@
+/**
+ * DynamoDB requests and capacity units of each operation, on the seeded data: the real handlers are called
+ * in this process with API Gateway events, their client pointed at capacity-recorder.ts, and each call's
+ * requests are set against DESIGN.md §3.
+ */
+import { createArticleHandler } from '../../functions/article/article-handler.js';
+import { createCommentHandler } from '../../functions/comment/comment-handler.js';
+import { loadConfig } from '../../functions/shared/config.js';
+import { createServices } from '../../functions/shared/services.js';
+import { buildEvent, type EventSpec, testContext } from '../../test/support/http-event.js';
+import type { RecordedRequest } from './capacity-recorder.js';
+import { seeded, type SeededIds } from './seed.js';
+
+/** The cost of one operation. */
+export interface OperationCost {
+  readonly operation: string;
+  /** The row of DESIGN.md §3 it falls under, and the round trips it allows there. */
+  readonly design: string;
+  readonly budget: number;
+  readonly status: number;
+  readonly requests: readonly RecordedRequest[];
+  readonly readUnits: number;
+  readonly writeUnits: number;
+  readonly matches: boolean;
+}
+
+interface OperationSpec {
+  readonly operation: string;
+  readonly design: string;
+  readonly budget: number;
+  readonly request: (context: { rootId: string }) => EventSpec;
+}
+
+const article = '/bench/costs';
+const get = (path: string, query: Record<string, string>): EventSpec => ({
+  path,
+  query: new URLSearchParams({ ...query, lang: 'en-US' }).toString(),
+});
+const post = (path: string, body: unknown, sourceIp = '198.51.100.1'): EventSpec => ({
+  method: 'POST',
+  path,
+  query: 'lang=en-US',
+  body,
+  sourceIp,
+});
+
+/** Every operation of DESIGN.md §3, in the order they run (the reply answers the root posted before it). */
+function operations(ids: SeededIds): OperationSpec[] {
+  const commentText = 'A **new** comment with a [link](https://example.com) and `code`.';
+  return [
+    {
+      operation: 'list, 30 roots, page 1',
+      design: 'List',
+      budget: 1,
+      request: () => get('/api/comment', { path: seeded.listPath, page: '1', pageSize: '10' }),
+    },
+    {
+      operation: 'count, 1 url',
+      design: 'Count, several urls',
+      budget: 1,
+      request: () => get('/api/comment', { type: 'count', url: seeded.listPath }),
+    },
+    {
+      operation: 'count, 3 urls',
+      design: 'Count, several urls',
+      budget: 1,
+      request: () => get('/api/comment', { type: 'count', url: seeded.otherPaths.join(',') }),
+    },
+    {
+      operation: 'count, whole site',
+      design: 'Count, whole site',
+      budget: 1,
+      request: () => get('/api/comment', { type: 'count' }),
+    },
+    {
+      operation: 'recent, 10',
+      design: 'Recent',
+      budget: 1,
+      request: () => get('/api/comment', { type: 'recent', count: '10' }),
+    },
+    {
+      operation: 'submit a root (IPQPS 60)',
+      design: 'Submit',
+      budget: 1,
+      request: () =>
+        post('/api/comment', { comment: commentText, url: article, nick: 'Ann', mail: 'ann@example.com' }),
+    },
+    {
+      operation: 'submit a reply (IPQPS 60)',
+      design: 'Submit',
+      budget: 1,
+      request: ({ rootId }) =>
+        post(
+          '/api/comment',
+          { comment: `Re: ${commentText}`, url: article, nick: 'Bob', pid: rootId, rid: rootId, at: 'Ann' },
+          '198.51.100.2',
+        ),
+    },
+    {
+      operation: 'like',
+      design: 'Like / reaction',
+      budget: 2,
+      request: () => ({
+        method: 'PUT',
+        path: `/api/comment/${ids.listRootIds[0]}`,
+        query: 'lang=en-US',
+        body: { like: true },
+        sourceIp: '198.51.100.3',
+      }),
+    },
+    {
+      operation: 'reading counts, 3 paths',
+      design: 'Reading counts',
+      budget: 1,
+      request: () => get('/api/article', { path: seeded.readingPaths.join(','), type: 'time,reaction0' }),
+    },
+    {
+      operation: 'pageview +1',
+      design: 'Update reading count',
+      budget: 1,
+      request: () => post('/api/article', { path: article, type: 'time', action: 'inc' }),
+    },
+    {
+      operation: 'pageview -1',
+      design: 'Update reading count',
+      budget: 1,
+      request: () => post('/api/article', { path: article, type: 'time', action: 'desc' }),
+    },
+    {
+      operation: 'reaction +1',
+      design: 'Like / reaction',
+      budget: 2,
+      request: () =>
+        post('/api/article', { path: article, type: 'reaction0', action: 'inc' }, '198.51.100.4'),
+    },
+  ];
+}
+
+/** Runs every operation once through handlers whose DynamoDB endpoint is the recorder's. */
+export async function measureOperationCosts(settings: {
+  readonly recorderEndpoint: string;
+  readonly tableName: string;
+  readonly ids: SeededIds;
+  /** What the recorder saw since the last call. */
+  readonly take: () => RecordedRequest[];
+}): Promise<OperationCost[]> {
+  // The deployed defaults (IPQPS 60 among them): only the table and the endpoint are the bench's.
+  const services = createServices(
+    loadConfig({
+      TABLE_NAME: settings.tableName,
+      DYNAMODB_ENDPOINT: settings.recorderEndpoint,
+      IP_HASH_SALT: 'marginalia-bench-salt-0123456789',
+    }),
+  );
+  const comment = createCommentHandler(services);
+  const articleHandler = createArticleHandler(services);
+  let rootId = '';
+  const costs: OperationCost[] = [];
+  settings.take();
+  for (const spec of operations(settings.ids)) {
+    const event = buildEvent(spec.request({ rootId }));
+    const handler = event.rawPath.startsWith('/api/article') ? articleHandler : comment;
+    const result = await handler(event, testContext);
+    const requests = settings.take();
+    if (spec.design === 'Submit' && !rootId) {
+      rootId = (JSON.parse(result.body ?? '{}') as { data?: { objectId?: string } }).data?.objectId ?? '';
+    }
+    costs.push({
+      operation: spec.operation,
+      design: spec.design,
+      budget: spec.budget,
+      status: result.statusCode,
+      requests,
+      readUnits: sum(requests.map((request) => request.readUnits)),
+      writeUnits: sum(requests.map((request) => request.writeUnits)),
+      matches: result.statusCode < 300 && requests.length === spec.budget,
+    });
+  }
+  return costs;
+}
+
+const sum = (values: readonly number[]) => values.reduce((total, value) => total + value, 0);

@@ -1,0 +1,198 @@
+/**
+ * The benchmark's tables, as Markdown so a run can be pasted into the README, and the JSON file of a run.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { BundleSize, ColdStart } from './cold-start.js';
+import { type LoadCase, walineNotes } from './load-cases.js';
+import type { LoadOutcome } from './load-run.js';
+import type { Machine } from './machine.js';
+import type { OperationCost } from './operation-costs.js';
+
+/** The targets of the issue. */
+export const targets = {
+  bundleBytes: 500 * 1024,
+  firstAnswerMs: 150,
+  /** On list-30 and recent, the server's CPU per request must be this many times below Waline's. */
+  cpuFactor: 10,
+  cpuCases: ['list-30', 'recent'],
+} as const;
+
+const kib = (bytes: number) => (bytes / 1024).toFixed(1);
+const mib = (bytes: number) => (bytes / 1024 ** 2).toFixed(0);
+const fixed = (value: number, digits: number) => value.toFixed(digits);
+const yesNo = (ok: boolean) => (ok ? 'yes' : '**no**');
+
+function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
+  const line = (cells: readonly string[]) => `| ${cells.join(' | ')} |`;
+  return [line(header), line(header.map(() => '---')), ...rows.map(line)].join('\n');
+}
+
+/** The machine, in one paragraph. */
+export function formatMachine(machine: Machine): string {
+  return (
+    `Machine: ${machine.cpuModel}, ${machine.cpus} CPUs, ${machine.memoryGiB} GiB; Node ${machine.node}; ` +
+    `${machine.java}; Linux ${machine.kernel}; load average at start ${machine.loadAverage.join(' / ')}.`
+  );
+}
+
+/** Bundle sizes and cold starts. */
+export function formatColdStarts(sizes: readonly BundleSize[], starts: readonly ColdStart[]): string {
+  const sizeTable = table(
+    ['bundle', 'minified KiB', 'gzip KiB', `under ${kib(targets.bundleBytes)} KiB`, 'largest parts (KiB)'],
+    sizes.map((size) => [
+      size.function,
+      kib(size.minifiedBytes),
+      kib(size.gzipBytes),
+      yesNo(size.minifiedBytes < targets.bundleBytes),
+      size.largest
+        .slice(0, 5)
+        .map((part) => `${part.name} ${kib(part.bytes)}`)
+        .join(', '),
+    ]),
+  );
+  const startTable = table(
+    [
+      'first event',
+      'spawn to answer, median ms',
+      'import done at ms',
+      'answer done at ms',
+      `under ${targets.firstAnswerMs} ms`,
+      'runs',
+    ],
+    starts.map((start) => [
+      start.name,
+      fixed(start.medianMs, 0),
+      fixed(start.medianImportedMs, 0),
+      fixed(start.medianAnsweredMs, 0),
+      yesNo(start.medianMs < targets.firstAnswerMs),
+      String(start.runsMs.length),
+    ]),
+  );
+  return `${sizeTable}\n\n${startTable}`;
+}
+
+/** DynamoDB requests and capacity per operation, against DESIGN.md §3. */
+export function formatCosts(costs: readonly OperationCost[]): string {
+  return table(
+    ['operation', 'DynamoDB requests', 'items', 'RCU', 'WCU', 'DESIGN §3', 'budget', 'match'],
+    costs.map((cost) => [
+      cost.status < 300 ? cost.operation : `${cost.operation} (HTTP ${cost.status})`,
+      `${cost.requests.length}: ${cost.requests.map((request) => request.operation).join(', ')}`,
+      cost.requests.map((request) => request.items).join(' + '),
+      fixed(cost.readUnits, 1),
+      fixed(cost.writeUnits, 1),
+      cost.design,
+      String(cost.budget),
+      yesNo(cost.matches),
+    ]),
+  );
+}
+
+/** The load cases beside Waline's figures. */
+export function formatLoad(cases: readonly LoadCase[], outcomes: readonly LoadOutcome[]): string {
+  const rows = outcomes.map((outcome) => {
+    const waline = cases.find((loadCase) => loadCase.name === outcome.name)?.waline;
+    return [
+      outcome.name,
+      fixed(outcome.requestsPerSecond, 0),
+      fixed(outcome.p50Ms, 0),
+      fixed(outcome.p99Ms, 0),
+      String(outcome.non2xx + outcome.errors),
+      fixed(outcome.node.cpuMsPerRequest, 2),
+      fixed(outcome.dynamodb.cpuMsPerRequest, 2),
+      mib(outcome.node.peakRssBytes),
+      mib(outcome.dynamodb.peakRssBytes),
+      waline
+        ? `${waline.requestsPerSecond} / ${waline.p50Ms} / ${waline.p99Ms} / ${waline.cpuMsPerRequest}`
+        : '',
+    ];
+  });
+  return table(
+    [
+      'case',
+      'req/s',
+      'p50 ms',
+      'p99 ms',
+      'non-2xx',
+      'Node CPU ms/req',
+      'DynamoDB Local CPU ms/req',
+      'Node peak RSS MiB',
+      'DynamoDB Local peak RSS MiB',
+      'Waline req/s / p50 / p99 / CPU ms/req',
+    ],
+    rows,
+  );
+}
+
+/** Where the CPU went during each run: cores kept busy by each process. */
+export function formatCores(outcomes: readonly LoadOutcome[], cpus: number): string {
+  return table(
+    ['case', 'Node cores', 'DynamoDB Local cores', 'autocannon cores', `sum (of ${cpus})`],
+    outcomes.map((outcome) => [
+      outcome.name,
+      fixed(outcome.node.coresBusy, 2),
+      fixed(outcome.dynamodb.coresBusy, 2),
+      fixed(outcome.loadGeneratorCores, 2),
+      fixed(outcome.node.coresBusy + outcome.dynamodb.coresBusy + outcome.loadGeneratorCores, 2),
+    ]),
+  );
+}
+
+/** The pass/fail lines of the issue's targets. */
+export function formatChecks(
+  cases: readonly LoadCase[],
+  outcomes: readonly LoadOutcome[],
+  sizes: readonly BundleSize[],
+  starts: readonly ColdStart[],
+): string[] {
+  const lines: string[] = [];
+  for (const name of targets.cpuCases) {
+    const outcome = outcomes.find((candidate) => candidate.name === name);
+    const waline = cases.find((loadCase) => loadCase.name === name)?.waline;
+    if (!outcome || !waline) continue;
+    const factor = waline.cpuMsPerRequest / outcome.node.cpuMsPerRequest;
+    lines.push(
+      `${name}: Node CPU ${fixed(outcome.node.cpuMsPerRequest, 2)} ms/req, ${fixed(factor, 1)}x below Waline's ` +
+        `${waline.cpuMsPerRequest} (target ${targets.cpuFactor}x): ${factor >= targets.cpuFactor ? 'met' : 'NOT met'}`,
+    );
+  }
+  const failed = outcomes.filter((outcome) => outcome.non2xx + outcome.errors > 0);
+  lines.push(
+    failed.length === 0
+      ? 'non-2xx: none in any case'
+      : `non-2xx or errors in: ${failed.map((outcome) => `${outcome.name} (${outcome.non2xx + outcome.errors})`).join(', ')}`,
+  );
+  const pageviews = outcomes.find((outcome) => outcome.pageviews)?.pageviews;
+  if (pageviews) {
+    lines.push(
+      `article-post: the server accepted ${pageviews.serverAccepted} POSTs (autocannon saw ${pageviews.clientAccepted} ` +
+        `answers; it hangs up on the rest at the end), the counter rose by ${pageviews.counterAfter - pageviews.counterBefore}: ` +
+        `${pageviews.lost === 0 ? 'no update lost' : `${pageviews.lost} LOST`} ` +
+        `(Waline: ${walineNotes.acceptedPageviewPosts} accepted, +${walineNotes.counterRise})`,
+    );
+  }
+  for (const size of sizes) {
+    lines.push(
+      `bundle ${size.function}: ${kib(size.minifiedBytes)} KiB minified: ` +
+        `${size.minifiedBytes < targets.bundleBytes ? 'under' : 'OVER'} ${kib(targets.bundleBytes)} KiB`,
+    );
+  }
+  for (const start of starts) {
+    lines.push(
+      `cold start ${start.name}: ${fixed(start.medianMs, 0)} ms: ` +
+        `${start.medianMs < targets.firstAnswerMs ? 'under' : 'OVER'} ${targets.firstAnswerMs} ms`,
+    );
+  }
+  return lines;
+}
+
+/** Writes a run to `.bench/<time>.json` and `.bench/latest.json`; returns the first path. */
+export async function writeResults(directory: string, startedAt: Date, results: unknown): Promise<string> {
+  await mkdir(directory, { recursive: true });
+  const json = `${JSON.stringify(results, null, 2)}\n`;
+  const file = join(directory, `${startedAt.toISOString().replace(/[:.]/g, '-')}.json`);
+  await writeFile(file, json);
+  await writeFile(join(directory, 'latest.json'), json);
+  return file;
+}

@@ -1,0 +1,177 @@
+/**
+ * `npm run bench`: bundle sizes and cold starts, the DynamoDB cost of each operation, then throughput,
+ * latency, CPU and memory under load, beside the real Waline server's figures. Everything listens on
+ * 127.0.0.1; every process it starts is stopped at the end, on Ctrl-C and on failure.
+ *
+ * Options: --duration=10 --warmup=2 --connections=50 --cold-runs=10 (seconds, connections, runs).
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { projectRoot } from '../../lib/bundle-options.js';
+import { createLocalDynamoDbClient, ensureTable } from '../create-table.js';
+import { startDynamoDbLocal } from '../dynamodb-local.js';
+import { startCapacityRecorder } from './capacity-recorder.js';
+import { measureColdStarts } from './cold-start.js';
+import { loadCases, walineNotes } from './load-cases.js';
+import { type LoadOutcome, type LoadSettings, runLoadCase } from './load-run.js';
+import { describeMachine } from './machine.js';
+import { measureOperationCosts } from './operation-costs.js';
+import { findChildren, sampleProcess } from './process-stats.js';
+import {
+  formatChecks,
+  formatColdStarts,
+  formatCores,
+  formatCosts,
+  formatLoad,
+  formatMachine,
+  writeResults,
+} from './report.js';
+import { seedData, seeded } from './seed.js';
+import { startBenchServer } from './server-process.js';
+
+const tableName = 'marginalia-bench';
+const cleanups: (() => Promise<unknown>)[] = [];
+let stopping = false;
+
+/** Runs the registered cleanups, newest first; each failure is reported and the rest still run. */
+async function cleanUp(): Promise<void> {
+  while (cleanups.length > 0) {
+    const cleanup = cleanups.pop();
+    await cleanup?.().catch((error: unknown) => console.error('bench: cleanup failed:', error));
+  }
+}
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    if (stopping) return;
+    stopping = true;
+    console.error(`\nbench: ${signal}, stopping everything...`);
+    void cleanUp().finally(() => process.exit(130));
+  });
+}
+
+try {
+  await main();
+  await cleanUp();
+  process.exit(0);
+} catch (error) {
+  console.error('bench failed:', error);
+  await cleanUp();
+  process.exit(1);
+}
+
+async function main(): Promise<void> {
+  const options = parseSettings();
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ||= 'true';
+  const startedAt = new Date();
+  const machine = describeMachine();
+  console.log(`# Marginalia benchmark, ${startedAt.toISOString()}\n\n${formatMachine(machine)}\n`);
+
+  // Cold starts first, while nothing else runs on the machine.
+  const workDir = await mkdtemp(join(tmpdir(), 'marginalia-bench-'));
+  cleanups.push(() => rm(workDir, { recursive: true, force: true }));
+  console.log(`## Bundles and cold starts (median of ${options.coldRuns} fresh processes)\n`);
+  const coldStart = await measureColdStarts(workDir, options.coldRuns);
+  console.log(`${formatColdStarts(coldStart.sizes, coldStart.starts)}\n`);
+
+  console.log('Starting DynamoDB Local (in memory)...');
+  const dynamodb = await startDynamoDbLocal();
+  cleanups.push(() => dynamodb.stop());
+  const [dynamodbPid] = await findChildren(process.pid, 'java');
+  if (dynamodbPid === undefined) throw new Error('cannot find the DynamoDB Local process');
+  const admin = createLocalDynamoDbClient(dynamodb.endpoint);
+  try {
+    await ensureTable(admin, tableName);
+  } finally {
+    admin.destroy();
+  }
+  const server = await startBenchServer({ endpoint: dynamodb.endpoint, tableName });
+  cleanups.push(() => server.stop());
+  console.log(`Serving on ${server.base}; seeding...`);
+  const ids = await seedData(server.base);
+
+  const recorder = await startCapacityRecorder(dynamodb.endpoint);
+  cleanups.push(() => recorder.close());
+  const costs = await measureOperationCosts({
+    recorderEndpoint: recorder.endpoint,
+    tableName,
+    ids,
+    take: () => recorder.take(),
+  });
+  console.log('\n## DynamoDB requests and capacity per operation (as DynamoDB Local reports them)\n');
+  console.log(`${formatCosts(costs)}\n`);
+
+  await server.waitUntilIdle();
+  const idle = { node: await sampleProcess(server.pid), dynamodb: await sampleProcess(dynamodbPid) };
+  console.log(
+    `Idle RSS after seeding: Node ${mib(idle.node.rssBytes)} MiB, DynamoDB Local ${mib(idle.dynamodb.rssBytes)} MiB ` +
+      `(Waline: ${walineNotes.idleMemoryMiB} MiB).\n`,
+  );
+
+  const settings: LoadSettings = {
+    connections: options.connections,
+    warmupSeconds: options.warmup,
+    durationSeconds: options.duration,
+  };
+  console.log(
+    `## Load: autocannon, ${settings.connections} connections, ${settings.durationSeconds} s after a ` +
+      `${settings.warmupSeconds} s warm-up, one case at a time\n`,
+  );
+  const readCounter = async () => {
+    const query = new URLSearchParams({ path: seeded.pageviewPath, type: 'time' });
+    const response = await fetch(`${server.base}/api/article?${query}`);
+    const body = (await response.json()) as { data?: { time?: number }[] };
+    return body.data?.[0]?.time ?? 0;
+  };
+  const outcomes: LoadOutcome[] = [];
+  for (const loadCase of loadCases) {
+    process.stdout.write(`  ${loadCase.name}... `);
+    const outcome = await runLoadCase(loadCase, settings, { server, dynamodbPid }, readCounter);
+    outcomes.push(outcome);
+    console.log(`${outcome.requestsPerSecond.toFixed(0)} req/s`);
+  }
+  console.log(`\n${formatLoad(loadCases, outcomes)}\n`);
+  console.log(`CPU cores kept busy during each run:\n\n${formatCores(outcomes, machine.cpus)}\n`);
+  const checks = formatChecks(loadCases, outcomes, coldStart.sizes, coldStart.starts);
+  console.log(`## Targets\n\n${checks.map((line) => `- ${line}`).join('\n')}\n`);
+
+  const file = await writeResults(join(projectRoot, '.bench'), startedAt, {
+    startedAt,
+    machine,
+    settings: { ...settings, coldRuns: options.coldRuns },
+    coldStart,
+    costs,
+    idle,
+    load: outcomes,
+    checks,
+  });
+  console.log(`Results: ${file}`);
+}
+
+function parseSettings() {
+  const { values } = parseArgs({
+    options: {
+      duration: { type: 'string', default: '10' },
+      warmup: { type: 'string', default: '2' },
+      connections: { type: 'string', default: '50' },
+      'cold-runs': { type: 'string', default: '10' },
+    },
+  });
+  const positive = (name: string, value: string) => {
+    const number = Number(value);
+    if (!Number.isInteger(number) || number < 1) throw new Error(`--${name} must be a whole number above 0`);
+    return number;
+  };
+  return {
+    duration: positive('duration', values.duration),
+    warmup: positive('warmup', values.warmup),
+    connections: positive('connections', values.connections),
+    coldRuns: positive('cold-runs', values['cold-runs']),
+  };
+}
+
+function mib(bytes: number): string {
+  return (bytes / 1024 ** 2).toFixed(0);
+}
