@@ -12,7 +12,7 @@ export function createCurrentUser(services: Services): Router {
   return async (request) => {
     const viewer = await resolveViewer(services, request);
     const account = viewer ? await services.admins.find(viewer.email) : undefined;
-    if (!account || account.id !== viewer?.id) return envelope({});
+    if (!account) return envelope({});
     return envelope(presentUser(account, services.presentation.avatarFor));
   };
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { requireAdmin } from '../shared/auth/viewer.js';
-import type { ListedComment } from '../shared/domain/comment.js';
+import type { CommentStatus, ListedComment } from '../shared/domain/comment.js';
 import { limits } from '../shared/domain/limits.js';
 import { presentComment } from '../shared/domain/present-comment.js';
 import { envelope } from '../shared/http/envelope.js';
@@ -20,8 +20,8 @@ const moderationListQuerySchema = z.object({
 /**
  * `GET /api/comment?type=list` for administrators, as Waline answers it: the site's comments of a
  * status (all statuses when none is given), newest first, filtered by `keyword` (in the text, the
- * nick or the mail) and `owner=mine`, with `waitingCount` and `spamCount`. One Query per status on
- * the recent index: an administrator's page, not a hot path.
+ * nick or the mail) and `owner=mine`, with `waitingCount` and `spamCount`, from the recent index's
+ * status partitions.
  */
 export function createListForModeration(services: Services): Router {
   const { moderation, presentation } = services;
@@ -38,9 +38,16 @@ export function createListForModeration(services: Services): Router {
       },
       request.lang,
     );
-    const statuses = query.status ? [query.status] : (['approved', 'waiting', 'spam'] as const);
+    const statuses: CommentStatus[] = query.status ? [query.status] : ['approved', 'waiting', 'spam'];
+    // A search reads the whole queue; a plain page reads only as far as it shows, and its page
+    // count comes from the site counters.
+    const searching = Boolean(query.keyword) || query.owner === 'mine';
     const [lists, sizes] = await Promise.all([
-      Promise.all(statuses.map((status) => moderation.listByStatus(status))),
+      Promise.all(
+        statuses.map((status) =>
+          moderation.listByStatus(status, searching ? undefined : query.page * query.pageSize),
+        ),
+      ),
       moderation.queueSizes(),
     ]);
     const keyword = query.keyword?.toLowerCase();
@@ -52,11 +59,12 @@ export function createListForModeration(services: Services): Router {
       .flat()
       .filter(matches)
       .sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
+    const total = searching ? all.length : statuses.map((status) => sizes[status]).reduce((a, b) => a + b, 0);
     const first = (query.page - 1) * query.pageSize;
     const options = { ...presentation, legacy: request.legacy };
     return envelope({
       page: query.page,
-      totalPages: Math.ceil(all.length / query.pageSize),
+      totalPages: Math.ceil(total / query.pageSize),
       pageSize: query.pageSize,
       spamCount: sizes.spam,
       waitingCount: sizes.waiting,

@@ -62,8 +62,10 @@ describe('moderating with the real widget (v3)', () => {
     opened = [];
   });
 
+  // One sign-in for the whole file: sign-ins are limited per IP, and every request here is from 127.0.0.1.
+  let token: string | undefined;
   const asAdmin = async (method: string, path: string, body?: unknown) => {
-    const token = ((await server.api('POST', '/api/token', admin)) as Json).data.token;
+    token ??= ((await server.api('POST', '/api/token', admin)) as Json).data.token;
     const response = await fetch(`${server.base}${path}`, {
       method,
       headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
@@ -180,5 +182,65 @@ describe('moderating with the real widget (v3)', () => {
     expect(count.data).toEqual([1]);
     expect(posted.status).toBe('waiting');
     expect(moderator.problems).toEqual([]);
+  });
+
+  it('refuses to send a sign-in to a redirect the server does not trust', async () => {
+    const visitor = await openContext(browser);
+    opened.push(visitor);
+    const login = `${server.base}/ui/login?redirect=${encodeURIComponent('https://attacker.example/steal')}`;
+    await visitor.page.goto(login);
+    await visitor.page.locator('input[name=email]').fill(admin.email);
+    await visitor.page.locator('input[name=password]').fill(admin.password);
+    await visitor.page.getByRole('button', { name: 'Sign in' }).click();
+
+    await expect
+      .poll(() => visitor.page.locator('#error').textContent())
+      .toContain('Refusing to send a sign-in');
+    expect(visitor.page.url()).toBe(login);
+    expect(visitor.problems).toEqual([]);
+  });
+
+  it('asks before handing a sign-in to an opener on another origin, and sends nothing until then', async () => {
+    const visitor = await openContext(browser);
+    opened.push(visitor);
+    // Another origin than the server's (localhost, not 127.0.0.1): a site that embeds the widget.
+    const other = server.base.replace('127.0.0.1', 'localhost');
+    await visitor.context.route('**/*', (route) => {
+      const url = new URL(route.request().url());
+      if (url.hostname === '127.0.0.1') return route.continue();
+      if (url.href === `${other}/opener.html`) {
+        return route.fulfill({
+          contentType: 'text/html',
+          body: '<script>window.received = []; addEventListener("message", (e) => received.push(e.data));</script>',
+        });
+      }
+      return route.abort('blockedbyclient');
+    });
+    await visitor.page.goto(`${other}/opener.html`);
+    const popupOpened = visitor.page.waitForEvent('popup');
+    await visitor.page.evaluate(
+      `void window.open('${server.base}/ui/login', '_blank', 'width=450,height=450')`,
+    );
+    const login = await popupOpened;
+    await login.locator('#confirm-row').waitFor();
+    expect(await login.locator('#confirm-site').textContent()).toBe(other);
+
+    await login.locator('input[name=email]').fill(admin.email);
+    await login.locator('input[name=password]').fill(admin.password);
+    await login.getByRole('button', { name: 'Sign in' }).click();
+    // The box is required: the form did not go out, and the opener got nothing.
+    expect(await visitor.page.evaluate('window.received')).toEqual([]);
+
+    await login.locator('input[name=confirm]').check();
+    const closed = login.waitForEvent('close');
+    await login.getByRole('button', { name: 'Sign in' }).click();
+    await closed;
+    const received = (await visitor.page.evaluate('window.received')) as Array<{
+      type: string;
+      data: { email: string };
+    }>;
+    expect(received.map((message) => [message.type, message.data.email])).toEqual([
+      ['userInfo', admin.email],
+    ]);
   });
 });

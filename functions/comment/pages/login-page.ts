@@ -9,9 +9,10 @@ export interface LoginPageSettings {
   readonly siteUrl?: string;
 }
 
-// Runs in the browser. The token is handed only to a trusted origin: a configured one, the
-// server's own, SITE_URL, or (when every origin is allowed) the page that opened this one, which
-// the page names, so an administrator sees which site receives the sign-in.
+// Runs in the browser. The token is handed only to a trusted origin: one of ALLOWED_ORIGINS, the
+// server's own, or SITE_URL. When every origin is allowed and no SITE_URL is set, the page that
+// opened this one may receive it too, but only once the administrator ticks a box naming that
+// site: a stranger's page cannot collect a sign-in silently.
 const script = String.raw`
 const settings = JSON.parse(document.getElementById('settings').textContent);
 const root = location.pathname.replace(/\/ui(\/.*)?$/, '/');
@@ -22,12 +23,19 @@ const error = document.getElementById('error');
 const target = document.getElementById('target');
 const originOf = (url) => { try { return new URL(url).origin; } catch { return undefined; } };
 const referrer = originOf(document.referrer);
-const trusted = (origin) => Boolean(origin) && (
-  settings.allowedOrigins.includes(origin) || origin === location.origin ||
-  origin === originOf(settings.siteUrl || '') ||
-  (settings.allowedOrigins.includes('*') && origin === referrer));
+const siteOrigin = originOf(settings.siteUrl || '');
+const configured = (origin) => Boolean(origin) &&
+  (settings.allowedOrigins.includes(origin) || origin === location.origin || origin === siteOrigin);
+const confirmable = (origin) => Boolean(origin) && !siteOrigin &&
+  settings.allowedOrigins.includes('*') && origin === referrer && !configured(origin);
+const trusted = (origin) => configured(origin) || (confirmable(origin) && form.confirm.checked);
 const destination = redirect ? originOf(redirect) : window.opener ? referrer : location.origin;
 target.textContent = destination ? 'Signing in for ' + destination : '';
+if (confirmable(destination)) {
+  document.getElementById('confirm-site').textContent = destination;
+  document.getElementById('confirm-row').hidden = false;
+  form.confirm.required = true;
+}
 
 form.addEventListener('submit', async (event) => {
   event.preventDefault();
@@ -73,6 +81,7 @@ export function loginPage(settings: LoginPageSettings): HttpResult {
   <label>Email <input name="email" type="email" autocomplete="username" required></label>
   <label>Password <input name="password" type="password" autocomplete="current-password" required></label>
   <label><span><input name="remember" type="checkbox" checked> Remember me on this device</span></label>
+  <label id="confirm-row" hidden><span><input name="confirm" type="checkbox"> Send my sign-in to <strong id="confirm-site"></strong>: I trust this site</span></label>
   <button type="submit">Sign in</button>
   <p id="error" class="error" role="alert"></p>
 </form>

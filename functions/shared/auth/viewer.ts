@@ -15,7 +15,7 @@ export interface Viewer {
  * expired or foreign token (the widget sends `Bearer undefined`) simply means anonymous.
  */
 export async function resolveViewer(
-  services: Pick<Services, 'tokenSecret' | 'now'>,
+  services: Pick<Services, 'tokenSecret' | 'now' | 'admins'>,
   request: ApiRequest,
 ): Promise<Viewer | undefined> {
   const token = bearerToken(request.authorization);
@@ -23,12 +23,17 @@ export async function resolveViewer(
   const secret = await services.tokenSecret();
   if (!secret) return undefined;
   const claims = verifyToken(secret, token, services.now());
-  return claims ? { id: claims.sub, email: claims.email } : undefined;
+  if (!claims) return undefined;
+  // The account must still exist with the id the token names: re-adding an administrator (a new
+  // password) gives a new id, which revokes every token issued before. One GetItem, for
+  // requests that carry a valid token only.
+  const account = await services.admins.find(claims.email);
+  return account?.id === claims.sub ? { id: claims.sub, email: claims.email } : undefined;
 }
 
 /** The signed-in administrator, or a 401 that says what to do. */
 export async function requireAdmin(
-  services: Pick<Services, 'tokenSecret' | 'now'>,
+  services: Pick<Services, 'tokenSecret' | 'now' | 'admins'>,
   request: ApiRequest,
 ): Promise<Viewer> {
   const viewer = await resolveViewer(services, request);

@@ -28,12 +28,20 @@ export function createAkismetCheck(options: {
 }): SpamCheck {
   const endpoint = options.endpoint ?? `https://${options.key}.rest.akismet.com/1.1/comment-check`;
   const send = options.fetch ?? fetch;
+  const permalink = (url: string) => {
+    try {
+      return new URL(url, options.siteUrl).toString();
+    } catch {
+      // A page path that is no valid URL path ('//', 'http://a b') must not fail the comment.
+      return options.siteUrl;
+    }
+  };
   return async (input) => {
     const form = new URLSearchParams({
       blog: options.siteUrl,
       user_ip: input.ip,
       user_agent: input.userAgent,
-      permalink: new URL(input.url, options.siteUrl).toString(),
+      permalink: permalink(input.url),
       comment_type: 'comment',
       comment_author: input.nick,
       comment_author_email: input.mail,

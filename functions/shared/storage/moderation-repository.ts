@@ -29,12 +29,15 @@ export interface ModerationRepository {
   setSticky(ref: CommentRef, sticky: boolean): Promise<boolean>;
   /** Replaces a comment's text and HTML, never its author; false when it no longer exists. */
   edit(ref: CommentRef, text: { orig: string; html: string }): Promise<boolean>;
-  /** Deletes a comment, the replies that answer it, and their duplicate marks; returns how many. */
-  remove(ref: CommentRef): Promise<number>;
-  /** Every comment of `status`, newest first. */
-  listByStatus(status: CommentStatus): Promise<ListedComment[]>;
-  /** The site's moderation counters. */
-  queueSizes(): Promise<{ waiting: number; spam: number }>;
+  /**
+   * Deletes a comment, the replies that answer it, and their duplicate marks; returns how many, or
+   * `conflict` when one of them changed status meanwhile (that part was not deleted: try again).
+   */
+  remove(ref: CommentRef): Promise<number | 'conflict'>;
+  /** The newest `limit` comments of `status` (all of them without a limit), newest first. */
+  listByStatus(status: CommentStatus, limit?: number): Promise<ListedComment[]>;
+  /** How many comments of each status the site has (from its counters). */
+  queueSizes(): Promise<Record<CommentStatus, number>>;
 }
 
 /** Items per transaction (DynamoDB allows 100): a comment, its mark, and the two counter updates. */
@@ -151,7 +154,7 @@ export function createModerationRepository(
           (sum, comment) => combine(sum, contribution(comment.status, isRoot(comment)), -1),
           noDelta,
         );
-        await transactWrite(client, {
+        const outcome = await transactWrite(client, {
           TransactItems: [
             ...chunk.flatMap((comment) => [
               {
@@ -175,11 +178,12 @@ export function createModerationRepository(
             ...counterUpdates(tableName, ref.url, delta),
           ],
         });
+        if (!outcome.ok) return 'conflict';
       }
       return doomed.length;
     },
 
-    async listByStatus(status) {
+    async listByStatus(status, limit) {
       const comments: ListedComment[] = [];
       let startKey: QueryCommandOutput['LastEvaluatedKey'];
       do {
@@ -194,14 +198,15 @@ export function createModerationRepository(
               ...Object.fromEntries(listedAttributes.map((name, i) => [`#p${i}`, name])),
             },
             ExpressionAttributeValues: { ':status': statusPartition(status) },
-            // Newest first, as the moderation list shows them.
+            // Newest first, as the moderation list shows them; a page reads no further than it shows.
             ScanIndexForward: false,
             ExclusiveStartKey: startKey,
+            ...(limit === undefined ? {} : { Limit: limit - comments.length }),
           }),
         );
         comments.push(...(output.Items ?? []).map(fromCommentItem));
         startKey = output.LastEvaluatedKey;
-      } while (startKey);
+      } while (startKey && (limit === undefined || comments.length < limit));
       return comments;
     },
 
@@ -210,11 +215,15 @@ export function createModerationRepository(
         new GetCommand({
           TableName: tableName,
           Key: keys.siteCounters(),
-          ProjectionExpression: 'waiting, spam',
+          ProjectionExpression: 'comments, waiting, spam',
         }),
       );
       const count = (value: unknown) => Math.max(0, Number(value) || 0);
-      return { waiting: count(output.Item?.waiting), spam: count(output.Item?.spam) };
+      return {
+        approved: count(output.Item?.comments),
+        waiting: count(output.Item?.waiting),
+        spam: count(output.Item?.spam),
+      };
     },
   };
 }

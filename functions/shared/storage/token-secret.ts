@@ -1,4 +1,4 @@
-import { GetParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
+import { GetParameterCommand, ParameterNotFound, SSMClient } from '@aws-sdk/client-ssm';
 import type { Config } from '../config.js';
 
 /**
@@ -17,8 +17,28 @@ export function createTokenSecret(config: Config): () => Promise<string | undefi
   return () => {
     pending ??= new SSMClient({})
       .send(new GetParameterCommand({ Name: name, WithDecryption: true }))
-      .then((output) => output.Parameter?.Value)
+      .then((output) => {
+        const value = output.Parameter?.Value;
+        if (value !== undefined && value.length < 32) {
+          console.error(
+            JSON.stringify({
+              level: 'error',
+              message: `${name} is shorter than 32 characters: sign-in is off`,
+            }),
+          );
+          return undefined;
+        }
+        return value;
+      })
       .catch((error: unknown) => {
+        // No parameter yet: sign-in stays off (and is not asked for again) until it is created and
+        // the function restarts. Any other failure is retried on the next request.
+        if (error instanceof ParameterNotFound) {
+          console.error(
+            JSON.stringify({ level: 'error', message: `${name} does not exist: sign-in is off` }),
+          );
+          return undefined;
+        }
         pending = undefined;
         throw error;
       });

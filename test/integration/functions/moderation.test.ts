@@ -164,6 +164,101 @@ describe('moderation on DynamoDB Local', () => {
     expect((await post({ comment: 'root', url: '/mod', nick: 'R' })).status).toBe(200);
   });
 
+  it('keeps page, root and queue counts right through every transition of a root and a reply', async () => {
+    const root = (await post({ comment: 'moving root', url: '/moves' })).body.data;
+    await put(root.objectId, { status: 'approved' });
+    const reply = (
+      await post({ comment: 'moving reply', url: '/moves', pid: root.objectId, rid: root.objectId })
+    ).body.data;
+    const state = async () => {
+      const list = await publicList('/moves');
+      const queues = await moderationList('status=waiting');
+      return {
+        count: list.count,
+        roots: list.totalPages,
+        waiting: queues.waitingCount,
+        spam: queues.spamCount,
+      };
+    };
+    const start = await state();
+    expect(start.count).toBe(1);
+
+    const steps: Array<[string, string, { count: number; roots: number; waiting: number; spam: number }]> = [
+      [reply.objectId, 'spam', { ...start, waiting: start.waiting - 1, spam: start.spam + 1 }],
+      [reply.objectId, 'approved', { ...start, count: 2, waiting: start.waiting - 1 }],
+      [reply.objectId, 'waiting', start],
+      [root.objectId, 'waiting', { ...start, count: 0, roots: 0, waiting: start.waiting + 1 }],
+      [root.objectId, 'approved', start],
+    ];
+    for (const [id, status, expected] of steps) {
+      await put(id, { status });
+      expect({ id, status, ...(await state()) }).toEqual({ id, status, ...expected });
+    }
+  });
+
+  it('deletes a reply with the replies that answer it, leaving the rest of the thread', async () => {
+    const thread = async (comment: string, parent?: { objectId: string }, root?: { objectId: string }) =>
+      (
+        await post(
+          {
+            comment,
+            url: '/prune',
+            ...(parent ? { pid: parent.objectId, rid: (root ?? parent).objectId } : {}),
+          },
+          auth(),
+        )
+      ).body.data;
+    const root = await thread('root of prune');
+    const middle = await thread('middle', root);
+    const answer = await thread('answers middle', middle, root);
+    const grandchild = await thread('answers the answer', answer, root);
+    const sibling = await thread('sibling', root);
+
+    await api.call({ method: 'DELETE', path: `/api/comment/${middle.objectId}`, headers: auth() });
+
+    const left = (await publicList('/prune')).data[0].children.map((c: { objectId: string }) => c.objectId);
+    expect(left).toEqual([grandchild.objectId, sibling.objectId]);
+    expect(await count('/prune')).toBe(3);
+  });
+
+  it('removes a waiting comment from its queue when it is deleted', async () => {
+    const waiting = (await post({ comment: 'never approved', url: '/gone' })).body.data;
+    const before = (await moderationList('status=waiting')).waitingCount;
+
+    await api.call({ method: 'DELETE', path: `/api/comment/${waiting.objectId}`, headers: auth() });
+
+    expect((await moderationList('status=waiting')).waitingCount).toBe(before - 1);
+  });
+
+  it('revokes earlier tokens when an administrator is saved again with a new password', async () => {
+    const target = (await post({ comment: 'revocation target', url: '/revoke' })).body.data;
+    const oldToken = token;
+    await api.services.admins.save(
+      {
+        id: '01ADMIN2',
+        email: 'admin@example.com',
+        displayName: 'The Admin',
+        passwordHash: await hashPassword('a brand new password'),
+        createdAt: 1,
+      },
+      { replace: true },
+    );
+
+    const stale = await put(target.objectId, { status: 'approved' }, { authorization: `Bearer ${oldToken}` });
+    const me = await api.call({ path: '/token', headers: { authorization: `Bearer ${oldToken}` } });
+
+    expect(stale.status).toBe(401);
+    expect(me.body.data).toEqual({});
+    const fresh = await api.call({
+      method: 'POST',
+      path: '/api/token',
+      body: { email: 'admin@example.com', password: 'a brand new password' },
+      sourceIp: '198.51.100.77',
+    });
+    token = fresh.body.data.token;
+    expect((await put(target.objectId, { status: 'approved' })).status).toBe(200);
+  });
+
   it('refuses moderation to anonymous visitors with 401 and a message', async () => {
     const target = (await post({ comment: 'target', url: '/anon' })).body.data;
 

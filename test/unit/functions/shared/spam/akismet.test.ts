@@ -63,4 +63,12 @@ describe('createAkismetCheck', () => {
     answer = { status: 200, body: 'true', delayMs: 1000 };
     expect(await check()).toBe('unknown');
   });
+
+  it('still asks, with the site as permalink, when the page path is no valid URL path', async () => {
+    answer = { status: 200, body: 'false', delayMs: 0 };
+    const odd = createAkismetCheck({ key: 'k', siteUrl: 'https://blog.example', endpoint, timeoutMs: 200 });
+
+    expect(await odd({ ...input, url: 'http://a b' })).toBe('ham');
+    expect(received?.get('permalink')).toBe('https://blog.example');
+  });
 });
