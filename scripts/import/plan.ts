@@ -48,6 +48,14 @@ const webLink = (link: string) =>
 const fits = (value: string, max: number) => Array.from(value).length <= max;
 const cut = (value: string, max: number) => Array.from(value).slice(0, max).join('');
 
+/** A kept record with its fields as they will be stored and its duplicate fingerprint. */
+type Cleaned = SourceComment & {
+  insertedAt: number;
+  fields: { nick: string; mail: string; link: string; ua: string };
+  orig: string;
+  hash: string;
+};
+
 /** Builds the plan of `source`. */
 export function planImport(source: ParsedSource, options: PlanOptions = {}): ImportPlan {
   const skipped = [...source.skipped];
@@ -58,8 +66,7 @@ export function planImport(source: ParsedSource, options: PlanOptions = {}): Imp
   // 1. Which records can be imported at all. Every record stays in `graph`, so replies of a skipped
   //    one can move up to its nearest kept ancestor.
   const graph = new Map<string, SourceComment>();
-  const kept = new Map<string, SourceComment & { insertedAt: number }>();
-  const byHash = new Map<string, string>();
+  const candidates: (SourceComment & { insertedAt: number })[] = [];
   const ordered = [...source.comments].sort((a, b) => (a.insertedAt ?? 0) - (b.insertedAt ?? 0));
   for (const comment of ordered) {
     const skip = (reason: string) => skipped.push({ ref: comment.ref, reason });
@@ -78,21 +85,70 @@ export function planImport(source: ParsedSource, options: PlanOptions = {}): Imp
     else if (comment.text.trim() === '') skip('its text is empty');
     else if (!fits(comment.text, limits.commentChars))
       skip(`its text is longer than ${limits.commentChars} characters`);
-    else {
-      const hash = contentHash({
-        url,
-        mail: comment.mail,
-        nick: comment.nick,
-        link: comment.link,
-        comment: comment.text,
-      });
-      const first = byHash.get(hash);
-      if (first) skip(`exact duplicate of ${first} (same page, author and text)`);
-      else {
-        byHash.set(hash, comment.ref);
-        kept.set(comment.sourceId, { ...comment, insertedAt });
+    else candidates.push({ ...comment, insertedAt });
+  }
+
+  // Ids: the Marginalia id a Marginalia export carries, else one derived from the source id.
+  const idOf = new Map<string, string>();
+  for (const comment of candidates) {
+    idOf.set(
+      comment.sourceId,
+      comment.ownId ?? importedCommentId(source.format, comment.sourceId, comment.insertedAt),
+    );
+  }
+  const rewrite = (text: string, fixes: string[]) => {
+    const swap = (whole: string, before: string, old: string, after: string) => {
+      const id = idOf.get(old);
+      if (!id || id === old) return whole;
+      fixes.push('reply links rewritten to the new ids');
+      return `${before}${id}${after}`;
+    };
+    return text.replace(/(href=["']#)([^"'\s]+)(["'])/g, swap).replace(/(\]\(#)([^)\s]+)(\))/g, swap);
+  };
+
+  // Fields are cleaned as they will be stored before duplicates are looked for: two records that
+  // differ only by what cleaning removes are one comment with one duplicate mark.
+  const kept = new Map<string, Cleaned>();
+  const byHash = new Map<string, { ref: string; sourceId: string }>();
+  for (const comment of candidates) {
+    const fixes: string[] = [];
+    const fields = {
+      nick: comment.nick.trim(),
+      mail: comment.mail.trim(),
+      link: comment.link.trim(),
+      ua: comment.ua,
+    };
+    const maxima = {
+      nick: limits.nickChars,
+      mail: limits.mailChars,
+      link: limits.linkChars,
+      ua: limits.userAgentChars,
+    };
+    for (const name of ['nick', 'mail', 'link', 'ua'] as const) {
+      if (!fits(fields[name], maxima[name])) {
+        fields[name] = cut(fields[name], maxima[name]);
+        fixes.push(`${name} values cut to the limit`);
       }
     }
+    if (!webLink(fields.link)) {
+      fields.link = '';
+      fixes.push('links with a non-web scheme dropped');
+    }
+    const orig = rewrite(comment.text, fixes);
+    const hash = contentHash({ ...fields, url: comment.url, comment: orig });
+    const first = byHash.get(hash);
+    if (first) {
+      skipped.push({
+        ref: comment.ref,
+        reason: `exact duplicate of ${first.ref} (same page, author and text)`,
+      });
+      // Links to the copy lead to the comment kept in its place.
+      idOf.set(comment.sourceId, idOf.get(first.sourceId) as string);
+      continue;
+    }
+    byHash.set(hash, { ref: comment.ref, sourceId: comment.sourceId });
+    for (const fix of fixes) repaired(fix);
+    kept.set(comment.sourceId, { ...comment, fields, orig, hash });
   }
 
   // 2. Threading: each kept reply hangs under its nearest kept ancestor on the same page; the thread
@@ -145,56 +201,13 @@ export function planImport(source: ParsedSource, options: PlanOptions = {}): Imp
     rootOf.set(comment.sourceId, path[path.length - 1] as string);
   }
 
-  // 3. Ids: the Marginalia id a Marginalia export carries, else one derived from the source id.
-  const idOf = new Map<string, string>();
-  for (const comment of kept.values()) {
-    idOf.set(
-      comment.sourceId,
-      comment.ownId ?? importedCommentId(source.format, comment.sourceId, comment.insertedAt),
-    );
-  }
-  const rewrite = (text: string) => {
-    let rewritten = 0;
-    const swap = (whole: string, before: string, old: string, after: string) => {
-      const id = idOf.get(old);
-      if (!id || id === old) return whole;
-      rewritten++;
-      return `${before}${id}${after}`;
-    };
-    const result = text.replace(/(href=["']#)([^"'\s]+)(["'])/g, swap).replace(/(\]\(#)([^)\s]+)(\))/g, swap);
-    if (rewritten > 0) repaired('reply links rewritten to the new ids', rewritten);
-    return result;
-  };
-
-  // 4. The items.
+  // 3. The items.
   const comments: PlannedComment[] = [];
   for (const source_ of kept.values()) {
     const id = idOf.get(source_.sourceId) as string;
     const parentId = parent.get(source_.sourceId);
     const rootId = rootOf.get(source_.sourceId) as string;
-    const fields = {
-      nick: source_.nick.trim(),
-      mail: source_.mail.trim(),
-      link: source_.link.trim(),
-      ua: source_.ua,
-    };
-    const maxima = {
-      nick: limits.nickChars,
-      mail: limits.mailChars,
-      link: limits.linkChars,
-      ua: limits.userAgentChars,
-    };
-    for (const name of ['nick', 'mail', 'link', 'ua'] as const) {
-      if (!fits(fields[name], maxima[name])) {
-        fields[name] = cut(fields[name], maxima[name]);
-        repaired(`${name} values cut to the limit`);
-      }
-    }
-    if (!webLink(fields.link)) {
-      fields.link = '';
-      repaired('links with a non-web scheme dropped');
-    }
-    const orig = rewrite(source_.text);
+    const { fields, orig, hash } = source_;
     const html = renderMarkdown(orig);
     if (Buffer.byteLength(orig) + Buffer.byteLength(html) > limits.storedCommentBytes) {
       skipped.push({
@@ -220,7 +233,6 @@ export function planImport(source: ParsedSource, options: PlanOptions = {}): Imp
       sticky: source_.sticky,
       insertedAt: source_.insertedAt,
     };
-    const hash = contentHash({ ...fields, url: source_.url, comment: orig });
     const item = toCommentItem(stored, hash);
     if (!ipHash) delete item.ipHash;
     item.importedFrom = `${source.format}:${source_.sourceId}`;
@@ -238,7 +250,7 @@ export function planImport(source: ParsedSource, options: PlanOptions = {}): Imp
     notes.push('no IP-hash salt for this table: IPs were dropped, no ipHash stored (--ip-hash-salt)');
   }
 
-  // 5. Reading counters: copies of one raw key (a Valine race) take the max; different raw keys that
+  // 4. Reading counters: copies of one raw key (a Valine race) take the max; different raw keys that
   //    land on one page key (encoded and decoded) were counted by different visits, so they add up.
   const perRaw = new Map<string, Map<string, Partial<Record<CounterName, number>>>>();
   for (const counter of source.counters) {

@@ -1,4 +1,5 @@
 import { BatchWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { attributes } from './keys.js';
 
 /** BatchWriteItem takes at most 25 requests. */
 const itemsPerRequest = 25;
@@ -19,7 +20,8 @@ const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 
 /**
  * Puts `items` into `tableName`, 25 per BatchWriteItem. Items DynamoDB leaves unprocessed are sent
- * again with exponential backoff and full jitter. Puts are not conditional: callers write only
+ * again with exponential backoff and full jitter. A key named twice in one request is put once (the
+ * last item). Puts are not conditional: callers write only
  * items whose content is deterministic, so a retry or a rerun rewrites the same values.
  */
 export async function putAll(
@@ -34,7 +36,7 @@ export async function putAll(
   let written = 0;
   for (let start = 0; start < items.length; start += itemsPerRequest) {
     const batch = items.slice(start, start + itemsPerRequest);
-    let pending = batch.map((item) => ({ PutRequest: { Item: item } }));
+    let pending = [...distinctKeys(batch)].map((item) => ({ PutRequest: { Item: item } }));
     for (let attempt = 1; pending.length > 0; attempt++) {
       let unprocessed: typeof pending;
       try {
@@ -58,6 +60,20 @@ export async function putAll(
     written += batch.length;
     options.onProgress?.(written);
   }
+}
+
+/**
+ * The items of one request with one item per key, the last one winning as it would in separate
+ * puts: DynamoDB refuses a whole BatchWriteItem that names a key twice.
+ */
+function distinctKeys(batch: readonly Record<string, unknown>[]): Iterable<Record<string, unknown>> {
+  const byKey = new Map<string, Record<string, unknown>>();
+  for (const item of batch) {
+    const key = JSON.stringify([item[attributes.pk], item[attributes.sk]]);
+    byKey.delete(key);
+    byKey.set(key, item);
+  }
+  return byKey.values();
 }
 
 function isRetryable(error: unknown): boolean {

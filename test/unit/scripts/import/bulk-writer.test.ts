@@ -42,4 +42,23 @@ describe('putAll', () => {
     expect(mock.commandCalls(BatchWriteCommand)).toHaveLength(3);
     mock.restore();
   });
+
+  it('puts a key named twice in one request once, the last item, when callers pass copies', async () => {
+    const mock = mockClient(client);
+    mock.on(BatchWriteCommand).resolves({ UnprocessedItems: {} });
+    const copies = [
+      { pk: 'P#1', sk: 'DUP#x', of: 'first' },
+      { pk: 'P#2', sk: 'S' },
+      { pk: 'P#1', sk: 'DUP#x', of: 'second' },
+    ];
+
+    await putAll(client, 't', copies, { sleep: async () => {} });
+
+    const [call] = mock.commandCalls(BatchWriteCommand);
+    expect(call?.args[0].input.RequestItems?.t?.map((request) => request.PutRequest?.Item)).toEqual([
+      { pk: 'P#2', sk: 'S' },
+      { pk: 'P#1', sk: 'DUP#x', of: 'second' },
+    ]);
+    mock.restore();
+  });
 });
