@@ -16,8 +16,7 @@ export function formatReport(
   ];
   if (!context.dryRun) lines.push(`  comments already in the table (skipped): ${outcome.alreadyThere}`);
   lines.push(`  pages with pageviews or reactions: ${outcome.readingPages}`);
-  if (outcome.largerKept > 0)
-    lines.push(`  reading counters where the table's larger count was kept: ${outcome.largerKept}`);
+  if (!context.dryRun) lines.push(`  reading counters moved: ${outcome.readingChanged}`);
   if (outcome.site) {
     lines.push(
       `  site after import: ${outcome.site.comments} approved, ${outcome.site.waiting} waiting, ${outcome.site.spam} spam; ${outcome.pagesRecounted} pages recounted`,

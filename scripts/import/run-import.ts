@@ -1,11 +1,11 @@
 /**
  * Carries out an import plan on a table: skips what is already there (a rerun or a resumed run adds
- * nothing twice), writes the rest in batches, then recomputes the counters of every page touched
- * and of the site, and sets reading counters (the larger of source and table wins).
+ * nothing twice), writes the rest in batches, then recounts every page touched and moves the site
+ * counters by what those pages gained, and adds to reading counters what the source holds beyond
+ * what earlier imports added.
  */
 import type { CommentStatus } from '../../functions/shared/domain/comment.js';
-import { counterNames, type CounterName } from '../../functions/shared/domain/counters.js';
-import type { ImportRepository } from '../../functions/shared/storage/import-repository.js';
+import type { ImportRepository, PageCounts } from '../../functions/shared/storage/import-repository.js';
 import { keyId } from '../../functions/shared/storage/batch-get.js';
 import { keys } from '../../functions/shared/storage/keys.js';
 import type { ImportPlan } from './plan.js';
@@ -19,8 +19,8 @@ export interface ImportOutcome {
   readonly skipped: { ref: string; reason: string }[];
   /** Pages whose reading counters were set. */
   readonly readingPages: number;
-  /** Pages where the table already had larger reading counters, which were kept. */
-  readonly largerKept: number;
+  /** Reading counters moved by this run (a rerun of the same source moves none). */
+  readonly readingChanged: number;
   /** The site counters after the import; undefined in a dry run. */
   readonly site?: { comments: number; waiting: number; spam: number };
   readonly pagesRecounted: number;
@@ -50,7 +50,7 @@ export async function runImport(
       alreadyThere: 0,
       skipped,
       readingPages: plan.readingCounts.size,
-      largerKept: 0,
+      readingChanged: 0,
       pagesRecounted: 0,
     };
   }
@@ -75,33 +75,39 @@ export async function runImport(
       imported[comment.status]++;
     }
   }
+
+  // Each page touched is counted from its own partition (consistent reads, never an index) before
+  // and after the writes: its counters are SET from the second count and the site gains the
+  // difference, so comments of other pages and the site's own ADDs are left alone. The first count
+  // is kept on the page until the second is stored, so a run resumed after a crash still adds what
+  // the stopped run wrote.
+  const urls = [...new Set(plan.comments.map((comment) => comment.url))];
+  const before = new Map<string, PageCounts>();
+  await pool(urls, 8, async (url) =>
+    before.set(url, await repository.markCountsBefore(url, await repository.countPage(url))),
+  );
+
   const bar = progress(writes.length);
   await repository.putAll(writes, { onProgress: (done) => bar.update(done) });
   bar.finish();
 
-  const urls = [...new Set(plan.comments.map((comment) => comment.url))];
-  await pool(urls, 8, (url) => repository.recountPage(url));
-  const site = await repository.recountSite();
+  await pool(urls, 8, async (url) =>
+    repository.storeCounts(url, before.get(url) as PageCounts, await repository.countPage(url)),
+  );
+  const site = await repository.siteCounts();
 
   const readingUrls = [...plan.readingCounts.keys()];
-  const current = await repository.readingCounts(readingUrls, counterNames);
-  let largerKept = 0;
+  let readingChanged = 0;
   await pool(readingUrls, 8, async (url) => {
-    const source = plan.readingCounts.get(url) ?? {};
-    const now = current.get(url) ?? {};
-    const values: Partial<Record<CounterName, number>> = {};
-    for (const [name, value] of Object.entries(source) as [CounterName, number][]) {
-      if (value > (now[name] ?? 0)) values[name] = value;
-      else if (value < (now[name] ?? 0)) largerKept++;
-    }
-    await repository.setReadingCounts(url, values);
+    const added = await repository.addImportedReadings(url, plan.readingCounts.get(url) ?? {});
+    readingChanged += Object.keys(added).length;
   });
   return {
     imported,
     alreadyThere,
     skipped,
     readingPages: readingUrls.length,
-    largerKept,
+    readingChanged,
     site,
     pagesRecounted: urls.length,
   };

@@ -1,36 +1,42 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import {
   type DynamoDBDocumentClient,
+  GetCommand,
   QueryCommand,
   type QueryCommandOutput,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
-import type { CommentStatus } from '../domain/comment.js';
 import type { CounterName } from '../domain/counters.js';
-import { batchGet, keyId } from './batch-get.js';
+import { batchGet } from './batch-get.js';
 import { putAll, type BulkWriteOptions } from './bulk-writer.js';
-import {
-  attributes,
-  commentSkPrefix,
-  entities,
-  indexNames,
-  type Key,
-  keys,
-  statusPartition,
-} from './keys.js';
-import { retryOnConflict } from './transact.js';
+import { attributes, commentSkPrefix, entities, type Key, keys } from './keys.js';
+import { retryOnConflict, transactWrite } from './transact.js';
 
-/** The visible counts of one page, recomputed from its comments. */
+/** The comments of one page by status, counted from its partition. */
 export interface PageCounts {
+  /** Approved (visible) comments. */
   readonly comments: number;
+  /** Approved comments without a parent. */
   readonly roots: number;
+  readonly waiting: number;
+  readonly spam: number;
 }
 
-/** The site's counters, recomputed from the status partitions of the recent index. */
+/** The site's counters. */
 export interface SiteCounts {
   readonly comments: number;
   readonly waiting: number;
   readonly spam: number;
 }
+
+/** The attribute of a page's counter item holding how much of `name` imports have added. */
+export const importedAttribute = (name: CounterName) => `imported_${name}`;
+
+/** The attribute of a page's counter item holding its counts before an import not yet accounted for. */
+const countsBeforeAttribute = 'import_counts_before';
+
+/** How often a reading-counter update is tried again when another writer moved its import marks. */
+const markAttempts = 8;
 
 /** The writes of an import. Every one is idempotent: a rerun converges on the same table. */
 export interface ImportRepository {
@@ -38,17 +44,30 @@ export interface ImportRepository {
   existing(keys: readonly Key[]): Promise<Map<string, { of?: string }>>;
   /** Puts items in batches of 25, retrying what is left unprocessed. */
   putAll(items: readonly Record<string, unknown>[], options?: BulkWriteOptions): Promise<void>;
-  /** Counts the approved comments and roots of `url` from its partition and stores them with SET. */
-  recountPage(url: string): Promise<PageCounts>;
-  /** Counts each status partition of the recent index and stores the site counters with SET. */
-  recountSite(): Promise<SiteCounts>;
-  /** Current reading counters of `urls`, by url. */
-  readingCounts(
-    urls: readonly string[],
-    names: readonly CounterName[],
-  ): Promise<Map<string, Record<string, number>>>;
-  /** Sets reading counters of `url` to `values` (SET, not ADD: running it twice changes nothing). */
-  setReadingCounts(url: string, values: Partial<Record<CounterName, number>>): Promise<void>;
+  /** Counts the comments of `url` by status with consistent Queries of its partition (no index). */
+  countPage(url: string): Promise<PageCounts>;
+  /**
+   * Keeps `counts` on the page as the counts before the import, unless a run that stopped before
+   * {@link storeCounts} kept some already; returns the counts kept. A resumed run thus still adds
+   * to the site the comments the stopped run wrote.
+   */
+  markCountsBefore(url: string, counts: PageCounts): Promise<PageCounts>;
+  /**
+   * Stores the counts of `url` after an import: SET its page counters to `after`, and ADD
+   * `after - before` to the site counters, in one transaction. A rerun (after equal to before) adds 0.
+   */
+  storeCounts(url: string, before: PageCounts, after: PageCounts): Promise<void>;
+  /** The site counters, read consistently. */
+  siteCounts(): Promise<SiteCounts>;
+  /**
+   * Adds to the reading counters of `url` what `values` holds beyond what earlier imports added
+   * (kept per counter as `imported_<name>`), in one conditional UpdateItem: live counts are kept and
+   * a rerun adds 0. Returns what was added.
+   */
+  addImportedReadings(
+    url: string,
+    values: Partial<Record<CounterName, number>>,
+  ): Promise<Partial<Record<CounterName, number>>>;
 }
 
 /** Builds the import repository on `client` and `tableName`. */
@@ -63,16 +82,18 @@ export function createImportRepository(client: DynamoDBDocumentClient, tableName
 
     putAll: (items, options) => putAll(client, tableName, items, options),
 
-    async recountPage(url) {
+    async countPage(url) {
       let comments = 0;
       let roots = 0;
+      let waiting = 0;
+      let spam = 0;
       let startKey: QueryCommandOutput['LastEvaluatedKey'];
       do {
         const output = await client.send(
           new QueryCommand({
             TableName: tableName,
-            // The comments of the page only (its partition also holds counters and marks), and only
-            // what the counts need.
+            // The base table, never an index: only it can be read consistently, so comments just
+            // written are counted. The comments of the page only, and only what the counts need.
             KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :comments)',
             ProjectionExpression: '#status, #rid',
             ExpressionAttributeNames: {
@@ -87,125 +108,170 @@ export function createImportRepository(client: DynamoDBDocumentClient, tableName
           }),
         );
         for (const item of output.Items ?? []) {
-          if ((item.status ?? 'approved') !== 'approved') continue;
-          comments++;
-          if (item.rid === undefined) roots++;
+          const status = item.status ?? 'approved';
+          if (status === 'waiting') waiting++;
+          else if (status === 'spam') spam++;
+          else {
+            comments++;
+            if (item.rid === undefined) roots++;
+          }
         }
         startKey = output.LastEvaluatedKey;
       } while (startKey);
-      await retryOnConflict(() =>
+      return { comments, roots, waiting, spam };
+    },
+
+    async markCountsBefore(url, counts) {
+      const output = await retryOnConflict(() =>
         client.send(
           new UpdateCommand({
             TableName: tableName,
             Key: keys.pageCounters(url),
-            // SET, not ADD: the counts are recomputed from the comments, so a rerun writes the same values.
-            UpdateExpression: 'SET #comments = :comments, #roots = :roots, #entity = :entity, #url = :url',
+            UpdateExpression: 'SET #before = if_not_exists(#before, :counts), #entity = :entity, #url = :url',
             ExpressionAttributeNames: {
-              '#comments': 'comments',
-              '#roots': 'roots',
+              '#before': countsBeforeAttribute,
               '#entity': 'entity',
               '#url': 'url',
             },
-            ExpressionAttributeValues: {
-              ':comments': comments,
-              ':roots': roots,
-              ':entity': entities.pageCounters,
-              ':url': url,
-            },
+            ExpressionAttributeValues: { ':counts': counts, ':entity': entities.pageCounters, ':url': url },
+            ReturnValues: 'UPDATED_NEW',
           }),
         ),
       );
-      return { comments, roots };
-    },
-
-    async recountSite() {
-      const countStatus = async (status: CommentStatus) => {
-        let total = 0;
-        let startKey: QueryCommandOutput['LastEvaluatedKey'];
-        do {
-          const output = await client.send(
-            new QueryCommand({
-              TableName: tableName,
-              IndexName: indexNames.recent,
-              // Every comment carries the recent-index keys of its status: one partition per status.
-              KeyConditionExpression: '#partition = :status',
-              ExpressionAttributeNames: { '#partition': attributes.recentPk },
-              ExpressionAttributeValues: { ':status': statusPartition(status) },
-              Select: 'COUNT',
-              ExclusiveStartKey: startKey,
-            }),
-          );
-          total += output.Count ?? 0;
-          startKey = output.LastEvaluatedKey;
-        } while (startKey);
-        return total;
+      const kept = (output.Attributes?.[countsBeforeAttribute] ?? counts) as Record<string, unknown>;
+      const value = (name: keyof PageCounts) => Number(kept[name]) || 0;
+      return {
+        comments: value('comments'),
+        roots: value('roots'),
+        waiting: value('waiting'),
+        spam: value('spam'),
       };
-      const [comments, waiting, spam] = await Promise.all([
-        countStatus('approved'),
-        countStatus('waiting'),
-        countStatus('spam'),
-      ]);
-      await retryOnConflict(() =>
-        client.send(
-          new UpdateCommand({
-            TableName: tableName,
-            Key: keys.siteCounters(),
-            // SET the recomputed totals: idempotent, unlike the ADD of live writes.
-            UpdateExpression:
-              'SET #comments = :comments, #waiting = :waiting, #spam = :spam, #entity = :entity',
-            ExpressionAttributeNames: {
-              '#comments': 'comments',
-              '#waiting': 'waiting',
-              '#spam': 'spam',
-              '#entity': 'entity',
-            },
-            ExpressionAttributeValues: {
-              ':comments': comments,
-              ':waiting': waiting,
-              ':spam': spam,
-              ':entity': entities.siteCounters,
-            },
-          }),
-        ),
-      );
-      return { comments, waiting, spam };
     },
 
-    async readingCounts(urls, names) {
-      const pageKeys = urls.map(keys.pageCounters);
-      const items = await batchGet(client, tableName, pageKeys, names);
-      return new Map(
-        urls.map((url, i) => {
-          const item = items.get(keyId(pageKeys[i] as Key));
-          return [
-            url,
-            Object.fromEntries(names.map((name) => [name, Math.max(0, Number(item?.[name]) || 0)])),
-          ];
-        }),
-      );
-    },
-
-    async setReadingCounts(url, values) {
-      const entries = Object.entries(values);
-      if (entries.length === 0) return;
-      const names: Record<string, string> = { '#entity': 'entity', '#url': 'url' };
-      const expressionValues: Record<string, unknown> = { ':entity': entities.pageCounters, ':url': url };
-      entries.forEach(([name, value], i) => {
-        names[`#c${i}`] = name;
-        expressionValues[`:c${i}`] = value;
+    async storeCounts(url, before, after) {
+      const site = {
+        comments: after.comments - before.comments,
+        waiting: after.waiting - before.waiting,
+        spam: after.spam - before.spam,
+      };
+      const changed = Object.entries(site).filter(([, value]) => value !== 0);
+      const siteNames = Object.fromEntries(changed.map(([name], i) => [`#c${i}`, name]));
+      const siteValues = Object.fromEntries(changed.map(([, value], i) => [`:c${i}`, value]));
+      const outcome = await transactWrite(client, {
+        TransactItems: [
+          {
+            Update: {
+              TableName: tableName,
+              Key: keys.pageCounters(url),
+              // SET, not ADD: the page's counts were just taken from its comments. The counts
+              // before go with the write that accounts for them.
+              UpdateExpression:
+                'SET #comments = :comments, #roots = :roots, #entity = :entity, #url = :url REMOVE #before',
+              ExpressionAttributeNames: {
+                '#before': countsBeforeAttribute,
+                '#comments': 'comments',
+                '#roots': 'roots',
+                '#entity': 'entity',
+                '#url': 'url',
+              },
+              ExpressionAttributeValues: {
+                ':comments': after.comments,
+                ':roots': after.roots,
+                ':entity': entities.pageCounters,
+                ':url': url,
+              },
+            },
+          },
+          ...(changed.length > 0
+            ? [
+                {
+                  Update: {
+                    TableName: tableName,
+                    Key: keys.siteCounters(),
+                    // ADD what this page gained: exact beside live writes, which ADD too.
+                    UpdateExpression: `ADD ${changed.map((_, i) => `#c${i} :c${i}`).join(', ')} SET #entity = :entity`,
+                    ExpressionAttributeNames: { ...siteNames, '#entity': 'entity' },
+                    ExpressionAttributeValues: { ...siteValues, ':entity': entities.siteCounters },
+                  },
+                },
+              ]
+            : []),
+        ],
       });
-      await retryOnConflict(() =>
-        client.send(
-          new UpdateCommand({
+      if (!outcome.ok) throw new Error(`storing the counts of ${url} failed its conditions`);
+    },
+
+    async siteCounts() {
+      const output = await client.send(
+        new GetCommand({ TableName: tableName, Key: keys.siteCounters(), ConsistentRead: true }),
+      );
+      const value = (name: string) => Math.max(0, Number(output.Item?.[name]) || 0);
+      return { comments: value('comments'), waiting: value('waiting'), spam: value('spam') };
+    },
+
+    async addImportedReadings(url, values) {
+      const entries = (Object.entries(values) as [CounterName, number][]).filter(([, value]) =>
+        Number.isFinite(value),
+      );
+      if (entries.length === 0) return {};
+      for (let attempt = 1; ; attempt++) {
+        const output = await client.send(
+          new GetCommand({
             TableName: tableName,
             Key: keys.pageCounters(url),
-            // SET to values the caller computed (source merged with what the page had): a rerun is a no-op.
-            UpdateExpression: `SET #entity = :entity, #url = :url, ${entries.map((_, i) => `#c${i} = :c${i}`).join(', ')}`,
-            ExpressionAttributeNames: names,
-            ExpressionAttributeValues: expressionValues,
+            ConsistentRead: true,
+            ProjectionExpression: entries.map((_, i) => `#i${i}`).join(', '),
+            ExpressionAttributeNames: Object.fromEntries(
+              entries.map(([name], i) => [`#i${i}`, importedAttribute(name)]),
+            ),
           }),
-        ),
-      );
+        );
+        const names: Record<string, string> = { '#entity': 'entity', '#url': 'url' };
+        const expressionValues: Record<string, unknown> = { ':entity': entities.pageCounters, ':url': url };
+        const adds: string[] = [];
+        const sets = ['#entity = :entity', '#url = :url'];
+        const conditions: string[] = [];
+        const added: Partial<Record<CounterName, number>> = {};
+        entries.forEach(([name, value], i) => {
+          const stored = output.Item?.[importedAttribute(name)];
+          const previous = typeof stored === 'number' ? stored : undefined;
+          names[`#i${i}`] = importedAttribute(name);
+          expressionValues[`:i${i}`] = value;
+          sets.push(`#i${i} = :i${i}`);
+          // The mark read must still be there: another import in between would be counted twice.
+          if (previous === undefined) conditions.push(`attribute_not_exists(#i${i})`);
+          else {
+            expressionValues[`:p${i}`] = previous;
+            conditions.push(`#i${i} = :p${i}`);
+          }
+          const difference = value - (previous ?? 0);
+          if (difference !== 0) {
+            names[`#c${i}`] = name;
+            expressionValues[`:d${i}`] = difference;
+            adds.push(`#c${i} :d${i}`);
+            added[name] = difference;
+          }
+        });
+        try {
+          await retryOnConflict(() =>
+            client.send(
+              new UpdateCommand({
+                TableName: tableName,
+                Key: keys.pageCounters(url),
+                // ADD the difference from the last import (live visits are kept) and SET the new mark,
+                // in one item write: both happen or neither.
+                UpdateExpression: `${adds.length > 0 ? `ADD ${adds.join(', ')} ` : ''}SET ${sets.join(', ')}`,
+                ConditionExpression: conditions.join(' AND '),
+                ExpressionAttributeNames: names,
+                ExpressionAttributeValues: expressionValues,
+              }),
+            ),
+          );
+          return added;
+        } catch (error) {
+          if (!(error instanceof ConditionalCheckFailedException) || attempt >= markAttempts) throw error;
+        }
+      }
     },
   };
 }

@@ -1,8 +1,16 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '../../../functions/shared/storage/client.js';
 import { importedCommentId } from '../../../functions/shared/domain/import-id.js';
 import { hashIp } from '../../../functions/shared/domain/hashing.js';
+import { createImportRepository } from '../../../functions/shared/storage/import-repository.js';
+import { readSource } from '../../../scripts/import/detect.js';
+import { planImport } from '../../../scripts/import/plan.js';
+import { readInputs } from '../../../scripts/import/read-input.js';
+import { runImport } from '../../../scripts/import/run-import.js';
 import { createLocalApi } from '../../support/local-services.js';
 import { createTestTable, type TestTable } from '../../support/test-table.js';
 import { fixture, importInto, testSalt } from './import-support.js';
@@ -75,7 +83,7 @@ describe('import of a Waline export', () => {
   it('counts pages and the site as the source did when spam, waiting and duplicates are in it', async () => {
     expect(await counts(api, ['/posts/héllo/', '/about'])).toEqual([4, 1]);
     expect(await siteCount(api)).toBe(5);
-    expect(await api.services.moderation.queueSizes()).toEqual({ waiting: 1, spam: 1 });
+    expect(await api.services.moderation.queueSizes()).toMatchObject({ waiting: 1, spam: 1 });
     expect((await recent(api)).map((comment) => comment.objectId)[0]).toBe(id(8, '2026-11-21T20:24:00'));
   });
 
@@ -127,7 +135,7 @@ describe('import of a Waline export', () => {
     expect(await reading(api, '/posts/h%C3%A9llo/')).toEqual({ time: 3 });
   });
 
-  it('keeps the larger live pageview count when the table counted more than the source', async () => {
+  it('keeps live pageviews and adds nothing when it runs again after visits', async () => {
     for (let i = 0; i < 4; i++) {
       await api.call({ method: 'POST', path: '/api/article', body: { path: '/about', type: 'time' } });
     }
@@ -137,7 +145,118 @@ describe('import of a Waline export', () => {
     });
 
     expect(await reading(api, '/about')).toEqual({ time: 9 });
-    expect(outcome.largerKept).toBe(1);
+    expect(outcome.readingChanged).toBe(0);
+  });
+});
+
+describe('import into a table the site already uses', () => {
+  let table: TestTable;
+  let api: Api;
+  let dir: string;
+  const walineFile = async (name: string, time: number, comments: Record<string, unknown>[] = []) => {
+    const file = join(dir, name);
+    const counters = time > 0 ? [{ objectId: 1, url: '/switched/', time }] : [];
+    const data = { Comment: comments, Counter: counters, Users: [] };
+    await writeFile(file, JSON.stringify({ type: 'waline', version: 1, time: 0, data }));
+    return file;
+  };
+
+  beforeAll(async () => {
+    table = await createTestTable();
+    api = createLocalApi(table, { IPQPS: '0' });
+    dir = await mkdtemp(join(tmpdir(), 'marginalia-import-'));
+  });
+  afterAll(async () => {
+    await Promise.all([table.drop(), rm(dir, { recursive: true, force: true })]);
+  });
+
+  it('adds imported comments to the live site count when other pages already have comments', async () => {
+    for (const [i, comment] of ['live one', 'live two'].entries()) {
+      await api.call({
+        method: 'POST',
+        path: '/api/comment',
+        body: { url: '/live/', comment, nick: 'Liv' },
+        sourceIp: `10.5.0.${i + 1}`,
+      });
+    }
+
+    await importInto(table, [fixture('waline.json')], { sourceTimezone: 'Asia/Shanghai' });
+    await importInto(table, [fixture('waline.json')], { sourceTimezone: 'Asia/Shanghai' });
+
+    expect(await siteCount(api)).toBe(2 + 5);
+    expect(await api.services.moderation.queueSizes()).toMatchObject({ waiting: 1, spam: 1 });
+    expect(await counts(api, ['/live/', '/posts/héllo/'])).toEqual([2, 4]);
+  });
+
+  it('adds imported pageviews to the live ones, once, when the site switched before importing', async () => {
+    for (let i = 0; i < 50; i++) {
+      await api.call({ method: 'POST', path: '/api/article', body: { path: '/switched/', type: 'time' } });
+    }
+    const first = await walineFile('first.json', 1000);
+
+    await importInto(table, [first]);
+    expect(await reading(api, '/switched/')).toEqual({ time: 1050 });
+    const { outcome } = await importInto(table, [first]);
+    expect(await reading(api, '/switched/')).toEqual({ time: 1050 });
+    expect(outcome.readingChanged).toBe(0);
+
+    await importInto(table, [await walineFile('later.json', 1200)]);
+    expect(await reading(api, '/switched/')).toEqual({ time: 1250 });
+  });
+
+  it('skips a copy that differs only by spaces, in one batch, when it runs and reruns', async () => {
+    const row = (objectId: number, nick: string) => ({
+      objectId,
+      url: '/spaces/',
+      comment: 'Same text',
+      nick,
+      mail: 'bob@example.org',
+      insertedAt: `2024-01-01T00:00:0${objectId}Z`,
+      status: 'approved',
+    });
+    const file = await walineFile('spaces.json', 0, [row(1, 'Bob'), row(2, 'Bob '), row(3, ' Bob')]);
+
+    const first = await importInto(table, [file]);
+    const second = await importInto(table, [file]);
+
+    expect(first.outcome.imported.approved).toBe(1);
+    expect(first.outcome.skipped.map((skip) => skip.reason)).toEqual([
+      expect.stringContaining('exact duplicate'),
+      expect.stringContaining('exact duplicate'),
+    ]);
+    expect(second.outcome.alreadyThere).toBe(1);
+    expect(await counts(api, ['/spaces/'])).toEqual([1]);
+  });
+});
+
+describe('an import resumed after a crash', () => {
+  let table: TestTable;
+
+  beforeAll(async () => {
+    table = await createTestTable();
+  });
+  afterAll(() => table.drop());
+
+  it('counts on the site what the stopped run wrote when it is run again', async () => {
+    const { files } = await readInputs([fixture('waline.json')]);
+    const plan = planImport(readSource(files, { sourceTimezone: 'Asia/Shanghai' }), { ipHashSalt: testSalt });
+    const client = createDocumentClient({ endpoint: table.endpoint });
+    const repository = createImportRepository(client, table.tableName);
+    const crashing = {
+      ...repository,
+      putAll: async (items: readonly Record<string, unknown>[]) => {
+        await repository.putAll(items.slice(0, 6));
+        throw new Error('crash');
+      },
+    };
+    const silent = () => ({ update: () => {}, finish: () => {} });
+
+    await expect(runImport(plan, crashing, silent)).rejects.toThrow('crash');
+    const outcome = await runImport(plan, repository, silent);
+    client.destroy();
+
+    expect(outcome.alreadyThere).toBe(3);
+    expect(outcome.site).toEqual({ comments: 5, waiting: 1, spam: 1 });
   });
 });
 
@@ -168,7 +287,7 @@ describe('import of a LeanCloud (Valine) console export', () => {
   });
 
   it('hides Valine-Admin spam and unreadable rows when Waline would have shown them', async () => {
-    expect(await api.services.moderation.queueSizes()).toEqual({ waiting: 1, spam: 1 });
+    expect(await api.services.moderation.queueSizes()).toMatchObject({ waiting: 1, spam: 1 });
     expect(await siteCount(api)).toBe(6);
   });
 
@@ -261,7 +380,7 @@ describe('import of Disqus XML and Artalk Artrans', () => {
     expect(root).toMatchObject({ nick: 'Ann', sticky: true, like: 4, time: Date.UTC(2023, 4, 1, 4) });
     expect(root.children.map((child: { nick: string }) => child.nick)).toEqual(['Bob', 'Cid', 'Fay']);
     expect(root.children.every((child: { rid: string }) => child.rid === root.objectId)).toBe(true);
-    expect(await api.services.moderation.queueSizes()).toEqual({ waiting: 1, spam: 1 });
+    expect(await api.services.moderation.queueSizes()).toMatchObject({ waiting: 1, spam: 1 });
     expect((await list(api, '/posts/b/')).data[0]).toMatchObject({ like: 2 });
   });
 });
