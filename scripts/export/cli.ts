@@ -1,7 +1,7 @@
 /**
  * `npm run export -- <file> [target options, see scripts/import/target.ts]`: writes the whole table
- * as Waline's `waline.json` (comments of every status, pageviews and reactions). Administrators,
- * IPs (only their hashes are kept) and voter marks are not exported.
+ * as Waline's `waline.json` (comments of every status with their IP hashes as `ipHash`, pageviews
+ * and reactions). Administrators, raw IPs (never stored) and voter marks are not exported.
  */
 import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';

@@ -31,8 +31,10 @@ export function toWalineExport(items: Iterable<Record<string, unknown>>, now: nu
         url: comment.url,
         comment: comment.orig,
         ua: typeof item.ua === 'string' ? item.ua : '',
-        // Only a salted hash of the IP is stored: the raw address cannot be given back.
+        // Only a salted hash of the IP is stored: the raw address cannot be given back, the hash
+        // goes in a field of its own, which an import into Marginalia keeps as it is.
         ip: '',
+        ...(comment.ipHash ? { ipHash: comment.ipHash } : {}),
         insertedAt: at,
         createdAt: at,
         updatedAt: at,

@@ -216,7 +216,9 @@ export function planImport(source: ParsedSource, options: PlanOptions = {}): Imp
       });
       continue;
     }
-    const ipHash = source_.ip && options.ipHashSalt ? hashIp(options.ipHashSalt, source_.ip.trim()) : '';
+    const ipHash =
+      source_.ipHash ??
+      (source_.ip && options.ipHashSalt ? hashIp(options.ipHashSalt, source_.ip.trim()) : '');
     const stored: StoredComment = {
       id,
       url: source_.url,

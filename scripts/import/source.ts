@@ -27,6 +27,8 @@ export interface SourceComment {
   readonly ua: string;
   /** Raw IP, hashed before it is stored; empty when the source has none. */
   readonly ip: string;
+  /** An IP hash a Marginalia export carries: stored unchanged (never hashed again). */
+  readonly ipHash?: string;
   /** The raw text (markdown or HTML). */
   readonly text: string;
   readonly status: CommentStatus;

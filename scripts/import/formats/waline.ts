@@ -18,6 +18,10 @@ import { countersOf, createDateReader, statusOf } from './common.js';
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
+/** The `ipHash` a Marginalia export adds to its rows (a salted hash, base64url), or undefined. */
+const ipHashOf = (value: unknown) =>
+  typeof value === 'string' && /^[\w-]{16,64}$/.test(value) ? value : undefined;
+
 /** The export inside `value`: the file itself, or the raw `{errno, data}` response body. */
 export function walineDocument(value: unknown): Record<string, unknown> | undefined {
   if (!isObject(value)) return undefined;
@@ -71,11 +75,13 @@ export function readWaline(files: readonly InputFile[], options: ReadOptions): P
         ...(idOf(row.pid) ? { parentId: idOf(row.pid) } : {}),
         ...(idOf(row.rid) ? { rootId: idOf(row.rid) } : {}),
         // Waline shows a registered author's current profile over the row (its formatCmt overlay).
-        nick: text(user?.display_name) || text(row.nick) || 'Anonymous',
+        // Marginalia stores '' for an anonymous author: its own export keeps it.
+        nick: text(user?.display_name) || text(row.nick) || (ownId ? '' : 'Anonymous'),
         mail: text(user?.email) || text(row.mail),
         link: text(user?.url) || text(row.link),
         ua: text(row.ua),
         ip: text(row.ip),
+        ...(ipHashOf(row.ipHash) ? { ipHash: ipHashOf(row.ipHash) } : {}),
         text: text(row.comment),
         status,
         like: count(row.like),

@@ -2,6 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashPassword } from '../../../functions/shared/auth/password.js';
 import { createDocumentClient } from '../../../functions/shared/storage/client.js';
 import { scanTable } from '../../../functions/shared/storage/table-export.js';
 import { toWalineExport } from '../../../scripts/export/to-waline.js';
@@ -10,6 +11,7 @@ import { createTestTable, type TestTable } from '../../support/test-table.js';
 import { importInto } from './import-support.js';
 
 type Api = ReturnType<typeof createLocalApi>;
+const jwt = 'j'.repeat(40);
 const urls = ['/posts/one', '/posts/twö/'];
 const ua =
   'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36';
@@ -45,6 +47,30 @@ async function answers(api: Api) {
   return result;
 }
 
+/** The administrator's moderation list of every status (mails and IP hashes included). */
+async function moderationAnswers(api: Api) {
+  await api.services.admins.save({
+    id: '01ADMIN',
+    email: 'admin@example.com',
+    displayName: 'The Admin',
+    passwordHash: await hashPassword('a long enough password'),
+    createdAt: 0,
+  });
+  const signIn = await api.call({
+    method: 'POST',
+    path: '/api/token',
+    body: { email: 'admin@example.com', password: 'a long enough password' },
+  });
+  const headers = { authorization: `Bearer ${signIn.body.data.token as string}` };
+  const result: Record<string, unknown> = {};
+  for (const status of ['approved', 'waiting', 'spam']) {
+    result[status] = (
+      await api.call({ path: '/api/comment', query: `type=list&status=${status}&pageSize=50`, headers })
+    ).body;
+  }
+  return result;
+}
+
 describe('export then import (round trip)', () => {
   let source: TestTable;
   let target: TestTable;
@@ -54,8 +80,8 @@ describe('export then import (round trip)', () => {
 
   beforeAll(async () => {
     [source, target] = await Promise.all([createTestTable(), createTestTable()]);
-    sourceApi = createLocalApi(source, { IPQPS: '0' });
-    targetApi = createLocalApi(target, { IPQPS: '0' });
+    sourceApi = createLocalApi(source, { IPQPS: '0', JWT_TOKEN: jwt });
+    targetApi = createLocalApi(target, { IPQPS: '0', JWT_TOKEN: jwt });
     dir = await mkdtemp(join(tmpdir(), 'marginalia-export-'));
 
     let ip = 0;
@@ -80,6 +106,7 @@ describe('export then import (round trip)', () => {
     const c = await post({ url: one, comment: 'Reply to A', nick: 'Cid', pid: a.objectId, rid: a.objectId });
     await post({ url: one, comment: 'Reply to C', nick: 'Dee', pid: c.objectId, rid: a.objectId });
     await post({ url: one, comment: 'Root E', nick: 'Eve' });
+    await post({ url: one, comment: 'Anonymous root' });
     const f = await post({ url: two, comment: 'Root F on two', nick: 'Fay' });
     const g = await post({ url: two, comment: 'to be spam', nick: 'Gus' });
     const h = await post({ url: two, comment: 'to be waiting', nick: 'Hal' });
@@ -136,9 +163,12 @@ describe('export then import (round trip)', () => {
     const { outcome } = await importInto(target, [file]);
 
     expect(outcome.skipped).toEqual([]);
-    expect(outcome.imported).toEqual({ approved: 6, waiting: 1, spam: 1 });
+    expect(outcome.imported).toEqual({ approved: 7, waiting: 1, spam: 1 });
     const before = await answers(sourceApi);
-    expect(before.site).toMatchObject({ data: 6 });
+    expect(before.site).toMatchObject({ data: 7 });
     expect(await answers(targetApi)).toEqual(before);
+    const moderation = await moderationAnswers(sourceApi);
+    expect(JSON.stringify(moderation)).toContain('"ipHash"');
+    expect(await moderationAnswers(targetApi)).toEqual(moderation);
   });
 });
