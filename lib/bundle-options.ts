@@ -30,6 +30,11 @@ export interface LambdaBundleOptions {
   readonly target: 'node22';
   readonly minify: true;
   readonly sourcemap: true;
+  /**
+   * The map leaves out the original sources: stack traces need only its mappings, and a map three times
+   * smaller is read faster at every cold start under --enable-source-maps.
+   */
+  readonly sourcesContent: false;
   /** Prefer the ESM build of each dependency: it tree-shakes, the CommonJS one does not. */
   readonly mainFields: readonly string[];
   /** Non-ASCII characters as UTF-8 rather than `\uXXXX` escapes: the entity tables and zh-CN text shrink. */
@@ -47,6 +52,7 @@ export function lambdaBundleOptions(): LambdaBundleOptions {
     target: 'node22',
     minify: true,
     sourcemap: true,
+    sourcesContent: false,
     mainFields: ['module', 'main'],
     charset: 'utf8',
     banner: requireShim,
@@ -69,6 +75,7 @@ export function toEsbuildOptions(
     target: options.target,
     minify: options.minify,
     sourcemap: options.sourcemap,
+    sourcesContent: options.sourcesContent,
     mainFields: [...options.mainFields],
     charset: options.charset,
     banner: { js: options.banner },

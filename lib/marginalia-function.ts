@@ -68,6 +68,7 @@ function bundling(): BundlingOptions {
     target: options.target,
     minify: options.minify,
     sourceMap: options.sourcemap,
+    sourcesContent: options.sourcesContent,
     mainFields: [...options.mainFields],
     banner: options.banner,
     esbuildArgs: {
