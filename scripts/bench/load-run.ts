@@ -121,6 +121,15 @@ export async function runLoadCase(
   };
 }
 
+/**
+ * Sends `loadCase` for `seconds` and discards the figures. A fresh JVM needs tens of seconds of load
+ * before its JIT settles (DynamoDB Local's CPU per request falls about threefold), far more than the
+ * 2 s warm-up of each case, so a first pass over every case warms both processes before any is measured.
+ */
+export async function warmUp(base: string, loadCase: LoadCase, settings: LoadSettings, seconds: number) {
+  await fire(base, loadCase, settings.connections, seconds);
+}
+
 /** Waits until the server is idle, then samples both processes and the server's counts together. */
 async function snapshot(server: BenchServer, dynamodbPid: number) {
   const stats: ServerStats = await server.waitUntilIdle();

@@ -3,7 +3,8 @@
  * latency, CPU and memory under load, beside the real Waline server's figures. Everything listens on
  * 127.0.0.1; every process it starts is stopped at the end, on Ctrl-C and on failure.
  *
- * Options: --duration=10 --warmup=2 --connections=50 --cold-runs=10 (seconds, connections, runs).
+ * Options: --duration=10 --warmup=2 --connections=50 --cold-runs=10 --jit-warmup=5 (seconds, connections,
+ * runs, and seconds of each case in the first, unmeasured pass that warms the JIT of Node and of the JVM).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -15,7 +16,7 @@ import { startDynamoDbLocal } from '../dynamodb-local.js';
 import { startCapacityRecorder } from './capacity-recorder.js';
 import { measureColdStarts } from './cold-start.js';
 import { loadCases, walineNotes } from './load-cases.js';
-import { type LoadOutcome, type LoadSettings, runLoadCase } from './load-run.js';
+import { type LoadOutcome, type LoadSettings, runLoadCase, warmUp } from './load-run.js';
 import { describeMachine } from './machine.js';
 import { measureOperationCosts } from './operation-costs.js';
 import { findChildren, sampleProcess } from './process-stats.js';
@@ -117,7 +118,8 @@ async function main(): Promise<void> {
   };
   console.log(
     `## Load: autocannon, ${settings.connections} connections, ${settings.durationSeconds} s after a ` +
-      `${settings.warmupSeconds} s warm-up, one case at a time\n`,
+      `${settings.warmupSeconds} s warm-up, one case at a time, after a first unmeasured pass of ` +
+      `${options.jitWarmup} s a case\n`,
   );
   const readCounter = async () => {
     const query = new URLSearchParams({ path: seeded.pageviewPath, type: 'time' });
@@ -125,6 +127,10 @@ async function main(): Promise<void> {
     const body = (await response.json()) as { data?: { time?: number }[] };
     return body.data?.[0]?.time ?? 0;
   };
+  if (options.jitWarmup > 0) {
+    console.log(`Warming up: every case for ${options.jitWarmup} s, not measured...`);
+    for (const loadCase of loadCases) await warmUp(server.base, loadCase, settings, options.jitWarmup);
+  }
   const outcomes: LoadOutcome[] = [];
   for (const loadCase of loadCases) {
     process.stdout.write(`  ${loadCase.name}... `);
@@ -140,7 +146,7 @@ async function main(): Promise<void> {
   const file = await writeResults(join(projectRoot, '.bench'), startedAt, {
     startedAt,
     machine,
-    settings: { ...settings, coldRuns: options.coldRuns },
+    settings: { ...settings, coldRuns: options.coldRuns, jitWarmupSeconds: options.jitWarmup },
     coldStart,
     costs,
     idle,
@@ -157,18 +163,23 @@ function parseSettings() {
       warmup: { type: 'string', default: '2' },
       connections: { type: 'string', default: '50' },
       'cold-runs': { type: 'string', default: '10' },
+      'jit-warmup': { type: 'string', default: '5' },
     },
   });
-  const positive = (name: string, value: string) => {
+  const whole = (name: string, value: string, minimum: number) => {
     const number = Number(value);
-    if (!Number.isInteger(number) || number < 1) throw new Error(`--${name} must be a whole number above 0`);
+    if (!Number.isInteger(number) || number < minimum) {
+      throw new Error(`--${name} must be a whole number of at least ${minimum}`);
+    }
     return number;
   };
+  const positive = (name: string, value: string) => whole(name, value, 1);
   return {
     duration: positive('duration', values.duration),
     warmup: positive('warmup', values.warmup),
     connections: positive('connections', values.connections),
     coldRuns: positive('cold-runs', values['cold-runs']),
+    jitWarmup: whole('jit-warmup', values['jit-warmup'], 0),
   };
 }
 
