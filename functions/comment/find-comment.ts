@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { commentIdSchema } from '../shared/domain/comment-schemas.js';
 import { AppError } from '../shared/domain/errors.js';
 import { translate } from '../shared/domain/messages.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { requireAdmin } from '../shared/auth/viewer.js';
 import type { CommentStatus, ListedComment } from '../shared/domain/comment.js';
 import { limits } from '../shared/domain/limits.js';

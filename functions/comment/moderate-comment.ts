@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { requireAdmin } from '../shared/auth/viewer.js';
 import { AppError } from '../shared/domain/errors.js';
 import { limits } from '../shared/domain/limits.js';

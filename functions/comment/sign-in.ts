@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { verifyPassword } from '../shared/auth/password.js';
 import { signToken } from '../shared/auth/token.js';
 import { AppError } from '../shared/domain/errors.js';

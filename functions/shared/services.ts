@@ -8,7 +8,6 @@ import { createDocumentClient } from './storage/client.js';
 import { type CommentRepository, createCommentRepository } from './storage/comment-repository.js';
 import { type CounterRepository, createCounterRepository } from './storage/counter-repository.js';
 import { createModerationRepository, type ModerationRepository } from './storage/moderation-repository.js';
-import { createTokenSecret } from './storage/token-secret.js';
 
 /** Everything a route needs, built once per cold start and injected into the route factories. */
 export interface Services {
@@ -38,7 +37,9 @@ export function createServices(config: Config, overrides: Partial<Services> = {}
     counters: createCounterRepository(client, config.TABLE_NAME),
     moderation: createModerationRepository(client, config.TABLE_NAME),
     admins: createAdminRepository(client, config.TABLE_NAME),
-    tokenSecret: createTokenSecret(config),
+    // JWT_TOKEN only: the SSM-backed key (storage/token-secret.ts) is wired by the comment function
+    // alone, so the article bundle carries no SSM client.
+    tokenSecret: async () => config.JWT_TOKEN,
     spamCheck: config.AKISMET_KEY
       ? createAkismetCheck({ key: config.AKISMET_KEY, siteUrl: config.SITE_URL ?? 'http://localhost' })
       : undefined,

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { counterNames } from './counters.js';
 import { limits } from './limits.js';
 import { pagePathSchema } from './page-path.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { limits } from './limits.js';
 
 /** Every url/path is part of a DynamoDB partition key, which stops at 2048 bytes: bound the bytes too. */
