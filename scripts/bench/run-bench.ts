@@ -3,7 +3,7 @@
  * latency, CPU and memory under load, beside the real Waline server's figures. Everything listens on
  * 127.0.0.1; every process it starts is stopped at the end, on Ctrl-C and on failure.
  *
- * Options: --duration=10 --warmup=2 --connections=50 --cold-runs=10 --jit-warmup=5 (seconds, connections,
+ * Options: --duration=10 --warmup=2 --connections=50 --cold-runs=10 --jit-warmup=10 (seconds, connections,
  * runs, and seconds of each case in the first, unmeasured pass that warms the JIT of Node and of the JVM).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -163,7 +163,7 @@ function parseSettings() {
       warmup: { type: 'string', default: '2' },
       connections: { type: 'string', default: '50' },
       'cold-runs': { type: 'string', default: '10' },
-      'jit-warmup': { type: 'string', default: '5' },
+      'jit-warmup': { type: 'string', default: '10' },
     },
   });
   const whole = (name: string, value: string, minimum: number) => {
