@@ -3,30 +3,18 @@
  * The password is asked for on the terminal (not echoed) or read from standard input when piped;
  * it is hashed with scrypt and never printed.
  *
- * Where it writes:
- * - by default the local table: through the running `npm start` (its DynamoDB Local endpoint is in
- *   .data/dynamodb-endpoint), or by starting DynamoDB Local on .data/dynamodb itself;
- * - `--endpoint URL --table NAME`: any DynamoDB Local;
- * - `--table NAME [--region R]`: a deployed table (the stack's TableName output), with credentials
- *   from the standard AWS chain.
+ * Where it writes: the local table by default, or another one; see scripts/table-target.ts.
  */
-import { readFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
-import { fileURLToPath } from 'node:url';
 import { ulid } from 'ulid';
 import { z } from 'zod';
 import { hashPassword } from '../functions/shared/auth/password.js';
 import { createAdminRepository } from '../functions/shared/storage/admin-repository.js';
-import { createDocumentClient } from '../functions/shared/storage/client.js';
-import { ensureTable } from './create-table.js';
-import { createLocalDynamoDbClient } from './create-table.js';
-import { startDynamoDbLocal } from './dynamodb-local.js';
+import { openTarget } from './table-target.js';
 
-const dataRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '.data');
 const usage =
-  'usage: npm run admin -- add <email> [--name "Display name"] [--replace] [--table NAME] [--region R] [--endpoint URL]';
+  'usage: npm run admin -- add <email> [--name "Display name"] [--replace] [--table NAME [--region R] | --outputs cdk-outputs.json | --endpoint URL --table NAME]';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ||= 'true';
 
@@ -46,6 +34,7 @@ async function main(): Promise<void> {
       table: { type: 'string' },
       region: { type: 'string' },
       endpoint: { type: 'string' },
+      outputs: { type: 'string' },
     },
   });
   const [command, rawEmail] = positionals;
@@ -64,40 +53,15 @@ async function main(): Promise<void> {
     createdAt: Date.now(),
   };
 
-  await withTable(values, async (client, tableName) => {
-    const saved = await createAdminRepository(client, tableName).save(account, { replace: values.replace });
-    if (!saved) throw new Error(`${email} is already an administrator; add --replace to set a new password.`);
-    console.log(`Administrator ${email} saved in table ${tableName}.`);
-  });
-}
-
-type DocumentClient = ReturnType<typeof createDocumentClient>;
-
-/** Runs `work` against the table the options name (see the header of this file). */
-async function withTable(
-  options: { table?: string; region?: string; endpoint?: string },
-  work: (client: DocumentClient, tableName: string) => Promise<void>,
-): Promise<void> {
-  if (options.table && !options.endpoint) {
-    if (options.region) process.env.AWS_REGION = options.region;
-    await work(createDocumentClient(), options.table);
-    return;
-  }
-  const tableName = options.table ?? process.env.TABLE_NAME ?? 'marginalia';
-  const running =
-    options.endpoint ?? (await readFile(join(dataRoot, 'dynamodb-endpoint'), 'utf8').catch(() => ''));
-  if (running.trim()) {
-    await work(createDocumentClient({ endpoint: running.trim() }), tableName);
-    return;
-  }
-  console.log('Starting DynamoDB Local on .data/dynamodb (npm start is not running)...');
-  const engine = await startDynamoDbLocal({ dataDir: join(dataRoot, 'dynamodb') });
+  const target = await openTarget(values, (line) => console.log(line));
   try {
-    const admin = createLocalDynamoDbClient(engine.endpoint);
-    await ensureTable(admin, tableName).finally(() => admin.destroy());
-    await work(createDocumentClient({ endpoint: engine.endpoint }), tableName);
+    const admins = createAdminRepository(target.client, target.tableName);
+    if (!(await admins.save(account, { replace: values.replace }))) {
+      throw new Error(`${email} is already an administrator; add --replace to set a new password.`);
+    }
+    console.log(`Administrator ${email} saved in table ${target.tableName}.`);
   } finally {
-    await engine.stop();
+    await target.close();
   }
 }
 

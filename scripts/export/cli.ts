@@ -1,12 +1,12 @@
 /**
- * `npm run export -- <file> [target options, see scripts/import/target.ts]`: writes the whole table
+ * `npm run export -- <file> [target options, see scripts/table-target.ts]`: writes the whole table
  * as Waline's `waline.json` (comments of every status with their IP hashes as `ipHash`, pageviews
  * and reactions). Administrators, raw IPs (never stored) and voter marks are not exported.
  */
 import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { scanTable } from '../../functions/shared/storage/table-export.js';
-import { openTarget } from '../import/target.js';
+import { openTarget } from '../table-target.js';
 import { toWalineExport } from './to-waline.js';
 
 const usage =

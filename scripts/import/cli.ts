@@ -14,7 +14,7 @@ import { readInputs } from './read-input.js';
 import { formatReport } from './report.js';
 import { runImport } from './run-import.js';
 import { formats, type SourceFormat } from './source.js';
-import { openTarget } from './target.js';
+import { openTarget } from '../table-target.js';
 import { isTimeZone } from './values.js';
 
 const usage =

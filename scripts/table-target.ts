@@ -1,5 +1,5 @@
 /**
- * Which table an import or export works on, shared by both tools (as `npm run admin` chooses):
+ * Which table `npm run admin`, `import` and `export` work on:
  * - by default the local table: through the running `npm start` (its DynamoDB Local endpoint is in
  *   .data/dynamodb-endpoint), or by starting DynamoDB Local on .data/dynamodb itself;
  * - `--endpoint URL --table NAME`: any DynamoDB Local;
@@ -11,11 +11,11 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { createDocumentClient } from '../../functions/shared/storage/client.js';
-import { createLocalDynamoDbClient, ensureTable } from '../create-table.js';
-import { startDynamoDbLocal } from '../dynamodb-local.js';
+import { createDocumentClient } from '../functions/shared/storage/client.js';
+import { createLocalDynamoDbClient, ensureTable } from './create-table.js';
+import { startDynamoDbLocal } from './dynamodb-local.js';
 
-const dataRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '.data');
+const dataRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '.data');
 
 /** The table options of the command line. */
 export interface TargetOptions {
