@@ -1,14 +1,10 @@
-import {
-  type DynamoDBDocumentClient,
-  GetCommand,
-  QueryCommand,
-  type QueryCommandOutput,
-} from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { ListedComment, StoredComment } from '../domain/comment.js';
 import { fromCommentItem, listedAttributes, toCommentItem } from './comment-item.js';
-import { attributes, commentSkPrefix, entities, indexNames, keys, statusPartition } from './keys.js';
+import { attributes, entities, indexNames, keys, statusPartition } from './keys.js';
 import { contribution, counterUpdates } from './counter-deltas.js';
 import { transactWrite } from './transact.js';
+import { queryArticleComments } from './article-comments.js';
 import { voteItems } from './vote-items.js';
 
 /** What must hold for a new comment to be stored, checked in the same transaction as the write. */
@@ -56,30 +52,12 @@ export function createCommentRepository(
   client: DynamoDBDocumentClient,
   tableName: string,
 ): CommentRepository {
-  const projection = {
-    ProjectionExpression: listedAttributes.map((_, i) => `#p${i}`).join(', '),
-    ExpressionAttributeNames: Object.fromEntries(listedAttributes.map((name, i) => [`#p${i}`, name])),
-  };
-
   return {
     async listByUrl(url) {
       const comments: ListedComment[] = [];
-      let startKey: QueryCommandOutput['LastEvaluatedKey'];
-      do {
-        const output = await client.send(
-          new QueryCommand({
-            TableName: tableName,
-            // The article partition also holds its counters and duplicate marks: comments only.
-            KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :comments)',
-            ProjectionExpression: projection.ProjectionExpression,
-            ExpressionAttributeNames: { ...projection.ExpressionAttributeNames, '#pk': 'pk', '#sk': 'sk' },
-            ExpressionAttributeValues: { ':pk': keys.articlePartition(url), ':comments': commentSkPrefix },
-            ExclusiveStartKey: startKey,
-          }),
-        );
-        comments.push(...(output.Items ?? []).map(fromCommentItem));
-        startKey = output.LastEvaluatedKey;
-      } while (startKey);
+      for await (const item of queryArticleComments(client, tableName, url, { names: listedAttributes })) {
+        comments.push(fromCommentItem(item));
+      }
       return comments;
     },
 
@@ -104,7 +82,8 @@ export function createCommentRepository(
         new GetCommand({
           TableName: tableName,
           Key: keys.comment(url, id),
-          ...projection,
+          ProjectionExpression: listedAttributes.map((_, i) => `#p${i}`).join(', '),
+          ExpressionAttributeNames: Object.fromEntries(listedAttributes.map((name, i) => [`#p${i}`, name])),
           // A reply may follow its parent within a second; an eventually consistent read could miss it.
           ConsistentRead: true,
         }),

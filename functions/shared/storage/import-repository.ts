@@ -1,15 +1,10 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import {
-  type DynamoDBDocumentClient,
-  GetCommand,
-  QueryCommand,
-  type QueryCommandOutput,
-  UpdateCommand,
-} from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { CounterName } from '../domain/counters.js';
 import { batchGet } from './batch-get.js';
 import { putAll, type BulkWriteOptions } from './bulk-writer.js';
-import { attributes, commentSkPrefix, entities, type Key, keys } from './keys.js';
+import { entities, type Key, keys } from './keys.js';
+import { queryArticleComments } from './article-comments.js';
 import { retryOnConflict, transactWrite } from './transact.js';
 
 /** The comments of one page by status, counted from its partition. */
@@ -87,37 +82,18 @@ export function createImportRepository(client: DynamoDBDocumentClient, tableName
       let roots = 0;
       let waiting = 0;
       let spam = 0;
-      let startKey: QueryCommandOutput['LastEvaluatedKey'];
-      do {
-        const output = await client.send(
-          new QueryCommand({
-            TableName: tableName,
-            // The base table, never an index: only it can be read consistently, so comments just
-            // written are counted. The comments of the page only, and only what the counts need.
-            KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :comments)',
-            ProjectionExpression: '#status, #rid',
-            ExpressionAttributeNames: {
-              '#pk': attributes.pk,
-              '#sk': attributes.sk,
-              '#status': 'status',
-              '#rid': 'rid',
-            },
-            ExpressionAttributeValues: { ':pk': keys.articlePartition(url), ':comments': commentSkPrefix },
-            ConsistentRead: true,
-            ExclusiveStartKey: startKey,
-          }),
-        );
-        for (const item of output.Items ?? []) {
-          const status = item.status ?? 'approved';
-          if (status === 'waiting') waiting++;
-          else if (status === 'spam') spam++;
-          else {
-            comments++;
-            if (item.rid === undefined) roots++;
-          }
+      // The base table, never an index: only it can be read consistently, so comments just written
+      // are counted. Only what the counts need is read back.
+      const names = ['status', 'rid'];
+      for await (const item of queryArticleComments(client, tableName, url, { names, consistent: true })) {
+        const status = item.status ?? 'approved';
+        if (status === 'waiting') waiting++;
+        else if (status === 'spam') spam++;
+        else {
+          comments++;
+          if (item.rid === undefined) roots++;
         }
-        startKey = output.LastEvaluatedKey;
-      } while (startKey);
+      }
       return { comments, roots, waiting, spam };
     },
 

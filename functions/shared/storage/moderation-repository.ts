@@ -7,8 +7,9 @@ import {
 import { type CommentStatus, isRoot, type ListedComment } from '../domain/comment.js';
 import { fromCommentItem, listedAttributes } from './comment-item.js';
 import { combine, contribution, counterUpdates, noDelta } from './counter-deltas.js';
-import { attributes, commentSkPrefix, indexNames, keys, statusPartition } from './keys.js';
+import { attributes, indexNames, keys, statusPartition } from './keys.js';
 import { transactWrite } from './transact.js';
+import { queryArticleComments } from './article-comments.js';
 
 /** A comment addressed for moderation. */
 export interface CommentRef {
@@ -125,26 +126,10 @@ export function createModerationRepository(
 
     async remove(ref) {
       const all: ModeratedComment[] = [];
-      let startKey: QueryCommandOutput['LastEvaluatedKey'];
-      do {
-        const output = await client.send(
-          new QueryCommand({
-            TableName: tableName,
-            KeyConditionExpression: 'pk = :pk AND begins_with(sk, :comments)',
-            ExpressionAttributeValues: {
-              ':pk': keys.articlePartition(ref.url),
-              ':comments': commentSkPrefix,
-            },
-            ExclusiveStartKey: startKey,
-            ConsistentRead: true,
-          }),
-        );
-        for (const item of output.Items ?? []) {
-          const hash = item.contentHash;
-          all.push({ ...fromCommentItem(item), ...(typeof hash === 'string' ? { contentHash: hash } : {}) });
-        }
-        startKey = output.LastEvaluatedKey;
-      } while (startKey);
+      for await (const item of queryArticleComments(client, tableName, ref.url, { consistent: true })) {
+        const hash = item.contentHash;
+        all.push({ ...fromCommentItem(item), ...(typeof hash === 'string' ? { contentHash: hash } : {}) });
+      }
 
       // As Waline: the comment, its direct replies, and (for a root) its whole thread.
       const doomed = all.filter((c) => c.id === ref.id || c.pid === ref.id || c.rid === ref.id);
