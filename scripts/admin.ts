@@ -12,18 +12,12 @@ import { z } from 'zod';
 import { hashPassword } from '../functions/shared/auth/password.js';
 import { createAdminRepository } from '../functions/shared/storage/admin-repository.js';
 import { openTarget } from './table-target.js';
+import { runCli } from './run-cli.js';
 
 const usage =
   'usage: npm run admin -- add <email> [--name "Display name"] [--replace] [--table NAME [--region R] | --outputs cdk-outputs.json | --endpoint URL --table NAME]';
 
-process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ||= 'true';
-
-try {
-  await main();
-} catch (error) {
-  console.error(error instanceof Error ? error.message : String(error));
-  process.exitCode = 1;
-}
+await runCli(main);
 
 async function main(): Promise<void> {
   const { positionals, values } = parseArgs({

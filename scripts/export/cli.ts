@@ -8,18 +8,12 @@ import { parseArgs } from 'node:util';
 import { scanTable } from '../../functions/shared/storage/table-export.js';
 import { openTarget } from '../table-target.js';
 import { toWalineExport } from './to-waline.js';
+import { runCli } from '../run-cli.js';
 
 const usage =
   'usage: npm run export -- <file> [--table NAME [--region R] | --outputs cdk-outputs.json | --endpoint URL --table NAME]';
 
-process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ||= 'true';
-
-try {
-  await main();
-} catch (error) {
-  console.error(error instanceof Error ? error.message : String(error));
-  process.exitCode = 1;
-}
+await runCli(main);
 
 async function main(): Promise<void> {
   const { positionals, values } = parseArgs({

@@ -16,19 +16,13 @@ import { runImport } from './run-import.js';
 import { formats, type SourceFormat } from './source.js';
 import { openTarget } from '../table-target.js';
 import { isTimeZone } from './values.js';
+import { runCli } from '../run-cli.js';
 
 const usage =
   'usage: npm run import -- <file>... [--from waline|valine|twikoo|disqus|artalk] [--dry-run] ' +
   '[--source-timezone ZONE] [--ip-hash-salt S] [--table NAME [--region R] | --outputs cdk-outputs.json | --endpoint URL --table NAME]';
 
-process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ||= 'true';
-
-try {
-  await main();
-} catch (error) {
-  console.error(error instanceof Error ? error.message : String(error));
-  process.exitCode = 1;
-}
+await runCli(main);
 
 async function main(): Promise<void> {
   const { positionals, values } = parseArgs({
