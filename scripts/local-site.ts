@@ -3,7 +3,7 @@
  * installed npm packages, and identicon avatars. Every servable file is listed when the site is created and
  * looked up by its exact raw name, so no request path can reach anything else (no decoding, no `..`).
  */
-import { readdirSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, extname, join } from 'node:path';
@@ -21,6 +21,7 @@ export interface StaticFile {
 export type LocalSite = (rawPath: string) => Promise<StaticFile | undefined>;
 
 const demoDir = join(dirname(fileURLToPath(import.meta.url)), 'demo');
+const articleTemplate = join(demoDir, 'article.html');
 const requireFromHere = createRequire(import.meta.url);
 
 const contentTypes: Record<string, string> = {
@@ -43,7 +44,39 @@ function mounts(): ReadonlyArray<readonly [prefix: string, dir: string]> {
   ];
 }
 
-const pages: Record<string, string> = { '/': 'index.html', '/v2/': 'v2.html' };
+/** The one demo article, shown through each client: what differs between the two pages. */
+const clients = {
+  '/': {
+    client: 'v3',
+    major: '3',
+    titleSuffix: '',
+    scripts: ['<script type="module" src="/demo/demo-v3.js"></script>'],
+  },
+  '/v2/': {
+    client: 'v2',
+    major: '2',
+    titleSuffix: ' (Waline v2)',
+    scripts: [
+      '<script src="/vendor/waline-v2/waline.js"></script>',
+      '<script type="module" src="/demo/demo-v2.js"></script>',
+    ],
+  },
+} as const;
+
+/** The demo page of `path`, filled from the shared template (placeholders are `{{name}}`). */
+function renderPage(template: string, path: keyof typeof clients): Buffer {
+  const page = clients[path];
+  const current = 'aria-current="page"';
+  const values: Record<string, string> = {
+    client: page.client,
+    major: page.major,
+    titleSuffix: page.titleSuffix,
+    v3Current: page.client === 'v3' ? current : '',
+    v2Current: page.client === 'v2' ? current : '',
+    scripts: page.scripts.join('\n    '),
+  };
+  return Buffer.from(template.replace(/\{\{(\w+)\}\}/g, (_, name: string) => values[name] ?? ''));
+}
 
 /**
  * The demo pages' policy: scripts only from this server and never inline, so neither an unsanitised comment
@@ -70,11 +103,19 @@ export function createLocalSite(): LocalSite {
   for (const [prefix, dir] of mounts()) {
     for (const name of readdirSync(dir)) {
       const file = join(dir, name);
+      // The article template is served only filled in, as a page below.
+      if (file === articleTemplate) continue;
       if (contentTypes[extname(name)] !== undefined && statSync(file).isFile())
         files.set(prefix + name, file);
     }
   }
-  for (const [path, name] of Object.entries(pages)) files.set(path, join(demoDir, name));
+  const template = readFileSync(articleTemplate, 'utf8');
+  const pages = new Map(
+    (Object.keys(clients) as Array<keyof typeof clients>).map((path) => [
+      path as string,
+      renderPage(template, path),
+    ]),
+  );
 
   return async (rawPath) => {
     if (rawPath === '/v2') return { statusCode: 308, headers: { location: '/v2/' }, body: Buffer.alloc(0) };
@@ -82,6 +123,8 @@ export function createLocalSite(): LocalSite {
     if (avatar !== undefined && avatarHashPattern.test(avatar)) {
       return ok('.svg', Buffer.from(renderIdenticon(avatar)), 'public, max-age=86400');
     }
+    const page = pages.get(rawPath);
+    if (page !== undefined) return ok('.html', page, 'no-cache');
     const file = files.get(rawPath);
     if (file === undefined) return undefined;
     // Pages and clients change when the packages do; revalidate rather than cache.
