@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
-import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { Architecture, type ParamsAndSecretsLayerVersion, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { type BundlingOptions, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
@@ -20,6 +20,8 @@ export interface MarginaliaFunctionProps {
   readonly memorySize?: number;
   /** How long the function's logs are kept; default one month. */
   readonly logRetention?: RetentionDays;
+  /** The Parameters and Secrets extension layer, for a function that reads SSM parameters; default none. */
+  readonly paramsAndSecrets?: ParamsAndSecretsLayerVersion;
 }
 
 /** A NodejsFunction with the house defaults: Node.js 22 on arm64, ESM bundle with source maps, own log group. */
@@ -56,6 +58,7 @@ export class MarginaliaFunction extends Construct {
         ...props.environment,
       },
       bundling: bundling(),
+      paramsAndSecrets: props.paramsAndSecrets,
     });
   }
 }

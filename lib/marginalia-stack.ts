@@ -4,6 +4,11 @@ import { CorsHttpMethod, HttpApi, HttpMethod, HttpStage } from 'aws-cdk-lib/aws-
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { AttributeType, Billing, ProjectionType, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import {
+  ParamsAndSecretsLayerVersion,
+  ParamsAndSecretsLogLevel,
+  ParamsAndSecretsVersions,
+} from 'aws-cdk-lib/aws-lambda';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
@@ -128,6 +133,11 @@ export class MarginaliaStack extends Stack {
       description: 'Marginalia comments: list, count, recent, submit, like, moderate.',
       environment,
       logRetention: props.logRetention,
+      // The sign-in key is read through AWS's extension (a layer with its own cache) rather than an
+      // SSM client in the bundle: 76 KiB less code to load on every cold start, list requests included.
+      paramsAndSecrets: ParamsAndSecretsLayerVersion.fromVersion(ParamsAndSecretsVersions.V1_0_103, {
+        logLevel: ParamsAndSecretsLogLevel.WARN,
+      }),
     });
     const article = new MarginaliaFunction(this, 'ArticleFunction', {
       entry: entry('../functions/article/handler.ts'),

@@ -50,6 +50,8 @@ const configSchema = z.object({
   JWT_TOKEN: z.string().min(32).optional(),
   /** Name of an SSM SecureString holding the token key, read once per cold start. */
   JWT_SECRET_PARAMETER: z.string().min(1).max(2048).optional(),
+  /** Port of the Parameters and Secrets extension that reads it (the layer's own variable). */
+  PARAMETERS_SECRETS_EXTENSION_HTTP_PORT: z.coerce.number().int().min(1).max(65_535).default(2773),
   TOKEN_TTL_HOURS: z.coerce
     .number()
     .int()

@@ -286,6 +286,21 @@ describe('MarginaliaStack', () => {
     });
   });
 
+  it('reads the sign-in key through the Parameters and Secrets extension, in the comment function only', () => {
+    const layersOf = (fn: MarginaliaFunction) =>
+      JSON.stringify(template.toJSON().Resources[functionId(stack, fn)].Properties.Layers ?? []);
+
+    expect(layersOf(stack.commentFunction)).toMatch(/Paramsandsecretslayer.*arm64/i);
+    expect(environmentOf(template, functionId(stack, stack.commentFunction))).toMatchObject({
+      PARAMETERS_SECRETS_EXTENSION_HTTP_PORT: '2773',
+      PARAMETERS_SECRETS_EXTENSION_LOG_LEVEL: 'warn',
+    });
+    expect(layersOf(stack.articleFunction)).toBe('[]');
+    expect(environmentOf(template, functionId(stack, stack.articleFunction))).not.toHaveProperty(
+      'PARAMETERS_SECRETS_EXTENSION_HTTP_PORT',
+    );
+  });
+
   it('grants no Scan and no wildcard action to any role when synthesized', () => {
     const actions = Object.values(template.findResources('AWS::IAM::Policy')).flatMap((policy) =>
       policy.Properties.PolicyDocument.Statement.flatMap(

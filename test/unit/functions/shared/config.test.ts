@@ -12,6 +12,7 @@ describe('loadConfig', () => {
       ALLOWED_ORIGINS: ['*'],
       DISABLE_USERAGENT: false,
       TOKEN_TTL_HOURS: 168,
+      PARAMETERS_SECRETS_EXTENSION_HTTP_PORT: 2773,
       COMMENT_AUDIT: false,
       FORBIDDEN_WORDS: [],
       BLOCKED_IP_HASHES: [],

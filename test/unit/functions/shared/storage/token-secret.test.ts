@@ -1,57 +1,117 @@
-import { GetParameterCommand, ParameterNotFound, SSMClient } from '@aws-sdk/client-ssm';
-import { mockClient } from 'aws-sdk-client-mock';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createTokenSecret } from '../../../../../functions/shared/storage/token-secret.js';
 import { testConfig } from '../../../../support/test-config.js';
 
-const ssm = mockClient(SSMClient);
-const fromParameter = () => createTokenSecret(testConfig({ JWT_SECRET_PARAMETER: '/marginalia/jwt-secret' }));
+type Answer = (request: IncomingMessage, response: ServerResponse) => void;
+
+/** A stand-in for the Parameters and Secrets extension on 127.0.0.1, answering with `answers` in turn. */
+async function startExtension(...answers: Answer[]) {
+  const requests: { url: string; token: string | undefined }[] = [];
+  const server: Server = createServer((request, response) => {
+    const token = request.headers['x-aws-parameters-secrets-token'];
+    requests.push({ url: request.url ?? '', token: typeof token === 'string' ? token : undefined });
+    const answer = answers[Math.min(requests.length, answers.length) - 1];
+    answer?.(request, response);
+  });
+  await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
+  return {
+    requests,
+    port: (server.address() as AddressInfo).port,
+    close: () => new Promise<void>((closed) => server.close(() => closed())),
+  };
+}
+
+const value = (text: string): Answer => (_request, response) => {
+  response.writeHead(200, { 'content-type': 'application/json' });
+  response.end(JSON.stringify({ Parameter: { Name: '/marginalia/jwt-secret', Type: 'SecureString', Value: text } }));
+};
+const status = (code: number, body: string): Answer => (_request, response) => {
+  response.writeHead(code);
+  response.end(body);
+};
 
 describe('createTokenSecret', () => {
+  let extension: Awaited<ReturnType<typeof startExtension>> | undefined;
+  const fromParameter = (port: number) =>
+    createTokenSecret(testConfig({ JWT_SECRET_PARAMETER: '/marginalia/jwt-secret' }), {
+      host: '127.0.0.1',
+      port,
+      sessionToken: 'session-token',
+    });
+
   beforeEach(() => {
-    ssm.reset();
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
   });
-  afterEach(() => vi.restoreAllMocks());
+  afterEach(async () => {
+    vi.restoreAllMocks();
+    await extension?.close();
+    extension = undefined;
+  });
 
-  it('reads the SecureString once, decrypted, when JWT_TOKEN is not set', async () => {
-    ssm.on(GetParameterCommand).resolves({ Parameter: { Value: 's'.repeat(40) } });
-    const secret = fromParameter();
+  it('reads the SecureString once, decrypted, through the extension, when JWT_TOKEN is not set', async () => {
+    extension = await startExtension(value('s'.repeat(40)));
+    const secret = fromParameter(extension.port);
 
     expect(await secret()).toBe('s'.repeat(40));
     expect(await secret()).toBe('s'.repeat(40));
-    expect(ssm.commandCalls(GetParameterCommand)).toHaveLength(1);
-    expect(ssm.commandCalls(GetParameterCommand)[0]?.args[0].input).toEqual({
-      Name: '/marginalia/jwt-secret',
-      WithDecryption: true,
-    });
+    expect(extension.requests).toEqual([
+      {
+        url: '/systemsmanager/parameters/get?name=%2Fmarginalia%2Fjwt-secret&withDecryption=true',
+        token: 'session-token',
+      },
+    ]);
   });
 
   it('turns sign-in off, without asking again, when the parameter does not exist', async () => {
-    ssm.on(GetParameterCommand).rejects(new ParameterNotFound({ message: 'missing', $metadata: {} }));
-    const secret = fromParameter();
+    extension = await startExtension(status(400, 'ParameterNotFound: /marginalia/jwt-secret'));
+    const secret = fromParameter(extension.port);
 
     expect(await secret()).toBeUndefined();
     expect(await secret()).toBeUndefined();
-    expect(ssm.commandCalls(GetParameterCommand)).toHaveLength(1);
+    expect(extension.requests).toHaveLength(1);
+    expect(console.error).toHaveBeenCalledWith(expect.stringContaining('does not exist: sign-in is off'));
   });
 
-  it('refuses a key shorter than 32 characters, and retries after other failures', async () => {
-    ssm.on(GetParameterCommand).resolves({ Parameter: { Value: 'short' } });
-    expect(await fromParameter()()).toBeUndefined();
+  it('refuses a key shorter than 32 characters', async () => {
+    extension = await startExtension(value('short'));
+    expect(await fromParameter(extension.port)()).toBeUndefined();
+    expect(console.error).toHaveBeenCalledWith(expect.stringContaining('shorter than 32 characters'));
+  });
 
-    ssm.reset();
-    ssm
-      .on(GetParameterCommand)
-      .rejectsOnce(new Error('throttled'))
-      .resolves({ Parameter: { Value: 'k'.repeat(32) } });
-    const secret = fromParameter();
-    await expect(secret()).rejects.toThrow('throttled');
+  it('fails the request and asks again after any other failure', async () => {
+    extension = await startExtension(status(500, 'throttled'), value('k'.repeat(32)));
+    const secret = fromParameter(extension.port);
+
+    await expect(secret()).rejects.toThrow('the secrets extension answered 500: throttled');
     expect(await secret()).toBe('k'.repeat(32));
+    expect(extension.requests).toHaveLength(2);
   });
 
-  it('uses JWT_TOKEN without calling SSM when it is set', async () => {
-    expect(await createTokenSecret(testConfig({ JWT_TOKEN: 'j'.repeat(32) }))()).toBe('j'.repeat(32));
-    expect(ssm.calls()).toHaveLength(0);
+  it('rejects an answer that is not a GetParameter output', async () => {
+    extension = await startExtension(status(200, '<html>proxy</html>'));
+    await expect(fromParameter(extension.port)()).rejects.toThrow('answered without a value');
+  });
+
+  it('rejects an oversized answer instead of buffering it', async () => {
+    extension = await startExtension(status(200, 'x'.repeat(100 * 1024)));
+    await expect(fromParameter(extension.port)()).rejects.toThrow('more than 65536 bytes');
+  });
+
+  it('uses JWT_TOKEN without calling the extension when it is set', async () => {
+    extension = await startExtension(value('never'));
+    const secret = createTokenSecret(testConfig({ JWT_TOKEN: 'j'.repeat(32) }), {
+      host: '127.0.0.1',
+      port: extension.port,
+      sessionToken: undefined,
+    });
+    expect(await secret()).toBe('j'.repeat(32));
+    expect(extension.requests).toHaveLength(0);
+  });
+
+  it('is off when neither JWT_TOKEN nor a parameter is set', async () => {
+    const secret = createTokenSecret(testConfig(), { port: 2773, sessionToken: undefined });
+    expect(await secret()).toBeUndefined();
   });
 });
