@@ -23,14 +23,20 @@ async function startExtension(...answers: Answer[]) {
   };
 }
 
-const value = (text: string): Answer => (_request, response) => {
-  response.writeHead(200, { 'content-type': 'application/json' });
-  response.end(JSON.stringify({ Parameter: { Name: '/marginalia/jwt-secret', Type: 'SecureString', Value: text } }));
-};
-const status = (code: number, body: string): Answer => (_request, response) => {
-  response.writeHead(code);
-  response.end(body);
-};
+const value =
+  (text: string): Answer =>
+  (_request, response) => {
+    response.writeHead(200, { 'content-type': 'application/json' });
+    response.end(
+      JSON.stringify({ Parameter: { Name: '/marginalia/jwt-secret', Type: 'SecureString', Value: text } }),
+    );
+  };
+const status =
+  (code: number, body: string): Answer =>
+  (_request, response) => {
+    response.writeHead(code);
+    response.end(body);
+  };
 
 describe('createTokenSecret', () => {
   let extension: Awaited<ReturnType<typeof startExtension>> | undefined;
