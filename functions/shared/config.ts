@@ -58,6 +58,11 @@ const configSchema = z.object({
     .min(1)
     .max(24 * 90)
     .default(24 * 7),
+  /**
+   * How long a warm instance reuses an article's comments and the recent comments it read, in ms; 0
+   * reads DynamoDB on every request. Its own writes are seen at once, other instances' within this.
+   */
+  LIST_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
   /** New comments wait for approval (Waline's name). */
   COMMENT_AUDIT: flag,
   /** Comma-separated words; a comment containing one as a word is marked spam (Waline's name). */

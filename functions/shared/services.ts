@@ -4,6 +4,7 @@ import { createAvatarResolver } from './domain/avatar.js';
 import type { PresentOptions } from './domain/present-comment.js';
 import { createAkismetCheck, type SpamCheck } from './spam/akismet.js';
 import { type AdminRepository, createAdminRepository } from './storage/admin-repository.js';
+import { cacheListReads } from './storage/cached-reads.js';
 import { createDocumentClient } from './storage/client.js';
 import { type CommentRepository, createCommentRepository } from './storage/comment-repository.js';
 import { type CounterRepository, createCounterRepository } from './storage/counter-repository.js';
@@ -31,11 +32,18 @@ export interface Services {
 /** Builds the services for `config`; `overrides` lets tests and local mode swap any part. */
 export function createServices(config: Config, overrides: Partial<Services> = {}): Services {
   const client = createDocumentClient({ endpoint: config.DYNAMODB_ENDPOINT });
+  const { comments, moderation } = cacheListReads(
+    {
+      comments: createCommentRepository(client, config.TABLE_NAME),
+      moderation: createModerationRepository(client, config.TABLE_NAME),
+    },
+    { ttlMs: config.LIST_CACHE_MS, now: overrides.now },
+  );
   return {
     config,
-    comments: createCommentRepository(client, config.TABLE_NAME),
+    comments,
     counters: createCounterRepository(client, config.TABLE_NAME),
-    moderation: createModerationRepository(client, config.TABLE_NAME),
+    moderation,
     admins: createAdminRepository(client, config.TABLE_NAME),
     // JWT_TOKEN only: the SSM-backed key (storage/token-secret.ts) is wired by the comment function
     // alone, so the article bundle carries no SSM client.

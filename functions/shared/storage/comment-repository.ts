@@ -31,9 +31,9 @@ export interface CommentLocation {
 /** Reads and writes comments. Each method is one round trip, except list (one per MB read). */
 export interface CommentRepository {
   /** Every comment of `url`, any status, in insertion order. */
-  listByUrl(url: string): Promise<ListedComment[]>;
+  listByUrl(url: string): Promise<readonly ListedComment[]>;
   /** The site's newest approved comments, newest first. */
-  recent(count: number): Promise<ListedComment[]>;
+  recent(count: number): Promise<readonly ListedComment[]>;
   /** Comment `id` of `url`, read consistently, or undefined when there is none. */
   find(url: string, id: string): Promise<ListedComment | undefined>;
   /** Stores `comment` with its guards and counters, or says why not. */

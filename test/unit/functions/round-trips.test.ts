@@ -16,7 +16,8 @@ import { buildEvent, type EventSpec, testContext } from '../../support/http-even
 import { testConfig } from '../../support/test-config.js';
 
 const ddb = mockClient(DynamoDBDocumentClient);
-const services = createServices(testConfig(), { now: () => 1_800_000_000_000 });
+// The round trips of each request itself: the list cache (cached-reads.test.ts) is off.
+const services = createServices(testConfig({ LIST_CACHE_MS: '0' }), { now: () => 1_800_000_000_000 });
 const comment = createCommentHandler(services);
 const article = createArticleHandler(services);
 

@@ -13,6 +13,7 @@ describe('loadConfig', () => {
       DISABLE_USERAGENT: false,
       TOKEN_TTL_HOURS: 168,
       PARAMETERS_SECRETS_EXTENSION_HTTP_PORT: 2773,
+      LIST_CACHE_MS: 1000,
       COMMENT_AUDIT: false,
       FORBIDDEN_WORDS: [],
       BLOCKED_IP_HASHES: [],

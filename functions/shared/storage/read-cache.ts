@@ -1,0 +1,87 @@
+/** A short-lived, bounded, in-process cache of read results. */
+export interface ReadCache<T> {
+  /**
+   * The value under `key`: a copy loaded less than the cache's lifetime ago, or a fresh `load()`.
+   * Requests that miss while a load for `key` is running share it rather than each reading again.
+   */
+  get(key: string, load: () => Promise<T>): Promise<T>;
+  /** Forgets `key`, and any load for it still running: the next `get` reads again. */
+  forget(key: string): void;
+  /** Forgets everything. */
+  clear(): void;
+}
+
+/** How long and how much a ReadCache keeps. */
+export interface ReadCacheOptions<T> {
+  /** Lifetime of a loaded value in milliseconds; 0 turns the cache off (every `get` loads). */
+  readonly ttlMs: number;
+  /** The most weight kept at once; the oldest entries go first, and a heavier value is not kept. */
+  readonly maxWeight: number;
+  /** The weight of a value (say, its number of comments); 1 by default. */
+  readonly weigh?: (value: T) => number;
+  /** Milliseconds since the epoch; injected so tests control time. */
+  readonly now?: () => number;
+}
+
+interface Entry<T> {
+  readonly value: Promise<T>;
+  /** When the load started: a value is as old as the read that produced it. */
+  readonly loadedAt: number;
+  weight: number;
+}
+
+/**
+ * Creates a ReadCache. Values are shared between requests, so callers must not mutate them. A failed
+ * load is not kept: the next `get` tries again.
+ */
+export function createReadCache<T>(options: ReadCacheOptions<T>): ReadCache<T> {
+  const { ttlMs, maxWeight } = options;
+  const weigh = options.weigh ?? (() => 1);
+  const now = options.now ?? Date.now;
+  // A Map iterates in insertion order: the first key is the oldest entry.
+  const entries = new Map<string, Entry<T>>();
+  let totalWeight = 0;
+
+  const remove = (key: string) => {
+    const entry = entries.get(key);
+    if (!entry) return;
+    entries.delete(key);
+    totalWeight -= entry.weight;
+  };
+
+  const settle = (key: string, entry: Entry<T>, value: T) => {
+    // Forgotten (or replaced) while loading: the value may predate a write, so it is not kept.
+    if (entries.get(key) !== entry) return;
+    // At least 1: even empty answers count, so many distinct keys cannot grow the cache without bound.
+    entry.weight = Math.max(1, weigh(value));
+    totalWeight += entry.weight;
+    for (const [oldestKey] of entries) {
+      if (totalWeight <= maxWeight) break;
+      remove(oldestKey);
+    }
+  };
+
+  return {
+    get(key, load) {
+      if (ttlMs <= 0) return load();
+      const cached = entries.get(key);
+      if (cached && now() - cached.loadedAt < ttlMs) return cached.value;
+      remove(key);
+      const value = load();
+      const entry: Entry<T> = { value, loadedAt: now(), weight: 0 };
+      entries.set(key, entry);
+      value.then(
+        (loaded) => settle(key, entry, loaded),
+        () => {
+          if (entries.get(key) === entry) remove(key);
+        },
+      );
+      return value;
+    },
+    forget: remove,
+    clear() {
+      entries.clear();
+      totalWeight = 0;
+    },
+  };
+}

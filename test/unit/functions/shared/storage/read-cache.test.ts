@@ -1,0 +1,110 @@
+import { describe, expect, it } from 'vitest';
+import { createReadCache } from '../../../../../functions/shared/storage/read-cache.js';
+
+/** A clock the test moves by hand. */
+function manualClock() {
+  let time = 1_000_000;
+  return { now: () => time, advance: (ms: number) => (time += ms) };
+}
+
+/** A load that counts its calls and answers `value`. */
+function counting<T>(value: () => T) {
+  const load = async () => {
+    load.calls++;
+    return value();
+  };
+  load.calls = 0;
+  return load;
+}
+
+describe('createReadCache', () => {
+  it('answers from the copy until it is ttlMs old, then loads again', async () => {
+    const clock = manualClock();
+    const cache = createReadCache<string>({ ttlMs: 1000, maxWeight: 10, now: clock.now });
+    let version = 1;
+    const load = counting(() => `v${version}`);
+
+    expect(await cache.get('a', load)).toBe('v1');
+    version = 2;
+    clock.advance(999);
+    expect(await cache.get('a', load)).toBe('v1');
+    clock.advance(1);
+    expect(await cache.get('a', load)).toBe('v2');
+    expect(load.calls).toBe(2);
+  });
+
+  it('loads on every get when ttlMs is 0', async () => {
+    const cache = createReadCache<number>({ ttlMs: 0, maxWeight: 10 });
+    const load = counting(() => 1);
+
+    await cache.get('a', load);
+    await cache.get('a', load);
+    expect(load.calls).toBe(2);
+  });
+
+  it('shares one load between gets that miss while it runs', async () => {
+    const cache = createReadCache<number>({ ttlMs: 1000, maxWeight: 10 });
+    let finish: (value: number) => void = () => undefined;
+    let calls = 0;
+    const load = () => {
+      calls++;
+      return new Promise<number>((resolve) => (finish = resolve));
+    };
+
+    const first = cache.get('a', load);
+    const second = cache.get('a', load);
+    finish(7);
+    expect(await Promise.all([first, second])).toEqual([7, 7]);
+    expect(calls).toBe(1);
+  });
+
+  it('loads again after forget, and does not keep a load that was running when it was forgotten', async () => {
+    const cache = createReadCache<string>({ ttlMs: 60_000, maxWeight: 10 });
+    let finish: (value: string) => void = () => undefined;
+    const before = cache.get('a', () => new Promise<string>((resolve) => (finish = resolve)));
+    // A write lands while the read is in flight: its answer may predate the write.
+    cache.forget('a');
+    finish('before the write');
+    expect(await before).toBe('before the write');
+
+    const load = counting(() => 'after the write');
+    expect(await cache.get('a', load)).toBe('after the write');
+    expect(await cache.get('a', load)).toBe('after the write');
+    expect(load.calls).toBe(1);
+  });
+
+  it('keeps no failed load: the next get tries again', async () => {
+    const cache = createReadCache<string>({ ttlMs: 60_000, maxWeight: 10 });
+    await expect(cache.get('a', () => Promise.reject(new Error('throttled')))).rejects.toThrow('throttled');
+    expect(await cache.get('a', async () => 'ok')).toBe('ok');
+  });
+
+  it('drops the oldest entries beyond maxWeight, and never keeps a value heavier than it', async () => {
+    const cache = createReadCache<number[]>({ ttlMs: 60_000, maxWeight: 5, weigh: (list) => list.length });
+    const a = counting(() => [1, 2]);
+    const b = counting(() => [1, 2]);
+    const c = counting(() => [1, 2]);
+    const huge = counting(() => [1, 2, 3, 4, 5, 6]);
+
+    await cache.get('a', a);
+    await cache.get('b', b);
+    await cache.get('c', c); // 6 > 5: the oldest, a, goes.
+    await cache.get('a', a);
+    await cache.get('c', c);
+    expect([a.calls, c.calls]).toEqual([2, 1]);
+
+    await cache.get('huge', huge);
+    await cache.get('huge', huge);
+    expect(huge.calls).toBe(2);
+  });
+
+  it('counts an empty answer as weight 1, so distinct keys cannot grow it without bound', async () => {
+    const cache = createReadCache<number[]>({ ttlMs: 60_000, maxWeight: 3, weigh: (list) => list.length });
+    const first = counting(() => []);
+    await cache.get('first', first);
+    for (const key of ['x', 'y', 'z']) await cache.get(key, async () => []);
+
+    await cache.get('first', first);
+    expect(first.calls).toBe(2);
+  });
+});
