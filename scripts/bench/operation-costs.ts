@@ -144,12 +144,14 @@ export async function measureOperationCosts(settings: {
   /** What the recorder saw since the last call. */
   readonly take: () => RecordedRequest[];
 }): Promise<OperationCost[]> {
-  // The deployed defaults (IPQPS 60 among them): only the table and the endpoint are the bench's.
+  // The deployed defaults (IPQPS 60 among them): only the table and the endpoint are the bench's, and
+  // the list cache is off, so that every read is a request to count (a cached read costs none).
   const services = createServices(
     loadConfig({
       TABLE_NAME: settings.tableName,
       DYNAMODB_ENDPOINT: settings.recorderEndpoint,
       IP_HASH_SALT: 'marginalia-bench-salt-0123456789',
+      LIST_CACHE_MS: '0',
     }),
   );
   const comment = createCommentHandler(services);

@@ -11,11 +11,14 @@ import type { OperationCost } from './operation-costs.js';
 
 /** The targets of the issue. */
 export const targets = {
-  bundleBytes: 500 * 1024,
+  /** 500 KB, in bytes (not KiB): the stricter reading. */
+  bundleBytes: 500_000,
   firstAnswerMs: 150,
   /** On list-30 and recent, the server's CPU per request must be this many times below Waline's. */
   cpuFactor: 10,
   cpuCases: ['list-30', 'recent'],
+  /** The same cases with the list cache off: reported beside the targets, for what a DynamoDB read costs. */
+  uncachedCases: ['list-30 uncached', 'recent uncached'],
 } as const;
 
 const kib = (bytes: number) => (bytes / 1024).toFixed(1);
@@ -39,7 +42,7 @@ export function formatMachine(machine: Machine): string {
 /** Bundle sizes and cold starts. */
 export function formatColdStarts(sizes: readonly BundleSize[], starts: readonly ColdStart[]): string {
   const sizeTable = table(
-    ['bundle', 'minified KiB', 'gzip KiB', `under ${kib(targets.bundleBytes)} KiB`, 'largest parts (KiB)'],
+    ['bundle', 'minified KiB', 'gzip KiB', 'under 500 KB', 'largest parts (KiB)'],
     sizes.map((size) => [
       size.function,
       kib(size.minifiedBytes),
@@ -147,14 +150,17 @@ export function formatChecks(
   starts: readonly ColdStart[],
 ): string[] {
   const lines: string[] = [];
-  for (const name of targets.cpuCases) {
+  for (const name of [...targets.cpuCases, ...targets.uncachedCases]) {
     const outcome = outcomes.find((candidate) => candidate.name === name);
     const waline = cases.find((loadCase) => loadCase.name === name)?.waline;
     if (!outcome || !waline) continue;
     const factor = waline.cpuMsPerRequest / outcome.node.cpuMsPerRequest;
+    const verdict = (targets.cpuCases as readonly string[]).includes(name)
+      ? `(target ${targets.cpuFactor}x): ${factor >= targets.cpuFactor ? 'met' : 'NOT met'}`
+      : '(for reference: every request reads DynamoDB)';
     lines.push(
       `${name}: Node CPU ${fixed(outcome.node.cpuMsPerRequest, 2)} ms/req, ${fixed(factor, 1)}x below Waline's ` +
-        `${waline.cpuMsPerRequest} (target ${targets.cpuFactor}x): ${factor >= targets.cpuFactor ? 'met' : 'NOT met'}`,
+        `${waline.cpuMsPerRequest} ${verdict}`,
     );
   }
   const failed = outcomes.filter((outcome) => outcome.non2xx + outcome.errors > 0);
@@ -175,7 +181,7 @@ export function formatChecks(
   for (const size of sizes) {
     lines.push(
       `bundle ${size.function}: ${kib(size.minifiedBytes)} KiB minified: ` +
-        `${size.minifiedBytes < targets.bundleBytes ? 'under' : 'OVER'} ${kib(targets.bundleBytes)} KiB`,
+        `${size.minifiedBytes < targets.bundleBytes ? 'under' : 'OVER'} 500 KB (${targets.bundleBytes} bytes)`,
     );
   }
   for (const start of starts) {

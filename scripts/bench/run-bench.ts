@@ -15,7 +15,7 @@ import { createLocalDynamoDbClient, ensureTable } from '../create-table.js';
 import { startDynamoDbLocal } from '../dynamodb-local.js';
 import { startCapacityRecorder } from './capacity-recorder.js';
 import { measureColdStarts } from './cold-start.js';
-import { loadCases, walineNotes } from './load-cases.js';
+import { type LoadCase, loadCases, walineNotes } from './load-cases.js';
 import { type LoadOutcome, type LoadSettings, runLoadCase, warmUp } from './load-run.js';
 import { describeMachine } from './machine.js';
 import { measureOperationCosts } from './operation-costs.js';
@@ -90,7 +90,11 @@ async function main(): Promise<void> {
   }
   const server = await startBenchServer({ endpoint: dynamodb.endpoint, tableName });
   cleanups.push(() => server.stop());
-  console.log(`Serving on ${server.base}; seeding...`);
+  // The same handlers with the list cache off, for the cases that measure a DynamoDB read per request.
+  const uncachedServer = await startBenchServer({ endpoint: dynamodb.endpoint, tableName, listCacheMs: 0 });
+  cleanups.push(() => uncachedServer.stop());
+  const serverFor = (loadCase: LoadCase) => (loadCase.server === 'uncached' ? uncachedServer : server);
+  console.log(`Serving on ${server.base} (and ${uncachedServer.base}, list cache off); seeding...`);
   const ids = await seedData(server.base);
 
   const recorder = await startCapacityRecorder(dynamodb.endpoint);
@@ -129,12 +133,19 @@ async function main(): Promise<void> {
   };
   if (options.jitWarmup > 0) {
     console.log(`Warming up: every case for ${options.jitWarmup} s, not measured...`);
-    for (const loadCase of loadCases) await warmUp(server.base, loadCase, settings, options.jitWarmup);
+    for (const loadCase of loadCases) {
+      await warmUp(serverFor(loadCase).base, loadCase, settings, options.jitWarmup);
+    }
   }
   const outcomes: LoadOutcome[] = [];
   for (const loadCase of loadCases) {
     process.stdout.write(`  ${loadCase.name}... `);
-    const outcome = await runLoadCase(loadCase, settings, { server, dynamodbPid }, readCounter);
+    const outcome = await runLoadCase(
+      loadCase,
+      settings,
+      { server: serverFor(loadCase), dynamodbPid },
+      readCounter,
+    );
     outcomes.push(outcome);
     console.log(`${outcome.requestsPerSecond.toFixed(0)} req/s`);
   }

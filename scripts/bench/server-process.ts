@@ -37,10 +37,11 @@ export interface BenchServer {
 const entry = fileURLToPath(new URL('./bench-server.ts', import.meta.url));
 const startTimeoutMs = 60_000;
 
-/** Starts the server on DynamoDB Local at `endpoint`, table `tableName`. */
+/** Starts the server on DynamoDB Local at `endpoint`, table `tableName`; `listCacheMs` as LIST_CACHE_MS. */
 export async function startBenchServer(settings: {
   readonly endpoint: string;
   readonly tableName: string;
+  readonly listCacheMs?: number;
 }): Promise<BenchServer> {
   // `node --import tsx` rather than the tsx CLI: the pid we get is the server itself, not a wrapper.
   const child = spawn(process.execPath, ['--import', 'tsx', entry], {
@@ -50,6 +51,7 @@ export async function startBenchServer(settings: {
       ...process.env,
       TABLE_NAME: settings.tableName,
       DYNAMODB_ENDPOINT: settings.endpoint,
+      ...(settings.listCacheMs === undefined ? {} : { LIST_CACHE_MS: String(settings.listCacheMs) }),
       IP_HASH_SALT: 'marginalia-bench-salt-0123456789',
       AWS_REGION: 'us-east-1',
       AWS_ACCESS_KEY_ID: 'local',
