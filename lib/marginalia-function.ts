@@ -4,7 +4,7 @@ import { Architecture, type ParamsAndSecretsLayerVersion, Runtime } from 'aws-cd
 import { type BundlingOptions, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { lambdaBundleOptions, lambdaNodeOptions, projectRoot } from './bundle-options.js';
+import { lambdaBundleOptions, projectRoot } from './bundle-options.js';
 
 const lockFile = fileURLToPath(new URL('../package-lock.json', import.meta.url));
 
@@ -14,7 +14,7 @@ export interface MarginaliaFunctionProps {
   readonly entry: string;
   /** Shown in the Lambda console. */
   readonly description?: string;
-  /** Environment variables besides NODE_OPTIONS. */
+  /** Environment variables. */
   readonly environment?: Readonly<Record<string, string>>;
   /** Memory in MB; default 512 (Lambda CPU grows with memory, and 512 MB keeps cold starts short). */
   readonly memorySize?: number;
@@ -53,10 +53,7 @@ export class MarginaliaFunction extends Construct {
       logGroup: this.logGroup,
       projectRoot,
       depsLockFilePath: lockFile,
-      environment: {
-        NODE_OPTIONS: lambdaNodeOptions,
-        ...props.environment,
-      },
+      environment: props.environment ? { ...props.environment } : undefined,
       bundling: bundling(),
       paramsAndSecrets: props.paramsAndSecrets,
     });

@@ -9,12 +9,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build, type Metafile } from 'esbuild';
-import {
-  lambdaBundleOptions,
-  lambdaNodeOptions,
-  projectRoot,
-  toEsbuildOptions,
-} from '../../lib/bundle-options.js';
+import { lambdaBundleOptions, projectRoot, toEsbuildOptions } from '../../lib/bundle-options.js';
 import { buildEvent, type EventSpec } from '../../test/support/http-event.js';
 import { startDynamoDbStub } from './dynamodb-stub.js';
 
@@ -166,7 +161,6 @@ function runOnce(runnerFile: string, bundle: string, event: string, endpoint: st
     const child = spawn(process.execPath, [runnerFile, bundle, event], {
       stdio: ['ignore', 'pipe', 'pipe'],
       env: {
-        NODE_OPTIONS: lambdaNodeOptions,
         TABLE_NAME: 'marginalia',
         IP_HASH_SALT: 'marginalia-cold-start-salt-0123456789',
         DYNAMODB_ENDPOINT: endpoint,

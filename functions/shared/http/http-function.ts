@@ -2,6 +2,7 @@ import middy, { type MiddlewareObj } from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { AppError } from '../domain/errors.js';
 import { resolveLang, translate } from '../domain/messages.js';
+import { sourceMappedStack } from '../source-mapped-stack.js';
 import { corsHeaders, preflightResponse } from './cors.js';
 import { failure } from './envelope.js';
 import type { HttpEvent, HttpHandler, HttpResult } from './http-types.js';
@@ -52,9 +53,8 @@ function errorEnvelope(): MiddlewareObj<HttpEvent, HttpResult> {
         request.response = failure(error);
         return;
       }
-      console.error(
-        JSON.stringify({ level: 'error', message: 'request failed', error: String(error?.stack ?? error) }),
-      );
+      const detail = error?.stack ? sourceMappedStack(error.stack) : String(error);
+      console.error(JSON.stringify({ level: 'error', message: 'request failed', error: detail }));
       const lang = resolveLang(
         new URLSearchParams(request.event.rawQueryString ?? '').get('lang') ?? undefined,
       );

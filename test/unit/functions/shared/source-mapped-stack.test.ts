@@ -1,0 +1,64 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+import { build } from 'esbuild';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { lambdaBundleOptions, projectRoot, toEsbuildOptions } from '../../../../lib/bundle-options.js';
+import { sourceMappedStack } from '../../../../functions/shared/source-mapped-stack.js';
+
+const run = promisify(execFile);
+let workDir = '';
+let bundle = '';
+
+/** Imports the bundle in a fresh node (no --enable-source-maps) and returns the stack, raw and mapped. */
+async function stacksOf(file: string): Promise<{ raw: string; mapped: string }> {
+  const script = `
+    const { failingRoute, sourceMappedStack } = await import(${JSON.stringify(pathToFileURL(file).href)});
+    try { failingRoute(); } catch (error) {
+      console.log(JSON.stringify({ raw: error.stack, mapped: sourceMappedStack(error.stack) }));
+    }`;
+  const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], {
+    env: { PATH: process.env.PATH },
+  });
+  return JSON.parse(stdout) as { raw: string; mapped: string };
+}
+
+describe('sourceMappedStack', () => {
+  beforeAll(async () => {
+    workDir = await mkdtemp(join(tmpdir(), 'marginalia-stack-'));
+    bundle = join(workDir, 'index.mjs');
+    await build({
+      ...toEsbuildOptions(lambdaBundleOptions(), {
+        entry: join(projectRoot, 'test/support/fixtures/failing-bundle-entry.ts'),
+        outfile: bundle,
+      }),
+      logLevel: 'warning',
+    });
+  });
+  afterAll(() => rm(workDir, { recursive: true, force: true }));
+
+  it('maps the minified bundle positions of a stack back to the TypeScript line, from the .map file', async () => {
+    const { raw, mapped } = await stacksOf(bundle);
+
+    expect(raw).toContain('index.mjs:');
+    expect(raw).not.toContain('failing-bundle-entry.ts');
+    expect(mapped).toMatch(/test\/support\/fixtures\/failing-bundle-entry\.ts:6:\d+/);
+    expect(mapped).toContain('Error: route failed');
+    expect(mapped).not.toContain('index.mjs:');
+  });
+
+  it('leaves the stack alone when the bundle has no map beside it', async () => {
+    await rm(`${bundle}.map`);
+    const { raw, mapped } = await stacksOf(bundle);
+
+    expect(mapped).toBe(raw);
+  });
+
+  it('leaves frames of other files alone, and unbundled code has nothing to map', () => {
+    const stack = 'Error: x\n    at f (file:///var/task/other.mjs:1:200)\n    at node:internal/x:3:4';
+    expect(sourceMappedStack(stack)).toBe(stack);
+  });
+});
