@@ -20,6 +20,29 @@ export default tseslint.config(
     },
   },
   {
+    // The bundled code takes zod from shared/domain/zod.ts: zod/mini, with its English messages loaded.
+    files: ['functions/**/*.ts'],
+    ignores: ['functions/shared/domain/zod.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        ...['zod', 'zod/v4', 'zod/mini', 'zod/v4/mini', 'zod/v4-mini'].map((name) => ({
+          name,
+          message:
+            "Use `import * as z from '…/shared/domain/zod.js'`: classic zod adds 60 KiB to each bundle, and zod/mini alone has no English messages.",
+        })),
+      ],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "ImportDeclaration[source.value=/\\/zod\\.js$/] > ImportSpecifier[imported.name='z']",
+          message:
+            'Use `import * as z`: esbuild keeps the whole of a namespace imported as a value, every locale included (+320 KiB).',
+        },
+      ],
+    },
+  },
+  {
     rules: {
       '@typescript-eslint/consistent-type-imports': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],

@@ -1,7 +1,7 @@
-import * as z from 'zod';
 import { commentIdSchema } from '../shared/domain/comment-schemas.js';
 import { AppError } from '../shared/domain/errors.js';
 import { translate } from '../shared/domain/messages.js';
+import * as z from '../shared/domain/zod.js';
 import { type ApiRequest, parseInput } from '../shared/http/request.js';
 import type { CommentLocation, CommentRepository } from '../shared/storage/comment-repository.js';
 

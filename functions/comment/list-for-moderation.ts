@@ -1,8 +1,9 @@
-import * as z from 'zod';
 import { requireAdmin } from '../shared/auth/viewer.js';
 import type { CommentStatus, ListedComment } from '../shared/domain/comment.js';
 import { limits } from '../shared/domain/limits.js';
 import { presentComment } from '../shared/domain/present-comment.js';
+import { coercedInt } from '../shared/domain/coerced-int.js';
+import * as z from '../shared/domain/zod.js';
 import { envelope } from '../shared/http/envelope.js';
 import type { Router } from '../shared/http/http-function.js';
 import { parseInput } from '../shared/http/request.js';
@@ -10,11 +11,11 @@ import type { Services } from '../shared/services.js';
 import { presentForAdmin } from './present-for-admin.js';
 
 const moderationListQuerySchema = z.object({
-  page: z.coerce.number().int().min(1).max(100_000).default(1),
-  pageSize: z.coerce.number().int().min(1).max(limits.pageSizeMax).default(10),
-  status: z.enum(['approved', 'waiting', 'spam']).optional(),
-  keyword: z.string().max(200).optional(),
-  owner: z.enum(['mine', 'all']).optional(),
+  page: coercedInt({ min: 1, max: 100_000, default: 1 }),
+  pageSize: coercedInt({ min: 1, max: limits.pageSizeMax, default: 10 }),
+  status: z.optional(z.enum(['approved', 'waiting', 'spam'])),
+  keyword: z.optional(z.string().check(z.maxLength(200))),
+  owner: z.optional(z.enum(['mine', 'all'])),
 });
 
 /**

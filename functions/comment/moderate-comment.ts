@@ -1,10 +1,10 @@
-import * as z from 'zod';
 import { requireAdmin } from '../shared/auth/viewer.js';
 import { AppError } from '../shared/domain/errors.js';
 import { limits } from '../shared/domain/limits.js';
 import { translate } from '../shared/domain/messages.js';
 import { presentComment } from '../shared/domain/present-comment.js';
 import { renderMarkdown } from '../shared/domain/render-markdown.js';
+import * as z from '../shared/domain/zod.js';
 import { envelope } from '../shared/http/envelope.js';
 import type { Router } from '../shared/http/http-function.js';
 import { parseInput } from '../shared/http/request.js';
@@ -17,17 +17,20 @@ import { presentForAdmin } from './present-for-admin.js';
  * ua (the administrator's own): they are ignored, so an edit never overwrites the author.
  */
 const moderationBodySchema = z.object({
-  status: z.enum(['approved', 'waiting', 'spam']).optional(),
+  status: z.optional(z.enum(['approved', 'waiting', 'spam'])),
   // The widget sends 0/1.
-  sticky: z
-    .union([z.boolean(), z.literal(0), z.literal(1)])
-    .transform(Boolean)
-    .optional(),
-  comment: z
-    .string()
-    .max(limits.commentChars)
-    .refine((text) => text.trim().length > 0, 'must not be blank')
-    .optional(),
+  sticky: z.optional(
+    z.pipe(
+      z.union([z.boolean(), z.literal(0), z.literal(1)]),
+      z.transform((sticky) => Boolean(sticky)),
+    ),
+  ),
+  comment: z.optional(
+    z.string().check(
+      z.maxLength(limits.commentChars),
+      z.refine((text) => text.trim().length > 0, 'must not be blank'),
+    ),
+  ),
 });
 
 /**

@@ -1,18 +1,18 @@
-import * as z from 'zod';
 import { verifyPassword } from '../shared/auth/password.js';
 import { signToken } from '../shared/auth/token.js';
 import { AppError } from '../shared/domain/errors.js';
 import { hashIp } from '../shared/domain/hashing.js';
 import { translate } from '../shared/domain/messages.js';
 import { presentUser } from '../shared/domain/present-user.js';
+import * as z from '../shared/domain/zod.js';
 import { envelope } from '../shared/http/envelope.js';
 import type { Router } from '../shared/http/http-function.js';
 import { parseInput } from '../shared/http/request.js';
 import type { Services } from '../shared/services.js';
 
 const signInBodySchema = z.object({
-  email: z.email().max(254),
-  password: z.string().min(1).max(1024),
+  email: z.email().check(z.maxLength(254)),
+  password: z.string().check(z.minLength(1), z.maxLength(1024)),
 });
 
 /** Sign-in attempts one IP may make per window. */

@@ -1,68 +1,67 @@
-import * as z from 'zod';
+import { coercedInt } from './domain/coerced-int.js';
+import * as z from './domain/zod.js';
 
-const flag = z
-  .string()
-  .optional()
-  .transform((value) => value !== undefined && value !== '' && !/^(0|false)$/i.test(value));
+const flag = z.pipe(
+  z.optional(z.string()),
+  z.transform((value) => value !== undefined && value !== '' && !/^(0|false)$/i.test(value)),
+);
 
-const originList = z
-  .string()
-  .optional()
-  .transform((value) =>
-    (value ?? '*')
-      .split(',')
-      .map((origin) => origin.trim())
-      .filter(Boolean),
-  )
-  .pipe(
-    z
-      .array(
-        z.union([z.literal('*'), z.url({ protocol: /^https?$/ }).transform((url) => new URL(url).origin)]),
-      )
-      .min(1),
+/** A comma-separated variable as its trimmed, non-empty items; `fallback` when it is unset. */
+const commaSeparated = (fallback: string) =>
+  z.pipe(
+    z.optional(z.string()),
+    z.transform((value) =>
+      (value ?? fallback)
+        .split(',')
+        .map((item) => item.trim())
+        .filter(Boolean),
+    ),
   );
 
-const list = z
-  .string()
-  .optional()
-  .transform((value) =>
-    (value ?? '')
-      .split(',')
-      .map((item) => item.trim())
-      .filter(Boolean),
-  )
-  .pipe(z.array(z.string().max(200)).max(1000));
+const originList = z.pipe(
+  commaSeparated('*'),
+  z
+    .array(
+      z.union([
+        z.literal('*'),
+        z.pipe(
+          z.url({ protocol: /^https?$/ }),
+          z.transform((url) => new URL(url).origin),
+        ),
+      ]),
+    )
+    .check(z.minLength(1)),
+);
+
+const list = z.pipe(commaSeparated(''), z.array(z.string().check(z.maxLength(200))).check(z.maxLength(1000)));
+
+/** An optional setting that `false` (any case) also turns off. */
+const unlessFalse = z.pipe(
+  z.optional(z.string()),
+  z.transform((value) => (value && !/^false$/i.test(value) ? value : undefined)),
+);
 
 const configSchema = z.object({
-  TABLE_NAME: z.string().min(3).max(255),
-  DYNAMODB_ENDPOINT: z.url().optional(),
-  IPQPS: z.coerce.number().int().min(0).max(86_400).default(60),
-  IP_HASH_SALT: z.string().min(16),
+  TABLE_NAME: z.string().check(z.minLength(3), z.maxLength(255)),
+  DYNAMODB_ENDPOINT: z.optional(z.url()),
+  IPQPS: coercedInt({ min: 0, max: 86_400, default: 60 }),
+  IP_HASH_SALT: z.string().check(z.minLength(16)),
   ALLOWED_ORIGINS: originList,
-  AVATAR_PROXY: z
-    .string()
-    .optional()
-    .transform((value) => (value && !/^false$/i.test(value) ? value : undefined))
-    .pipe(z.url().optional()),
-  GRAVATAR_STR: z.string().max(1024).optional(),
+  AVATAR_PROXY: z.pipe(unlessFalse, z.optional(z.url())),
+  GRAVATAR_STR: z.optional(z.string().check(z.maxLength(1024))),
   DISABLE_USERAGENT: flag,
   /** The HMAC key of sign-in tokens (Waline's name). Locally; on AWS the SSM parameter below. */
-  JWT_TOKEN: z.string().min(32).optional(),
+  JWT_TOKEN: z.optional(z.string().check(z.minLength(32))),
   /** Name of an SSM SecureString holding the token key, read once per cold start. */
-  JWT_SECRET_PARAMETER: z.string().min(1).max(2048).optional(),
+  JWT_SECRET_PARAMETER: z.optional(z.string().check(z.minLength(1), z.maxLength(2048))),
   /** Port of the Parameters and Secrets extension that reads it (the layer's own variable). */
-  PARAMETERS_SECRETS_EXTENSION_HTTP_PORT: z.coerce.number().int().min(1).max(65_535).default(2773),
-  TOKEN_TTL_HOURS: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(24 * 90)
-    .default(24 * 7),
+  PARAMETERS_SECRETS_EXTENSION_HTTP_PORT: coercedInt({ min: 1, max: 65_535, default: 2773 }),
+  TOKEN_TTL_HOURS: coercedInt({ min: 1, max: 24 * 90, default: 24 * 7 }),
   /**
    * How long a warm instance reuses an article's comments and the recent comments it read, in ms; 0
    * reads DynamoDB on every request. Its own writes are seen at once, other instances' within this.
    */
-  LIST_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
+  LIST_CACHE_MS: coercedInt({ min: 0, max: 60_000, default: 1000 }),
   /** New comments wait for approval (Waline's name). */
   COMMENT_AUDIT: flag,
   /** Comma-separated words; a comment containing one as a word is marked spam (Waline's name). */
@@ -70,12 +69,9 @@ const configSchema = z.object({
   /** Comma-separated IP hashes (as the moderation list shows them) whose comments are refused. */
   BLOCKED_IP_HASHES: list,
   /** Akismet spam check, only when a key is set (Waline's name; `false` also turns it off). */
-  AKISMET_KEY: z
-    .string()
-    .optional()
-    .transform((value) => (value && !/^false$/i.test(value) ? value : undefined)),
+  AKISMET_KEY: unlessFalse,
   /** The site's address, for Akismet's `blog` and permalinks (Waline's name). */
-  SITE_URL: z.url().optional(),
+  SITE_URL: z.optional(z.url()),
 });
 
 /** The service's settings, read once from the environment at cold start. */

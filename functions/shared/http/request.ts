@@ -1,9 +1,9 @@
-import type { z } from 'zod';
 import en from 'zod/v4/locales/en.js';
 import zhCN from 'zod/v4/locales/zh-CN.js';
 import { AppError } from '../domain/errors.js';
 import { limits } from '../domain/limits.js';
 import { type Lang, resolveLang, translate } from '../domain/messages.js';
+import type * as z from '../domain/zod.js';
 import type { HttpEvent } from './http-types.js';
 
 const zodLocales = { en: en().localeError, 'zh-CN': zhCN().localeError } satisfies Record<Lang, unknown>;
@@ -78,7 +78,7 @@ function readJsonBody(event: HttpEvent, lang: Lang): unknown {
 }
 
 /** Parses `input` with `schema`, or throws a 400 naming each bad field and its rule in `lang`. */
-export function parseInput<Schema extends z.ZodType>(
+export function parseInput<Schema extends z.ZodMiniType>(
   schema: Schema,
   input: unknown,
   lang: Lang,

@@ -42,4 +42,10 @@ describe('loadConfig', () => {
       /TABLE_NAME: .*IPQPS: .*IP_HASH_SALT: .*ALLOWED_ORIGINS/,
     );
   });
+
+  it('words the rules in English, which zod/mini leaves to the application to load', () => {
+    expect(() => loadConfig({ ...base, IP_HASH_SALT: 'short' })).toThrow(
+      'Invalid configuration: IP_HASH_SALT: Too small: expected string to have >=16 characters',
+    );
+  });
 });

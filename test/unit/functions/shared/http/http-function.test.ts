@@ -146,6 +146,17 @@ describe('the HTTP layer of a function', () => {
     expect(response.json.details).toHaveProperty('id');
   });
 
+  it("words a broken rule in the request's language", async () => {
+    const english = await call({ path: '/api/comment', query: 'path=%2Fp&pageSize=500' });
+    const chinese = await call({ path: '/api/comment', query: 'path=%2Fp&pageSize=500&lang=zh-CN' });
+
+    expect(english.statusCode).toBe(400);
+    expect(english.json.details).toEqual({ pageSize: 'Too big: expected number to be <=100' });
+    expect(chinese.statusCode).toBe(400);
+    expect(chinese.json.details).toEqual({ pageSize: '数值过大：期望 number <=100' });
+    expect(ddb.calls()).toHaveLength(0);
+  });
+
   it('refuses a url longer than a partition key allows in UTF-8 bytes with a 400 naming it', async () => {
     const wide = `/${'中'.repeat(600)}`;
 
