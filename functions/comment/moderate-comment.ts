@@ -3,7 +3,7 @@ import { AppError } from '../shared/domain/errors.js';
 import { limits } from '../shared/domain/limits.js';
 import { translate } from '../shared/domain/messages.js';
 import { presentComment } from '../shared/domain/present-comment.js';
-import { renderMarkdown } from '../shared/domain/render-markdown.js';
+import { loadMarkdownRenderer } from '../shared/domain/write-only-modules.js';
 import * as z from '../shared/domain/zod.js';
 import { envelope } from '../shared/http/envelope.js';
 import type { Router } from '../shared/http/http-function.js';
@@ -47,6 +47,7 @@ export function createModerateComment(services: Services): Router {
       new AppError('not_found', translate(request.lang, 'commentNotFound', { id: target.id }));
 
     if (change.comment !== undefined) {
+      const { renderMarkdown } = await loadMarkdownRenderer();
       const html = renderMarkdown(change.comment);
       if (Buffer.byteLength(change.comment) + Buffer.byteLength(html) > limits.storedCommentBytes) {
         throw new AppError(

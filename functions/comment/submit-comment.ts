@@ -6,8 +6,7 @@ import { contentHash, hashIp } from '../shared/domain/hashing.js';
 import { limits } from '../shared/domain/limits.js';
 import { translate } from '../shared/domain/messages.js';
 import { presentComment, presentReplyUser } from '../shared/domain/present-comment.js';
-import { renderMarkdown } from '../shared/domain/render-markdown.js';
-import { describeUserAgent } from '../shared/domain/user-agent.js';
+import { loadMarkdownRenderer, loadUserAgentParser } from '../shared/domain/write-only-modules.js';
 import { envelope } from '../shared/http/envelope.js';
 import type { Router } from '../shared/http/http-function.js';
 import { parseInput } from '../shared/http/request.js';
@@ -30,6 +29,10 @@ export function createSubmitComment(services: Services): Router {
     const rid = body.rid ?? undefined;
     // The v2 client expects the legacy route to prefix replies with a link to the parent.
     const orig = request.legacy && pid && body.at ? `[@${body.at}](#${pid}): ${body.comment}` : body.comment;
+    const [{ renderMarkdown }, { describeUserAgent }] = await Promise.all([
+      loadMarkdownRenderer(),
+      loadUserAgentParser(),
+    ]);
     const html = renderMarkdown(orig);
     if (Buffer.byteLength(orig) + Buffer.byteLength(html) > limits.storedCommentBytes) {
       throw new AppError(
