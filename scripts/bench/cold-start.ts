@@ -13,8 +13,8 @@ import { lambdaBundleOptions, projectRoot, toEsbuildOptions } from '../../lib/bu
 import { buildEvent, type EventSpec } from '../../test/support/http-event.js';
 import { startDynamoDbStub } from './dynamodb-stub.js';
 
-/** The two functions of the stack. */
-export type FunctionName = 'comment' | 'article';
+/** The two functions of the stack, and `sdk-alone`: the AWS SDK and nothing else (sdk-alone-handler.ts). */
+export type FunctionName = 'comment' | 'article' | 'sdk-alone';
 
 /** Size of one bundle. */
 export interface BundleSize {
@@ -44,7 +44,12 @@ interface ColdStartCase {
 }
 
 const runner = fileURLToPath(new URL('./cold-start-runner.ts', import.meta.url));
-const functions: readonly FunctionName[] = ['comment', 'article'];
+const functions: readonly FunctionName[] = ['comment', 'article', 'sdk-alone'];
+const entries: Record<FunctionName, string> = {
+  comment: 'functions/comment/handler.ts',
+  article: 'functions/article/handler.ts',
+  'sdk-alone': 'scripts/bench/sdk-alone-handler.ts',
+};
 const cases: readonly ColdStartCase[] = [
   {
     name: 'comment: list',
@@ -68,6 +73,11 @@ const cases: readonly ColdStartCase[] = [
     name: 'article: reading counts',
     function: 'article',
     event: { path: '/api/article', query: 'path=%2Fa%2C%2Fb%2C%2Fc&type=time&lang=en-US' },
+  },
+  {
+    name: 'AWS SDK alone: one BatchGetItem',
+    function: 'sdk-alone',
+    event: { path: '/' },
   },
 ];
 
@@ -115,7 +125,7 @@ export async function measureColdStarts(
 
 async function bundleFunction(name: FunctionName, workDir: string): Promise<BundleSize> {
   const outfile = join(workDir, name, 'index.mjs');
-  const entry = join(projectRoot, 'functions', name, 'handler.ts');
+  const entry = join(projectRoot, entries[name]);
   const result = await build({
     ...toEsbuildOptions(lambdaBundleOptions(), { entry, outfile }),
     metafile: true,

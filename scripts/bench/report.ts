@@ -21,6 +21,8 @@ export const targets = {
   uncachedCases: ['list-30 uncached', 'recent uncached'],
 } as const;
 
+/** The bundle that is measured for comparison, not held to the targets. */
+const reference = 'sdk-alone';
 const kib = (bytes: number) => (bytes / 1024).toFixed(1);
 const mib = (bytes: number) => (bytes / 1024 ** 2).toFixed(0);
 const fixed = (value: number, digits: number) => value.toFixed(digits);
@@ -47,7 +49,7 @@ export function formatColdStarts(sizes: readonly BundleSize[], starts: readonly 
       size.function,
       kib(size.minifiedBytes),
       kib(size.gzipBytes),
-      yesNo(size.minifiedBytes < targets.bundleBytes),
+      size.function === reference ? 'reference' : yesNo(size.minifiedBytes < targets.bundleBytes),
       size.largest
         .slice(0, 5)
         .map((part) => `${part.name} ${kib(part.bytes)}`)
@@ -68,7 +70,7 @@ export function formatColdStarts(sizes: readonly BundleSize[], starts: readonly 
       fixed(start.medianMs, 0),
       fixed(start.medianImportedMs, 0),
       fixed(start.medianAnsweredMs, 0),
-      yesNo(start.medianMs < targets.firstAnswerMs),
+      start.function === reference ? 'reference' : yesNo(start.medianMs < targets.firstAnswerMs),
       String(start.runsMs.length),
     ]),
   );
@@ -178,7 +180,7 @@ export function formatChecks(
         `(Waline: ${walineNotes.acceptedPageviewPosts} accepted, +${walineNotes.counterRise})`,
     );
   }
-  for (const size of sizes) {
+  for (const size of sizes.filter((candidate) => candidate.function !== reference)) {
     lines.push(
       `bundle ${size.function}: ${kib(size.minifiedBytes)} KiB minified: ` +
         `${size.minifiedBytes < targets.bundleBytes ? 'under' : 'OVER'} 500 KB (${targets.bundleBytes} bytes)`,
@@ -186,8 +188,10 @@ export function formatChecks(
   }
   for (const start of starts) {
     lines.push(
-      `cold start ${start.name}: ${fixed(start.medianMs, 0)} ms: ` +
-        `${start.medianMs < targets.firstAnswerMs ? 'under' : 'OVER'} ${targets.firstAnswerMs} ms`,
+      start.function === reference
+        ? `cold start of the AWS SDK alone (the least a function on it can do here): ${fixed(start.medianMs, 0)} ms`
+        : `cold start ${start.name}: ${fixed(start.medianMs, 0)} ms: ` +
+            `${start.medianMs < targets.firstAnswerMs ? 'under' : 'OVER'} ${targets.firstAnswerMs} ms`,
     );
   }
   return lines;
