@@ -45,6 +45,7 @@ new MarginaliaStack(app, 'Marginalia', {
   description: 'Marginalia: Waline-compatible comments and reading counts (API Gateway, Lambda, DynamoDB).',
   allowedOrigins: list('allowedOrigins'),
   ipqps: number('ipqps'),
+  listCacheMs: number('listCacheMs'),
   avatarProxy: text('avatarProxy'),
   gravatarStr: text('gravatarStr'),
   disableUserAgent: flag('disableUserAgent'),

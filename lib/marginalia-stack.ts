@@ -22,6 +22,8 @@ export interface MarginaliaStackProps extends StackProps {
   readonly allowedOrigins?: readonly string[];
   /** Seconds between two comments from one IP; default 60, 0 turns the limit off. */
   readonly ipqps?: number;
+  /** Milliseconds a warm function reuses a list it read (LIST_CACHE_MS); default 1000, 0 off. */
+  readonly listCacheMs?: number;
   /** Avatar URL template or proxy (Waline `AVATAR_PROXY`); default none. */
   readonly avatarProxy?: string;
   /** Gravatar URL template (Waline `GRAVATAR_STR`); default the functions' own. */
@@ -70,9 +72,13 @@ export class MarginaliaStack extends Stack {
     const allowedOrigins = [...(props.allowedOrigins ?? ['*'])];
     const jwtSecretParameterName = props.jwtSecretParameterName ?? '/marginalia/jwt-secret';
     const ipqps = props.ipqps ?? 60;
+    const listCacheMs = props.listCacheMs ?? 1000;
     const rateLimit = props.throttleRateLimit ?? 50;
     const burstLimit = props.throttleBurstLimit ?? 100;
     validate(allowedOrigins, ipqps, rateLimit, burstLimit);
+    if (!Number.isInteger(listCacheMs) || listCacheMs < 0 || listCacheMs > 60_000) {
+      throw new Error(`listCacheMs: ${listCacheMs} is not a whole number of milliseconds from 0 to 60000`);
+    }
 
     const { indexes } = tableDefinition;
     // TableV2 (AWS::DynamoDB::GlobalTable) rather than Table: it is what CDK recommends for new tables,
@@ -113,6 +119,7 @@ export class MarginaliaStack extends Stack {
     const environment: Record<string, string> = {
       TABLE_NAME: table.tableName,
       IPQPS: String(ipqps),
+      LIST_CACHE_MS: String(listCacheMs),
       // A CloudFormation dynamic reference, resolved at deploy time into the function's configuration:
       // no Secrets Manager call on a cold start, and the value never leaves the account.
       IP_HASH_SALT: ipHashSalt.secretValue.unsafeUnwrap(),

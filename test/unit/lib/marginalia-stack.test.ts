@@ -30,6 +30,7 @@ const commentActions = [
 const customProps: MarginaliaStackProps = {
   allowedOrigins: ['https://blog.example.com', 'https://www.example.com'],
   ipqps: 0,
+  listCacheMs: 0,
   avatarProxy: 'https://avatars.example.com/proxy',
   gravatarStr: 'https://gravatar.example.com/avatar/{{mail|md5}}',
   disableUserAgent: true,
@@ -286,6 +287,7 @@ describe('MarginaliaStack', () => {
     expect(environmentOf(template, functionId(stack, stack.commentFunction))).toMatchObject({
       JWT_SECRET_PARAMETER: '/marginalia/jwt-secret',
       COMMENT_AUDIT: 'false',
+      LIST_CACHE_MS: '1000',
     });
   });
 
@@ -347,6 +349,7 @@ describe('MarginaliaStack', () => {
     custom.allResourcesProperties('AWS::Logs::LogGroup', { RetentionInDays: 7 });
     expect(environmentOf(custom, functionId(customStack, customStack.commentFunction))).toMatchObject({
       IPQPS: '0',
+      LIST_CACHE_MS: '0',
       ALLOWED_ORIGINS: 'https://blog.example.com,https://www.example.com',
       AVATAR_PROXY: customProps.avatarProxy,
       GRAVATAR_STR: customProps.gravatarStr,
@@ -357,6 +360,7 @@ describe('MarginaliaStack', () => {
   it.each([
     ['an origin has a path', { allowedOrigins: ['https://example.com/blog'] }, /allowedOrigins/],
     ['ipqps is negative', { ipqps: -1 }, /ipqps/],
+    ['the list cache outlives a minute', { listCacheMs: 60_001 }, /listCacheMs/],
     ['the burst limit is zero', { throttleBurstLimit: 0 }, /throttle/],
   ])('throws when %s', (_case, bad: MarginaliaStackProps, message) => {
     const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
