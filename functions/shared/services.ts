@@ -37,7 +37,7 @@ export function createServices(config: Config, overrides: Partial<Services> = {}
       comments: createCommentRepository(client, config.TABLE_NAME),
       moderation: createModerationRepository(client, config.TABLE_NAME),
     },
-    { ttlMs: config.LIST_CACHE_MS, now: overrides.now },
+    { ttlMs: config.LIST_CACHE_MS },
   );
   return {
     config,

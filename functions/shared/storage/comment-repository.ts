@@ -30,8 +30,8 @@ export interface CommentLocation {
 
 /** Reads and writes comments. Each method is one round trip, except list (one per MB read). */
 export interface CommentRepository {
-  /** Every comment of `url`, any status, in insertion order. */
-  listByUrl(url: string): Promise<readonly ListedComment[]>;
+  /** Every comment of `url`, any status, in insertion order; `consistent` reads what was just written. */
+  listByUrl(url: string, options?: { consistent?: boolean }): Promise<readonly ListedComment[]>;
   /** The site's newest approved comments, newest first. */
   recent(count: number): Promise<readonly ListedComment[]>;
   /** Comment `id` of `url`, read consistently, or undefined when there is none. */
@@ -53,9 +53,10 @@ export function createCommentRepository(
   tableName: string,
 ): CommentRepository {
   return {
-    async listByUrl(url) {
+    async listByUrl(url, options = {}) {
       const comments: ListedComment[] = [];
-      for await (const item of queryArticleComments(client, tableName, url, { names: listedAttributes })) {
+      const query = { names: listedAttributes, consistent: options.consistent };
+      for await (const item of queryArticleComments(client, tableName, url, query)) {
         comments.push(fromCommentItem(item));
       }
       return comments;

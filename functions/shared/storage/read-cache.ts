@@ -9,17 +9,19 @@ export interface ReadCache<T> {
   forget(key: string): void;
   /** Forgets everything. */
   clear(): void;
+  /** How many entries it holds, loads in flight included. */
+  readonly size: number;
 }
 
 /** How long and how much a ReadCache keeps. */
 export interface ReadCacheOptions<T> {
   /** Lifetime of a loaded value in milliseconds; 0 turns the cache off (every `get` loads). */
   readonly ttlMs: number;
-  /** The most weight kept at once; the oldest entries go first, and a heavier value is not kept. */
+  /** The most weight kept at once: expired entries go first, then the oldest; a heavier value is not kept. */
   readonly maxWeight: number;
   /** The weight of a value (say, its number of comments); 1 by default. */
   readonly weigh?: (value: T) => number;
-  /** Milliseconds since the epoch; injected so tests control time. */
+  /** A clock in milliseconds, monotonic by default (`performance.now`); injected so tests control time. */
   readonly now?: () => number;
 }
 
@@ -37,7 +39,8 @@ interface Entry<T> {
 export function createReadCache<T>(options: ReadCacheOptions<T>): ReadCache<T> {
   const { ttlMs, maxWeight } = options;
   const weigh = options.weigh ?? (() => 1);
-  const now = options.now ?? Date.now;
+  // A monotonic clock: a step of the wall clock neither extends nor cuts a lifetime.
+  const now = options.now ?? (() => performance.now());
   // A Map iterates in insertion order: the first key is the oldest entry.
   const entries = new Map<string, Entry<T>>();
   let totalWeight = 0;
@@ -49,12 +52,29 @@ export function createReadCache<T>(options: ReadCacheOptions<T>): ReadCache<T> {
     totalWeight -= entry.weight;
   };
 
+  const isFresh = (entry: Entry<T>) => now() - entry.loadedAt < ttlMs;
+
+  /** Drops expired entries: entries go in as their loads start, so the expired ones come first. */
+  const sweep = () => {
+    for (const [key, entry] of entries) {
+      if (isFresh(entry)) break;
+      remove(key);
+    }
+  };
+
   const settle = (key: string, entry: Entry<T>, value: T) => {
     // Forgotten (or replaced) while loading: the value may predate a write, so it is not kept.
     if (entries.get(key) !== entry) return;
     // At least 1: even empty answers count, so many distinct keys cannot grow the cache without bound.
-    entry.weight = Math.max(1, weigh(value));
-    totalWeight += entry.weight;
+    const weight = Math.max(1, weigh(value));
+    if (weight > maxWeight) {
+      // Too heavy to keep: keeping it would evict everything else first.
+      remove(key);
+      return;
+    }
+    entry.weight = weight;
+    totalWeight += weight;
+    sweep();
     for (const [oldestKey] of entries) {
       if (totalWeight <= maxWeight) break;
       remove(oldestKey);
@@ -65,7 +85,7 @@ export function createReadCache<T>(options: ReadCacheOptions<T>): ReadCache<T> {
     get(key, load) {
       if (ttlMs <= 0) return load();
       const cached = entries.get(key);
-      if (cached && now() - cached.loadedAt < ttlMs) return cached.value;
+      if (cached && isFresh(cached)) return cached.value;
       remove(key);
       const value = load();
       const entry: Entry<T> = { value, loadedAt: now(), weight: 0 };
@@ -82,6 +102,9 @@ export function createReadCache<T>(options: ReadCacheOptions<T>): ReadCache<T> {
     clear() {
       entries.clear();
       totalWeight = 0;
+    },
+    get size() {
+      return entries.size;
     },
   };
 }

@@ -3,6 +3,7 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createCommentHandler } from '../../../../../functions/comment/comment-handler.js';
 import type { ListedComment } from '../../../../../functions/shared/domain/comment.js';
+import { signToken } from '../../../../../functions/shared/auth/token.js';
 import { createServices } from '../../../../../functions/shared/services.js';
 import { cacheListReads } from '../../../../../functions/shared/storage/cached-reads.js';
 import type { CommentRepository } from '../../../../../functions/shared/storage/comment-repository.js';
@@ -29,10 +30,10 @@ const listed = (id: string, url = '/p'): ListedComment => ({
 /** Repositories whose reads count their calls and whose writes do nothing. */
 function fakeRepositories() {
   const comments = {
-    listByUrl: vi.fn(async (url: string) => [listed('01A', url)]),
+    listByUrl: vi.fn(async (url: string, _options?: { consistent?: boolean }) => [listed('01A', url)]),
     recent: vi.fn(async (count: number) => Array.from({ length: count }, (_, i) => listed(`0${i}`))),
     insert: vi.fn(async () => ({ ok: true as const })),
-    vote: vi.fn(async () => ({ status: 'counted' as const, like: 1 })),
+    vote: vi.fn(async () => 'changed' as const),
   } as unknown as CommentRepository;
   const moderation = {
     setStatus: vi.fn(async () => true),
@@ -113,6 +114,49 @@ describe('cacheListReads', () => {
     },
   );
 
+  it('reads an article consistently once after this instance wrote to it, then eventually again', async () => {
+    const { inner, cached, advance } = setUp(1000);
+    const consistency = () =>
+      vi.mocked(inner.comments.listByUrl).mock.calls.map(([, options]) => options?.consistent);
+
+    await cached.comments.listByUrl('/p');
+    await cached.comments.vote(ref, 'voter', true);
+    await cached.comments.listByUrl('/p');
+    await cached.comments.listByUrl('/p');
+    advance(1000);
+    await cached.comments.listByUrl('/p');
+    expect(consistency()).toEqual([false, true, false]);
+  });
+
+  it('reads consistently again after a consistent read failed', async () => {
+    const { inner, cached } = setUp(1000);
+    await cached.moderation.setSticky(ref, true);
+    vi.mocked(inner.comments.listByUrl).mockRejectedValueOnce(new Error('throttled'));
+
+    await expect(cached.comments.listByUrl('/p')).rejects.toThrow('throttled');
+    await cached.comments.listByUrl('/p');
+    expect(vi.mocked(inner.comments.listByUrl).mock.calls.map(([, options]) => options?.consistent)).toEqual([
+      true,
+      true,
+    ]);
+  });
+
+  it('does not cache the recent list for ttlMs after a write: its index lags and cannot be read consistently', async () => {
+    const { inner, cached, advance } = setUp(1000);
+    await cached.comments.recent(10);
+    await cached.comments.insert({ ...listed('01B'), ua: '', ipHash: 'h' }, {} as never);
+
+    await cached.comments.recent(10);
+    advance(999);
+    await cached.comments.recent(10);
+    expect(inner.comments.recent).toHaveBeenCalledTimes(3);
+
+    advance(1);
+    await cached.comments.recent(10);
+    await cached.comments.recent(10);
+    expect(inner.comments.recent).toHaveBeenCalledTimes(4);
+  });
+
   it('forgets after a write that failed too: it may have landed before the error', async () => {
     const { inner, cached } = setUp(60_000);
     vi.mocked(inner.comments.insert).mockRejectedValueOnce(new Error('timed out'));
@@ -158,7 +202,51 @@ describe('the list cache behind the comment routes', () => {
     insertedAt: 1_700_000_000_000,
   });
 
-  it('sends no Query for a repeated list, reads again after a submit, and shows each viewer only what it may see', async () => {
+  it('shapes the one cached list for each viewer: an administrator sees the waiting comment, the next visitor does not', async () => {
+    const secret = 's'.repeat(32);
+    const admin = {
+      id: 'admin-1',
+      email: 'admin@example.com',
+      displayName: 'Admin',
+      passwordHash: 'x',
+      createdAt: 1,
+    };
+    const services = createServices(testConfig({ LIST_CACHE_MS: '60000' }), {
+      tokenSecret: async () => secret,
+      admins: { find: async (email: string) => (email === admin.email ? admin : undefined) } as never,
+    });
+    const handler = createCommentHandler(services);
+    const token = signToken(secret, {
+      sub: admin.id,
+      email: admin.email,
+      exp: Math.floor(Date.now() / 1000) + 3600,
+    });
+    const list = async (authorization?: string) => {
+      const event = buildEvent({
+        path: '/api/comment',
+        query: 'path=%2Fp',
+        ...(authorization ? { headers: { authorization } } : {}),
+      });
+      const response = await handler(event, testContext);
+      return JSON.parse(response.body).data as { count: number; data: Record<string, unknown>[] };
+    };
+    ddb
+      .on(QueryCommand)
+      .resolves({ Items: [item('01A', 'ann'), { ...item('01W', 'wes'), status: 'waiting' }] });
+
+    const anonymousFirst = await list();
+    const asAdmin = await list(`Bearer ${token}`);
+    const anonymousAfter = await list();
+
+    expect(ddb.commandCalls(QueryCommand)).toHaveLength(1);
+    expect(asAdmin.data.map((comment) => comment.nick)).toEqual(['wes', 'ann']);
+    for (const anonymous of [anonymousFirst, anonymousAfter]) {
+      expect(anonymous.data.map((comment) => comment.nick)).toEqual(['ann']);
+      expect(JSON.stringify(anonymous)).not.toMatch(/wes|@example\.com/);
+    }
+  });
+
+  it('sends no Query for a repeated list, and reads again after a submit', async () => {
     const handler = createCommentHandler(createServices(testConfig({ LIST_CACHE_MS: '60000' })));
     const list = async () => {
       const response = await handler(buildEvent({ path: '/api/comment', query: 'path=%2Fp' }), testContext);

@@ -79,23 +79,44 @@ describe('createReadCache', () => {
     expect(await cache.get('a', async () => 'ok')).toBe('ok');
   });
 
-  it('drops the oldest entries beyond maxWeight, and never keeps a value heavier than it', async () => {
+  it('drops the oldest entries beyond maxWeight', async () => {
     const cache = createReadCache<number[]>({ ttlMs: 60_000, maxWeight: 5, weigh: (list) => list.length });
     const a = counting(() => [1, 2]);
     const b = counting(() => [1, 2]);
     const c = counting(() => [1, 2]);
-    const huge = counting(() => [1, 2, 3, 4, 5, 6]);
 
     await cache.get('a', a);
     await cache.get('b', b);
     await cache.get('c', c); // 6 > 5: the oldest, a, goes.
-    await cache.get('a', a);
+    await cache.get('b', b);
     await cache.get('c', c);
-    expect([a.calls, c.calls]).toEqual([2, 1]);
+    expect([b.calls, c.calls]).toEqual([1, 1]);
+    await cache.get('a', a);
+    expect(a.calls).toBe(2);
+  });
 
+  it('keeps no value heavier than maxWeight, and evicts nothing for it', async () => {
+    const cache = createReadCache<number[]>({ ttlMs: 60_000, maxWeight: 5, weigh: (list) => list.length });
+    const small = counting(() => [1, 2]);
+    const huge = counting(() => [1, 2, 3, 4, 5, 6]);
+
+    await cache.get('small', small);
     await cache.get('huge', huge);
     await cache.get('huge', huge);
-    expect(huge.calls).toBe(2);
+    await cache.get('small', small);
+    expect([huge.calls, small.calls]).toEqual([2, 1]);
+    expect(cache.size).toBe(1);
+  });
+
+  it('lets go of expired entries when the next value is kept, not only when their key is read again', async () => {
+    const clock = manualClock();
+    const cache = createReadCache<string>({ ttlMs: 1000, maxWeight: 100, now: clock.now });
+    for (const key of ['a', 'b', 'c']) await cache.get(key, async () => key);
+    expect(cache.size).toBe(3);
+
+    clock.advance(1000);
+    await cache.get('d', async () => 'd');
+    expect(cache.size).toBe(1);
   });
 
   it('counts an empty answer as weight 1, so distinct keys cannot grow it without bound', async () => {
