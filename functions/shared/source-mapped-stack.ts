@@ -4,8 +4,10 @@ import { fileURLToPath } from 'node:url';
 
 /** The file this code runs from: the bundle on Lambda, a TypeScript source in tests and local mode. */
 const ownUrl = import.meta.url;
-/** `file:///var/task/index.mjs:1:2345`: a bundle position in an ESM stack frame. */
-const framePosition = /(file:\/\/[^\s()]+):(\d+):(\d+)/g;
+/** `file:///var/task/index.mjs:1:2345`: a bundle position in an ESM stack frame (no `:` in the path). */
+const framePosition = /(file:\/\/[^\s():]+):(\d+):(\d+)/g;
+/** A stack longer than this is logged as it is: mapping is for traces, not for whatever an error carries. */
+const maxMappedLength = 64 * 1024;
 
 let sourceMap: SourceMap | null | undefined;
 
@@ -27,7 +29,7 @@ function ownSourceMap(): SourceMap | null {
  * the first request), so the functions start without it and still log readable stack traces.
  */
 export function sourceMappedStack(stack: string): string {
-  if (!stack.includes(ownUrl)) return stack;
+  if (stack.length > maxMappedLength || !stack.includes(ownUrl)) return stack;
   const map = ownSourceMap();
   if (!map) return stack;
   return stack.replace(framePosition, (position, url: string, line: string, column: string) => {

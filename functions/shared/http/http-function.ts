@@ -53,7 +53,7 @@ function errorEnvelope(): MiddlewareObj<HttpEvent, HttpResult> {
         request.response = failure(error);
         return;
       }
-      const detail = error?.stack ? sourceMappedStack(error.stack) : String(error);
+      const detail = describeError(error);
       console.error(JSON.stringify({ level: 'error', message: 'request failed', error: detail }));
       const lang = resolveLang(
         new URLSearchParams(request.event.rawQueryString ?? '').get('lang') ?? undefined,
@@ -61,6 +61,16 @@ function errorEnvelope(): MiddlewareObj<HttpEvent, HttpResult> {
       request.response = failure(new AppError('internal', translate(lang, 'internal')));
     },
   };
+}
+
+/** The error's stack, mapped to the TypeScript sources when it can be; never throws. */
+function describeError(error: unknown): string {
+  try {
+    const stack = (error as { stack?: unknown } | null | undefined)?.stack;
+    return typeof stack === 'string' ? sourceMappedStack(stack) : String(error);
+  } catch {
+    return 'an error that cannot be described';
+  }
 }
 
 /** Wraps a router with the middleware every function shares: preflight, CORS, error envelope. */

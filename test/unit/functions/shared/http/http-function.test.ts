@@ -127,6 +127,19 @@ describe('the HTTP layer of a function', () => {
     expect(response.body).not.toContain('secret');
   });
 
+  it('logs the stack of an unexpected failure, and still answers 500 when the thrown value has a strange stack', async () => {
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    ddb.on(QueryCommand).rejectsOnce(new Error('table detail'));
+    expect((await call({ path: '/api/comment', query: 'path=%2Fp' })).statusCode).toBe(500);
+    expect(String(logged.mock.calls[0]?.[0])).toMatch(/"level":"error".*Error: table detail\\n +at /);
+
+    ddb.on(QueryCommand).rejectsOnce({ stack: { not: 'a string' } } as unknown as Error);
+    const strange = await call({ path: '/api/comment', query: 'path=%2Fother' });
+    expect(strange.statusCode).toBe(500);
+    expect(strange.json).toEqual({ errno: 500, errmsg: 'Internal server error.' });
+    expect(logged).toHaveBeenCalledTimes(2);
+  });
+
   it('treats an edit from an anonymous visitor as unauthorised, even with Bearer undefined', async () => {
     const response = await call({
       method: 'PUT',
