@@ -9,6 +9,8 @@ export interface SecretsExtension {
   readonly sessionToken: string | undefined;
   /** The extension's host; tests point it at a stand-in on 127.0.0.1. */
   readonly host?: string;
+  /** How long the whole exchange may take; 3 s by default. */
+  readonly timeoutMs?: number;
 }
 
 /** A slow extension must not hold a sign-in for the function's whole timeout. */
@@ -70,7 +72,6 @@ function getParameter(extension: SecretsExtension, name: string): Promise<Parame
         port: extension.port,
         path: `/systemsmanager/parameters/get?${query}`,
         headers: { 'X-Aws-Parameters-Secrets-Token': extension.sessionToken ?? '' },
-        timeout: extensionTimeoutMs,
       },
       (response) => {
         const chunks: Buffer[] = [];
@@ -84,6 +85,9 @@ function getParameter(extension: SecretsExtension, name: string): Promise<Parame
           chunks.push(chunk);
         });
         response.on('error', reject);
+        response.on('close', () => {
+          if (!response.complete) reject(new Error('the secrets extension hung up mid-answer'));
+        });
         response.on('end', () => {
           const body = Buffer.concat(chunks).toString('utf8');
           const status = response.statusCode ?? 0;
@@ -91,7 +95,8 @@ function getParameter(extension: SecretsExtension, name: string): Promise<Parame
             const value = parameterValue(body);
             if (value === undefined) reject(new Error('the secrets extension answered without a value'));
             else resolveAnswer({ status: 'found', value });
-          } else if (status === 404 || body.includes('ParameterNotFound')) {
+          } else if (body.includes('ParameterNotFound')) {
+            // The extension passes SSM's error on; its exact shape is not documented, its name is.
             resolveAnswer({ status: 'missing' });
           } else {
             reject(new Error(`the secrets extension answered ${status}: ${body.slice(0, 200)}`));
@@ -99,7 +104,12 @@ function getParameter(extension: SecretsExtension, name: string): Promise<Parame
         });
       },
     );
-    call.on('timeout', () => call.destroy(new Error('the secrets extension did not answer in time')));
+    // A deadline for the whole exchange: the socket's own timeout only measures silence.
+    const deadline = setTimeout(
+      () => call.destroy(new Error('the secrets extension did not answer in time')),
+      extension.timeoutMs ?? extensionTimeoutMs,
+    );
+    call.on('close', () => clearTimeout(deadline));
     call.on('error', reject);
     call.end();
   });

@@ -105,6 +105,29 @@ describe('createTokenSecret', () => {
     await expect(fromParameter(extension.port)()).rejects.toThrow('more than 65536 bytes');
   });
 
+  it('gives up on an extension that starts an answer and never finishes it', async () => {
+    extension = await startExtension((_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.write('{"Parameter":');
+    });
+    const secret = createTokenSecret(testConfig({ JWT_SECRET_PARAMETER: '/marginalia/jwt-secret' }), {
+      host: '127.0.0.1',
+      port: extension.port,
+      sessionToken: 'session-token',
+      timeoutMs: 200,
+    });
+
+    await expect(secret()).rejects.toThrow(/did not answer in time|hung up/);
+  });
+
+  it('treats any other client error as a failure to retry, not as a missing parameter', async () => {
+    extension = await startExtension(status(404, 'no such route'), value('k'.repeat(32)));
+    const secret = fromParameter(extension.port);
+
+    await expect(secret()).rejects.toThrow('answered 404');
+    expect(await secret()).toBe('k'.repeat(32));
+  });
+
   it('uses JWT_TOKEN without calling the extension when it is set', async () => {
     extension = await startExtension(value('never'));
     const secret = createTokenSecret(testConfig({ JWT_TOKEN: 'j'.repeat(32) }), {
