@@ -59,7 +59,8 @@ const configSchema = z.object({
   TOKEN_TTL_HOURS: coercedInt({ min: 1, max: 24 * 90, default: 24 * 7 }),
   /**
    * How long a warm instance reuses an article's comments and the recent comments it read, in ms; 0
-   * reads DynamoDB on every request. Its own writes are seen at once, other instances' within this.
+   * reads DynamoDB on every request. An instance sees its own writes to an article at once; the
+   * recent list and other instances' writes within this.
    */
   LIST_CACHE_MS: coercedInt({ min: 0, max: 60_000, default: 1000 }),
   /** New comments wait for approval (Waline's name). */
