@@ -4,7 +4,7 @@
  * page with the same headless Chromium the browser tests use.
  */
 import { mkdir } from 'node:fs/promises';
-import { request as httpRequest, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,6 +14,7 @@ import { launchChromium } from './chromium.js';
 import { createLocalDynamoDbClient, ensureTable } from './create-table.js';
 import { startDynamoDbLocal } from './dynamodb-local.js';
 import { createLocalServer } from './local-server.js';
+import { sendJsonFrom } from './send-json.js';
 
 const output = join(dirname(fileURLToPath(import.meta.url)), '..', 'docs', 'demo.png');
 const article = '/posts/notes-in-the-margin';
@@ -58,7 +59,7 @@ try {
   built.handlers = { comment: createCommentHandler(services), article: createArticleHandler(services) };
 
   const api = (path: string, body: unknown, from = '127.0.0.1', method = 'POST') =>
-    send(port, path, body, from, method);
+    sendJsonFrom(from, { port, method, path, body });
   const post = async (ago: number, body: Record<string, unknown>) => {
     seedTime = Date.now() - ago;
     const answer = (await api('/api/comment', { url: article, mail: '', link: '', ...body })) as {
@@ -168,32 +169,4 @@ try {
   server.closeAllConnections();
   await new Promise((resolve) => server.close(resolve));
   await dynamoDb.stop();
-}
-
-function send(port: number, path: string, body: unknown, from: string, method = 'POST'): Promise<unknown> {
-  const payload = JSON.stringify(body);
-  return new Promise((resolve, reject) => {
-    const outgoing = httpRequest(
-      {
-        host: '127.0.0.1',
-        port,
-        method,
-        path,
-        localAddress: from,
-        agent: false,
-        headers: { 'content-type': 'application/json' },
-      },
-      (incoming) => {
-        const chunks: Buffer[] = [];
-        incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
-        incoming.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          if ((incoming.statusCode ?? 500) >= 400) reject(new Error(`${method} ${path}: ${text}`));
-          else resolve(JSON.parse(text) as unknown);
-        });
-      },
-    );
-    outgoing.on('error', reject);
-    outgoing.end(payload);
-  });
 }

@@ -1,4 +1,4 @@
-import { request as httpRequest, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createArticleHandler } from '../../../functions/article/article-handler.js';
 import { createCommentHandler } from '../../../functions/comment/comment-handler.js';
@@ -6,6 +6,7 @@ import type { HttpHandler } from '../../../functions/shared/http/http-types.js';
 import { createServices, type Services } from '../../../functions/shared/services.js';
 import type { FunctionName } from '../../../lib/routes.js';
 import { createLocalServer } from '../../../scripts/local-server.js';
+import { sendJsonFrom } from '../../../scripts/send-json.js';
 import { testConfig } from '../../support/test-config.js';
 import { createTestTable } from '../../support/test-table.js';
 
@@ -56,42 +57,11 @@ export async function startWidgetServer(env: Record<string, string> = {}): Promi
   return {
     base,
     services,
-    api: (method, path, body, from = '127.0.0.1') => sendJson(port, method, path, body, from),
+    api: (method, path, body, from = '127.0.0.1') => sendJsonFrom(from, { port, method, path, body }),
     async stop() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await table.drop();
     },
   };
-}
-
-function sendJson(port: number, method: string, path: string, body: unknown, from: string): Promise<unknown> {
-  const payload = body === undefined ? undefined : JSON.stringify(body);
-  return new Promise((resolve, reject) => {
-    const outgoing = httpRequest(
-      {
-        host: '127.0.0.1',
-        port,
-        method,
-        path,
-        localAddress: from,
-        agent: false,
-        headers: payload === undefined ? {} : { 'content-type': 'application/json' },
-      },
-      (incoming) => {
-        const chunks: Buffer[] = [];
-        incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
-        incoming.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          if ((incoming.statusCode ?? 500) >= 400) {
-            reject(new Error(`${method} ${path} answered ${incoming.statusCode}: ${text}`));
-          } else {
-            resolve(JSON.parse(text) as unknown);
-          }
-        });
-      },
-    );
-    outgoing.on('error', reject);
-    outgoing.end(payload);
-  });
 }
