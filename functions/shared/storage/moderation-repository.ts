@@ -51,6 +51,29 @@ export function createModerationRepository(
 ): ModerationRepository {
   const exists = 'attribute_exists(pk)';
 
+  /** Applies `update` to the comment `ref`, in a transaction (for its conflict retries); false when it is gone. */
+  const updateExisting = async (
+    ref: CommentRef,
+    update: string,
+    values: Record<string, unknown>,
+  ): Promise<boolean> => {
+    const outcome = await transactWrite(client, {
+      TransactItems: [
+        {
+          Update: {
+            TableName: tableName,
+            Key: keys.comment(ref.url, ref.id),
+            UpdateExpression: update,
+            // Never create a bare item for a comment deleted meanwhile.
+            ConditionExpression: exists,
+            ExpressionAttributeValues: values,
+          },
+        },
+      ],
+    });
+    return outcome.ok;
+  };
+
   return {
     async get(ref) {
       const output = await client.send(
@@ -88,41 +111,11 @@ export function createModerationRepository(
       return outcome.ok;
     },
 
-    async setSticky(ref, sticky) {
-      const outcome = await transactWrite(client, {
-        TransactItems: [
-          {
-            Update: {
-              TableName: tableName,
-              Key: keys.comment(ref.url, ref.id),
-              UpdateExpression: 'SET sticky = :sticky',
-              // Never create a bare item for a comment deleted meanwhile.
-              ConditionExpression: exists,
-              ExpressionAttributeValues: { ':sticky': sticky },
-            },
-          },
-        ],
-      });
-      return outcome.ok;
-    },
+    setSticky: (ref, sticky) => updateExisting(ref, 'SET sticky = :sticky', { ':sticky': sticky }),
 
-    async edit(ref, text) {
-      const outcome = await transactWrite(client, {
-        TransactItems: [
-          {
-            Update: {
-              TableName: tableName,
-              Key: keys.comment(ref.url, ref.id),
-              // Only the text: nick, mail and link stay the author's.
-              UpdateExpression: 'SET orig = :orig, html = :html',
-              ConditionExpression: exists,
-              ExpressionAttributeValues: { ':orig': text.orig, ':html': text.html },
-            },
-          },
-        ],
-      });
-      return outcome.ok;
-    },
+    // Only the text: nick, mail and link stay the author's.
+    edit: (ref, text) =>
+      updateExisting(ref, 'SET orig = :orig, html = :html', { ':orig': text.orig, ':html': text.html }),
 
     async remove(ref) {
       const all: ModeratedComment[] = [];
