@@ -2,6 +2,7 @@ import middy, { type MiddlewareObj } from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { AppError } from '../domain/errors.js';
 import { resolveLang, translate } from '../domain/messages.js';
+import { logError } from '../log.js';
 import { sourceMappedStack } from '../source-mapped-stack.js';
 import { corsHeaders, preflightResponse } from './cors.js';
 import { failure } from './envelope.js';
@@ -53,8 +54,7 @@ function errorEnvelope(): MiddlewareObj<HttpEvent, HttpResult> {
         request.response = failure(error);
         return;
       }
-      const detail = describeError(error);
-      console.error(JSON.stringify({ level: 'error', message: 'request failed', error: detail }));
+      logError('request failed', { error: describeError(error) });
       const lang = resolveLang(
         new URLSearchParams(request.event.rawQueryString ?? '').get('lang') ?? undefined,
       );

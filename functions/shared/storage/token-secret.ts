@@ -1,5 +1,6 @@
 import { request } from 'node:http';
 import type { Config } from '../config.js';
+import { logError } from '../log.js';
 
 /** How the comment function reaches the AWS Parameters and Secrets Lambda Extension. */
 export interface SecretsExtension {
@@ -123,8 +124,4 @@ function parameterValue(body: string): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-function logError(message: string): void {
-  console.error(JSON.stringify({ level: 'error', message }));
 }
