@@ -45,8 +45,8 @@ export function createServices(config: Config, overrides: Partial<Services> = {}
     counters: createCounterRepository(client, config.TABLE_NAME),
     moderation,
     admins: createAdminRepository(client, config.TABLE_NAME),
-    // JWT_TOKEN only: the SSM-backed key (storage/token-secret.ts) is wired by the comment function
-    // alone, so the article bundle carries no SSM client.
+    // JWT_TOKEN only: the key read through the Parameters and Secrets extension
+    // (storage/token-secret.ts) is wired by the comment function alone, which has the layer.
     tokenSecret: async () => config.JWT_TOKEN,
     spamCheck: config.AKISMET_KEY
       ? createAkismetCheck({ key: config.AKISMET_KEY, siteUrl: config.SITE_URL ?? 'http://localhost' })
