@@ -58,4 +58,5 @@ new MarginaliaStack(app, 'Marginalia', {
   blockedIpHashes: list('blockedIpHashes'),
   akismetKey: text('akismetKey'),
   siteUrl: text('siteUrl'),
+  rootsByLikeIndex: flag('rootsByLikeIndex'),
 });

@@ -51,6 +51,11 @@ export interface MarginaliaStackProps extends StackProps {
   readonly akismetKey?: string;
   /** The site's address, for Akismet (Waline `SITE_URL`). */
   readonly siteUrl?: string;
+  /**
+   * False leaves the roots-by-like index out: only for the first of the two deploys that upgrade a
+   * 0.1.0 stack, since CloudFormation adds one GSI per update (CHANGELOG.md); default true.
+   */
+  readonly rootsByLikeIndex?: boolean;
 }
 
 const entry = (relative: string): string => fileURLToPath(new URL(relative, import.meta.url));
@@ -105,6 +110,25 @@ export class MarginaliaStack extends Stack {
           projectionType: ProjectionType.INCLUDE,
           nonKeyAttributes: [...byIdIndexAttributes],
         },
+        // Keys only: a page of the list reads the keys of the roots before it here, a few bytes each.
+        // CloudFormation adds one GSI per stack update: upgrading a 0.1.0 stack takes two deploys
+        // (CHANGELOG.md), each adding one of these.
+        {
+          indexName: indexes.rootsByTime.name,
+          partitionKey: { name: indexes.rootsByTime.partitionKey, type: AttributeType.STRING },
+          sortKey: { name: indexes.rootsByTime.sortKey, type: AttributeType.STRING },
+          projectionType: ProjectionType.KEYS_ONLY,
+        },
+        ...(props.rootsByLikeIndex === false
+          ? []
+          : [
+              {
+                indexName: indexes.rootsByLike.name,
+                partitionKey: { name: indexes.rootsByLike.partitionKey, type: AttributeType.STRING },
+                sortKey: { name: indexes.rootsByLike.sortKey, type: AttributeType.NUMBER },
+                projectionType: ProjectionType.KEYS_ONLY,
+              },
+            ]),
       ],
     });
     this.table = table;

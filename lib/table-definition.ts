@@ -16,8 +16,22 @@ export const tableDefinition = {
     recent: { name: 'recent', partitionKey: 'recentPk', sortKey: 'recentSk' },
     /** Comment id -> its pk/sk (and its url and like count), for routes that carry only the id. */
     byId: { name: 'by-id', partitionKey: 'commentId' },
+    /**
+     * The roots of an article, keys only, one partition per (article, status, pinned or not), in id
+     * order (= insertion order): page p of a time sort reads p * pageSize keys here. Sparse: only roots
+     * carry `rootsPk`. Its sort key is the table's own `sk` (`C#<rootId>`).
+     */
+    rootsByTime: { name: 'roots-by-time', partitionKey: 'rootsPk', sortKey: 'sk' },
+    /** The same roots ordered by their like count (a number), for `sortBy=like_desc`. */
+    rootsByLike: { name: 'roots-by-like', partitionKey: 'rootsPk', sortKey: 'like' },
   },
 } as const;
+
+/**
+ * The version of the item layout this code reads and writes, kept on the site-counters item. Version 2
+ * keys replies under their root and adds the roots indexes; `npm run migrate` brings version 1 tables.
+ */
+export const layoutVersion = 2;
 
 /**
  * Attributes the recent index copies: everything a comment shows, with mail (for the avatar) and

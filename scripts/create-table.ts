@@ -14,16 +14,26 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { byIdIndexAttributes, recentIndexAttributes, tableDefinition } from '../lib/table-definition.js';
 
-/** The CreateTable request for `tableName`: on-demand billing, both GSIs with their INCLUDE projections. */
+/**
+ * The CreateTable request for `tableName`: on-demand billing, the recent and by-id GSIs with their
+ * INCLUDE projections, and the two keys-only roots indexes.
+ */
 export function buildCreateTableInput(tableName: string): CreateTableCommandInput {
   const { partitionKey, sortKey, indexes } = tableDefinition;
-  const keyAttributes = [partitionKey, sortKey, indexes.recent.partitionKey, indexes.recent.sortKey];
+  const keyAttributes = [
+    partitionKey,
+    sortKey,
+    indexes.recent.partitionKey,
+    indexes.recent.sortKey,
+    indexes.rootsByTime.partitionKey,
+  ];
   return {
     TableName: tableName,
     BillingMode: 'PAY_PER_REQUEST',
     AttributeDefinitions: [
       ...keyAttributes.map((name) => ({ AttributeName: name, AttributeType: 'S' as const })),
       { AttributeName: indexes.byId.partitionKey, AttributeType: 'S' },
+      { AttributeName: indexes.rootsByLike.sortKey, AttributeType: 'N' },
     ],
     KeySchema: [
       { AttributeName: partitionKey, KeyType: 'HASH' },
@@ -43,6 +53,14 @@ export function buildCreateTableInput(tableName: string): CreateTableCommandInpu
         KeySchema: [{ AttributeName: indexes.byId.partitionKey, KeyType: 'HASH' }],
         Projection: { ProjectionType: 'INCLUDE', NonKeyAttributes: [...byIdIndexAttributes] },
       },
+      ...[indexes.rootsByTime, indexes.rootsByLike].map((index) => ({
+        IndexName: index.name,
+        KeySchema: [
+          { AttributeName: index.partitionKey, KeyType: 'HASH' as const },
+          { AttributeName: index.sortKey, KeyType: 'RANGE' as const },
+        ],
+        Projection: { ProjectionType: 'KEYS_ONLY' as const },
+      })),
     ],
   };
 }

@@ -1,13 +1,23 @@
 import { resolveViewer } from '../shared/auth/viewer.js';
+import { createAnswerBudget } from '../shared/domain/answer-budget.js';
+import { fitTexts } from '../shared/domain/bounded-comments.js';
 import { listQuerySchema } from '../shared/domain/comment-schemas.js';
-import { presentComment, presentReplyUser } from '../shared/domain/present-comment.js';
-import { buildThreadPage } from '../shared/domain/thread.js';
+import { type PublicComment, presentComment, presentReplyUser } from '../shared/domain/present-comment.js';
+import { pairReplies } from '../shared/domain/thread.js';
 import { bare, envelope } from '../shared/http/envelope.js';
 import type { Router } from '../shared/http/http-function.js';
 import { parseInput } from '../shared/http/request.js';
 import type { Services } from '../shared/services.js';
 
-/** `GET /api/comment?path&page&pageSize&sortBy`: one page of an article's threads, in one Query. */
+/**
+ * `GET /api/comment?path&page&pageSize&sortBy`: one page of an article's threads. It reads the page
+ * counters and the keys of the roots up to the page's end, then the page's threads: nothing of the
+ * article beyond what the page shows but the keys of the roots before it.
+ *
+ * The answer stays within `answerBudgetBytes`: every root of the page is in it (paging never skips
+ * one), with its text while the budget allows (else `textOmitted: true`); then the replies, thread by
+ * thread, while it allows. A thread with replies left out carries `moreReplies: true`.
+ */
 export function createListComments(services: Services): Router {
   const { comments, presentation } = services;
   return async (request) => {
@@ -21,24 +31,47 @@ export function createListComments(services: Services): Router {
       },
       request.lang,
     );
-    const stored = await comments.listByUrl(query.path);
     // Administrators see waiting and spam comments too, to moderate them in place (as on Waline).
     const admin = (await resolveViewer(services, request)) !== undefined;
-    const page = buildThreadPage(stored, query, (comment) => admin || comment.status === 'approved');
+    const stored = await comments.listPage({ url: query.path, ...query, withHeld: admin });
     const options = { ...presentation, legacy: request.legacy };
-    const data = {
-      page: page.page,
-      totalPages: page.totalPages,
-      pageSize: page.pageSize,
-      count: page.count,
-      data: page.threads.map(({ root, children }) => ({
-        ...presentComment(root, options),
-        children: children.map(({ reply, parent }) => ({
+    const threads = stored.threads.map(pairReplies);
+
+    const budget = createAnswerBudget();
+    const roots = fitTexts(
+      threads.map(({ root }) => presentComment(root, options)),
+      request.lang,
+      budget,
+    );
+    let full = false;
+    const data = threads.map(({ children, moreReplies }, index) => {
+      const replies: PublicComment[] = [];
+      for (const { reply, parent } of children) {
+        const item = {
           ...presentComment(reply, options),
           ...(parent ? { reply_user: presentReplyUser(parent, options) } : {}),
-        })),
-      })),
+        };
+        // Once one reply does not fit, no later one is tried: replies stay in order, with no holes.
+        if (full || !budget.take(item)) {
+          full = true;
+          break;
+        }
+        replies.push(item);
+      }
+      const left = moreReplies || replies.length < children.length;
+      return {
+        ...(roots[index] as PublicComment),
+        children: replies,
+        ...(left ? { moreReplies: true as const } : {}),
+      };
+    });
+    const page = {
+      page: query.page,
+      totalPages: Math.ceil(stored.roots / query.pageSize),
+      pageSize: query.pageSize,
+      count: stored.comments,
+      data,
     };
-    return request.legacy ? bare(data) : envelope(data);
+    return request.legacy ? bare(page) : envelope(page);
   };
 }

@@ -1,5 +1,7 @@
 import { requireAdmin } from '../shared/auth/viewer.js';
 import type { CommentStatus, ListedComment } from '../shared/domain/comment.js';
+import { createAnswerBudget } from '../shared/domain/answer-budget.js';
+import { fitTexts } from '../shared/domain/bounded-comments.js';
 import { limits } from '../shared/domain/limits.js';
 import { presentComment } from '../shared/domain/present-comment.js';
 import { coercedInt } from '../shared/domain/coerced-int.js';
@@ -69,9 +71,14 @@ export function createListForModeration(services: Services): Router {
       pageSize: query.pageSize,
       spamCount: sizes.spam,
       waitingCount: sizes.waiting,
-      data: all
-        .slice(first, first + query.pageSize)
-        .map((comment) => presentForAdmin(presentComment(comment, options, { withUrl: true }), comment)),
+      // Bounded like every list: each comment of the page, whole while the answer's budget allows.
+      data: fitTexts(
+        all
+          .slice(first, first + query.pageSize)
+          .map((comment) => presentForAdmin(presentComment(comment, options, { withUrl: true }), comment)),
+        request.lang,
+        createAnswerBudget(),
+      ),
     });
   };
 }

@@ -1,4 +1,5 @@
 import { requireAdmin } from '../shared/auth/viewer.js';
+import { commentTextSchema } from '../shared/domain/comment-schemas.js';
 import { AppError } from '../shared/domain/errors.js';
 import { limits } from '../shared/domain/limits.js';
 import { translate } from '../shared/domain/messages.js';
@@ -25,12 +26,7 @@ const moderationBodySchema = z.object({
       z.transform((sticky) => Boolean(sticky)),
     ),
   ),
-  comment: z.optional(
-    z.string().check(
-      z.maxLength(limits.commentChars),
-      z.refine((text) => text.trim().length > 0, 'must not be blank'),
-    ),
-  ),
+  comment: z.optional(commentTextSchema),
 });
 
 /**
@@ -45,7 +41,12 @@ export function createModerateComment(services: Services): Router {
     const target = await findComment(comments, request);
     const notFound = () =>
       new AppError('not_found', translate(request.lang, 'commentNotFound', { id: target.id }));
+    // Each change applies only to the comment as read: a concurrent change (or delete) refuses it.
+    const changed = () =>
+      new AppError('duplicate', translate(request.lang, 'statusChanged', { id: target.id }));
 
+    let current = await moderation.get(target);
+    if (!current) throw notFound();
     if (change.comment !== undefined) {
       const { renderMarkdown } = await loadMarkdownRenderer();
       const html = renderMarkdown(change.comment);
@@ -55,15 +56,14 @@ export function createModerateComment(services: Services): Router {
           translate(request.lang, 'commentTooLarge', { limit: limits.storedCommentBytes }),
         );
       }
-      if (!(await moderation.edit(target, { orig: change.comment, html }))) throw notFound();
+      if (!(await moderation.edit(current, { orig: change.comment, html }))) throw changed();
     }
-    if (change.sticky !== undefined && !(await moderation.setSticky(target, change.sticky))) throw notFound();
-    if (change.status !== undefined) {
-      const current = await moderation.get(target);
-      if (!current) throw notFound();
-      if (!(await moderation.setStatus(current, change.status))) {
-        throw new AppError('duplicate', translate(request.lang, 'statusChanged', { id: target.id }));
-      }
+    if (change.sticky !== undefined) {
+      if (!(await moderation.setSticky(current, change.sticky))) throw changed();
+      current = { ...current, sticky: change.sticky };
+    }
+    if (change.status !== undefined && !(await moderation.setStatus(current, change.status))) {
+      throw changed();
     }
 
     const updated = await moderation.get(target);

@@ -1,3 +1,5 @@
+import { createAnswerBudget } from '../shared/domain/answer-budget.js';
+import { fitTexts } from '../shared/domain/bounded-comments.js';
 import { recentQuerySchema } from '../shared/domain/comment-schemas.js';
 import { presentComment } from '../shared/domain/present-comment.js';
 import { bare, envelope } from '../shared/http/envelope.js';
@@ -5,7 +7,10 @@ import type { Router } from '../shared/http/http-function.js';
 import { parseInput } from '../shared/http/request.js';
 import type { Services } from '../shared/services.js';
 
-/** `GET /api/comment?type=recent&count=N`: the site's newest approved comments, one Query. */
+/**
+ * `GET /api/comment?type=recent&count=N`: the site's `count` newest approved comments (one Query per MB
+ * of them), each whole while the answer's budget allows and with `textOmitted: true` past it.
+ */
 export function createRecentComments({ comments, presentation }: Services): Router {
   return async (request) => {
     const { count } = parseInput(
@@ -14,8 +19,10 @@ export function createRecentComments({ comments, presentation }: Services): Rout
       request.lang,
     );
     const options = { ...presentation, legacy: request.legacy };
-    const data = (await comments.recent(count)).map((comment) =>
-      presentComment(comment, options, { withUrl: true }),
+    const data = fitTexts(
+      (await comments.recent(count)).map((comment) => presentComment(comment, options, { withUrl: true })),
+      request.lang,
+      createAnswerBudget(),
     );
     return request.legacy ? bare(data) : envelope(data);
   };

@@ -1,5 +1,5 @@
 import { resolveViewer } from '../shared/auth/viewer.js';
-import type { StoredComment } from '../shared/domain/comment.js';
+import type { CommentStatus, StoredComment } from '../shared/domain/comment.js';
 import { submitBodySchema } from '../shared/domain/comment-schemas.js';
 import { AppError } from '../shared/domain/errors.js';
 import { contentHash, hashIp } from '../shared/domain/hashing.js';
@@ -74,14 +74,25 @@ export function createSubmitComment(services: Services): Router {
 
     // The answer names a reply's parent (`reply_user`) as the list does, and the widget shows it at once; the
     // parent is read beside the write, not after it. A failed read only leaves the name out: the reply is stored.
-    const [result, parent] = await Promise.all([
+    const insert = (parentStatus?: CommentStatus) =>
       comments.insert(comment, {
         contentHash: contentHash(body),
         // Administrators are not rate-limited: they may answer many comments in a row.
         ...(config.IPQPS > 0 && !byAdmin ? { rateLimit: { ipHash, windowMs: config.IPQPS * 1000 } } : {}),
-      }),
-      pid === undefined ? undefined : comments.find(body.url, pid).catch(() => undefined),
+        ...(parentStatus ? { parentStatus } : {}),
+      });
+    const parentRef =
+      pid === undefined ? undefined : { url: body.url, id: pid, ...(pid === rid ? {} : { rid }) };
+    const [firstTry, parent] = await Promise.all([
+      insert(),
+      parentRef === undefined ? undefined : comments.find(parentRef).catch(() => undefined),
     ]);
+    let result = firstTry;
+    // The insert looked for the parent where visible replies are; one held from visitors (an administrator
+    // answering a waiting reply) is elsewhere: the transaction wrote nothing, so it is tried there.
+    if (!result.ok && result.reason === 'parent_missing' && parent && parent.status !== 'approved') {
+      result = await insert(parent.status);
+    }
     // `id_taken` means our own write already landed: the SDK retried a commit whose answer was
     // lost, and a fresh ULID collides with nothing else. The comment is stored; say so.
     if (!result.ok && result.reason !== 'id_taken') {

@@ -8,6 +8,7 @@ import { cacheListReads } from './storage/cached-reads.js';
 import { createDocumentClient } from './storage/client.js';
 import { type CommentRepository, createCommentRepository } from './storage/comment-repository.js';
 import { type CounterRepository, createCounterRepository } from './storage/counter-repository.js';
+import { createLayoutCheck } from './storage/layout.js';
 import { createModerationRepository, type ModerationRepository } from './storage/moderation-repository.js';
 
 /** Everything a route needs, built once per cold start and injected into the route factories. */
@@ -32,10 +33,12 @@ export interface Services {
 /** Builds the services for `config`; `overrides` lets tests and local mode swap any part. */
 export function createServices(config: Config, overrides: Partial<Services> = {}): Services {
   const client = createDocumentClient({ endpoint: config.DYNAMODB_ENDPOINT });
+  // Reads that depend on the item layout first check, once per instance, that the table has it.
+  const ensureLayout = createLayoutCheck(client, config.TABLE_NAME);
   const { comments, moderation } = cacheListReads(
     {
-      comments: createCommentRepository(client, config.TABLE_NAME),
-      moderation: createModerationRepository(client, config.TABLE_NAME),
+      comments: createCommentRepository(client, config.TABLE_NAME, ensureLayout),
+      moderation: createModerationRepository(client, config.TABLE_NAME, ensureLayout),
     },
     { ttlMs: config.LIST_CACHE_MS },
   );

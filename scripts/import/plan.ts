@@ -19,6 +19,8 @@ export interface PlannedComment {
   readonly ref: string;
   readonly id: string;
   readonly url: string;
+  /** The thread root, for a reply: with the status, it says where the comment is kept. */
+  readonly rid?: string;
   readonly status: CommentStatus;
   readonly contentHash: string;
   readonly item: Record<string, unknown>;
@@ -242,6 +244,7 @@ export function planImport(source: ParsedSource, options: PlanOptions = {}): Imp
       ref: source_.ref,
       id,
       url: source_.url,
+      ...(stored.rid === undefined ? {} : { rid: stored.rid }),
       status: source_.status,
       contentHash: hash,
       item,

@@ -55,8 +55,13 @@ export async function runImport(
     };
   }
 
+  // A reply may sit visible or held since an earlier run (moderated meanwhile): both places are looked at.
+  const places = (comment: (typeof plan.comments)[number]) =>
+    comment.rid === undefined
+      ? [keys.root(comment.url, comment.id)]
+      : [true, false].map((held) => keys.reply(comment.url, comment.rid as string, comment.id, held));
   const wanted = plan.comments.flatMap((comment) => [
-    keys.comment(comment.url, comment.id),
+    ...places(comment),
     keys.duplicate(comment.url, comment.contentHash),
   ]);
   const existing = await repository.existing(wanted);
@@ -64,7 +69,7 @@ export async function runImport(
   let alreadyThere = 0;
   for (const comment of plan.comments) {
     const mark = existing.get(keyId(keys.duplicate(comment.url, comment.contentHash)));
-    if (existing.has(keyId(keys.comment(comment.url, comment.id)))) {
+    if (places(comment).some((key) => existing.has(keyId(key)))) {
       alreadyThere++;
       // A run stopped between a comment and its mark: write the mark now.
       if (!mark) writes.push(comment.duplicateMark);

@@ -36,26 +36,53 @@ export const recentQuerySchema = z.object({
   count: coercedInt({ min: 1, max: limits.recentCountMax, default: 10 }),
 });
 
+/** C0 and C1 control characters and DEL: browsers drop them inside URLs (`java\tscript:`). */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const controlCharacters = /[\u0000-\u001f\u007f-\u009f]/;
+/** The same, but for tab, newline and carriage return, which a comment's text may hold. */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const controlCharactersButWhitespace = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
+
+/**
+ * Text is well-formed Unicode: a lone surrogate cannot be stored as UTF-8 faithfully, and JSON writes
+ * each as six bytes.
+ */
+const loneSurrogate = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const wellFormed = z.refine<string>(
+  (text) => !loneSurrogate.test(text),
+  'must be well-formed Unicode (no lone surrogates)',
+);
+
 const optionalText = (max: number) =>
   z.pipe(
     z.nullish(
       z.string().check(
         z.maxLength(max),
-        // Browsers drop control characters inside URLs (`java\tscript:`): refuse them everywhere.
-        // eslint-disable-next-line no-control-regex -- matching control characters is the point
-        z.refine((text) => !/[\u0000-\u001f\u007f]/.test(text), 'must not contain control characters'),
+        z.refine((text) => !controlCharacters.test(text), 'must not contain control characters'),
+        wellFormed,
       ),
     ),
     z.transform((value) => value?.trim() ?? ''),
   );
 
+/**
+ * A comment's raw text: up to `limits.commentChars`, not blank, no control characters but tab, newline
+ * and carriage return (JSON writes each other one as six bytes: they would only inflate answers).
+ */
+export const commentTextSchema = z.string().check(
+  z.maxLength(limits.commentChars),
+  z.refine((text) => text.trim().length > 0, 'must not be blank'),
+  z.refine(
+    (text) => !controlCharactersButWhitespace.test(text),
+    'must not contain control characters other than tab, newline and carriage return',
+  ),
+  wellFormed,
+);
+
 /** `POST /api/comment`: the widget's body; unknown keys (captcha tokens...) are ignored. */
 export const submitBodySchema = z
   .object({
-    comment: z.string().check(
-      z.maxLength(limits.commentChars),
-      z.refine((text) => text.trim().length > 0, 'must not be blank'),
-    ),
+    comment: commentTextSchema,
     url: pagePathSchema,
     nick: optionalText(limits.nickChars),
     mail: optionalText(limits.mailChars),

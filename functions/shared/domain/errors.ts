@@ -10,6 +10,7 @@ export const errorCodes = {
   unsupported_media_type: { status: 415, errno: 1000 },
   rate_limited: { status: 429, errno: 1000 },
   internal: { status: 500, errno: 500 },
+  upgrade_required: { status: 503, errno: 503 },
 } as const satisfies Record<string, { status: number; errno: number }>;
 
 /** A failure code; the table above gives each one its status, so none can lack one. */
@@ -42,5 +43,17 @@ export class AppError extends Error {
   /** The Waline `errno` of this error. */
   get errno(): number {
     return errorCodes[this.code].errno;
+  }
+}
+
+/**
+ * The table was written by an older version and `npm run migrate` has not run yet. Thrown by storage,
+ * answered with a 503 whose message names the command (the one 5xx whose message is shown).
+ */
+export class UpgradeRequiredError extends Error {
+  override readonly name = 'UpgradeRequiredError';
+
+  constructor(readonly storedLayout: number | undefined) {
+    super(`The table has item layout ${storedLayout ?? 1}; run \`npm run migrate\`.`);
   }
 }

@@ -2,8 +2,11 @@
 export const limits = {
   /** A request body. The widget inlines pasted images as data URLs of up to 128 kB. */
   bodyBytes: 256 * 1024,
-  /** The raw comment text. */
-  commentChars: 200_000,
+  /**
+   * The raw comment text a visitor may send: 64 KiB of characters, far beyond any comment people write,
+   * and small enough that a page of them fits in one answer. Imports keep longer texts whole.
+   */
+  commentChars: 64 * 1024,
   /** Raw text plus rendered HTML: DynamoDB items stop at 400 KB, the rest of the item is small. */
   storedCommentBytes: 380 * 1024,
   nickChars: 100,
@@ -18,5 +21,12 @@ export const limits = {
   /** Paths in one count or reading-count request. */
   pathsPerRequest: 100,
   pageSizeMax: 100,
+  /** Replies of one thread shown in a list; a longer thread is marked `moreReplies`. */
+  repliesPerThread: 200,
+  /**
+   * Characters of text and HTML a list reads before it stops following further pages of its threads:
+   * past this, the answer could not carry more anyway.
+   */
+  listReadChars: 4 * 1024 * 1024,
   recentCountMax: 50,
 } as const;

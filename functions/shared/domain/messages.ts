@@ -67,6 +67,14 @@ const catalog = {
     'zh-CN': '评论 {id} 已被修改，请刷新后重试。',
   },
   internal: { en: 'Internal server error.', 'zh-CN': '服务器内部错误。' },
+  upgradeRequired: {
+    en: 'The comment table was written by an older version of Marginalia: its operator must run `npm run migrate` (see CHANGELOG.md).',
+    'zh-CN': '评论数据表由旧版 Marginalia 写入：管理员需要运行 `npm run migrate`（见 CHANGELOG.md）。',
+  },
+  textOmitted: {
+    en: 'This comment is too long to show in this list.',
+    'zh-CN': '这条评论太长，无法在此列表中显示。',
+  },
 } as const satisfies Record<string, Record<Lang, string>>;
 
 /** A message of the catalog. */

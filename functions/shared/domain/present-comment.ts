@@ -30,6 +30,10 @@ export interface PublicComment {
   insertedAt?: string;
   children?: PublicComment[];
   reply_user?: { nick: string; link: string; avatar: string };
+  /** The answer had no room for this comment's text: `comment` is a short note and `orig` is empty. */
+  textOmitted?: true;
+  /** The thread has replies this answer leaves out (too many, or no room left). */
+  moreReplies?: true;
 }
 
 /**

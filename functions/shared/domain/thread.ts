@@ -1,11 +1,20 @@
-import { isRoot, type ListedComment } from './comment.js';
+import type { ListedComment } from './comment.js';
 import type { SortOrder } from './comment-schemas.js';
 
-/** One root of a page with every visible reply of its thread, oldest first. */
+/** A thread as storage reads it: its root, the replies read (in key order), and whether more were left. */
+export interface StoredThread {
+  readonly root: ListedComment;
+  readonly replies: readonly ListedComment[];
+  /** True when the thread has replies beyond those read (the per-thread cap, or the read budget). */
+  readonly moreReplies: boolean;
+}
+
+/** One root of a page with the replies of its thread that were read, oldest first. */
 export interface Thread {
   readonly root: ListedComment;
   /** Replies, flat, oldest first; each with the comment it answers when that is in the thread. */
   readonly children: ReadonlyArray<{ readonly reply: ListedComment; readonly parent?: ListedComment }>;
+  readonly moreReplies: boolean;
 }
 
 /** A page of the list as the widget reads it. */
@@ -14,58 +23,55 @@ export interface ThreadPage {
   readonly pageSize: number;
   /** Pages of roots. */
   readonly totalPages: number;
-  /** All visible comments of the article, replies included. */
+  /** All comments of the article the viewer may see, replies included. */
   readonly count: number;
   readonly threads: readonly Thread[];
 }
 
-const byId = (a: ListedComment, b: ListedComment) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+/** A root as the roots indexes list it: enough to order it. */
+export interface RootKey {
+  readonly id: string;
+  readonly like: number;
+}
 
-const rootOrders: Record<SortOrder, (a: ListedComment, b: ListedComment) => number> = {
-  // ULIDs sort by insertion time; comparing ids also breaks ties in the same direction.
+const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+
+/**
+ * The order of roots in each sort, as the roots indexes hold it: ULIDs sort by insertion time, so the
+ * time sorts compare ids; the like sort compares like counts, then ids (the index orders equal counts by
+ * the table's sort key, `C#<id>`, read backwards).
+ */
+export const rootOrders: Record<SortOrder, (a: RootKey, b: RootKey) => number> = {
   insertedAt_desc: (a, b) => byId(b, a),
   insertedAt_asc: byId,
   like_desc: (a, b) => b.like - a.like || byId(b, a),
 };
 
-/**
- * Threads, sorts and pages an article's comments: sticky roots first, then `sortBy`; pages count
- * roots; every visible reply sits flat under its root, always oldest first.
- */
-export function buildThreadPage(
-  comments: readonly ListedComment[],
-  query: { page: number; pageSize: number; sortBy: SortOrder },
-  isVisible: (comment: ListedComment) => boolean,
-): ThreadPage {
-  const visible = comments.filter(isVisible);
-  const roots = visible.filter(isRoot);
-  const order = rootOrders[query.sortBy];
-  roots.sort((a, b) => Number(b.sticky) - Number(a.sticky) || order(a, b));
+/** Merges lists that are each in `sortBy` order into one list in that order. */
+export function mergeRootKeys(lists: readonly (readonly RootKey[])[], sortBy: SortOrder): RootKey[] {
+  return lists.flat().sort(rootOrders[sortBy]);
+}
 
+/** The roots of page `page`: pinned ones first, then the rest, each group in `sortBy` order. */
+export function pageOfRoots(
+  pinned: readonly RootKey[],
+  flow: readonly RootKey[],
+  query: { page: number; pageSize: number },
+): RootKey[] {
   const first = (query.page - 1) * query.pageSize;
-  const pageRoots = roots.slice(first, first + query.pageSize);
-  const repliesByRoot = new Map<string, ListedComment[]>(pageRoots.map((root) => [root.id, []]));
-  for (const comment of visible) {
-    if (comment.rid !== undefined) repliesByRoot.get(comment.rid)?.push(comment);
-  }
+  return [...pinned, ...flow].slice(first, first + query.pageSize);
+}
 
-  const threads = pageRoots.map((root) => {
-    const replies = (repliesByRoot.get(root.id) ?? []).sort(byId);
-    const inThread = new Map([root, ...replies].map((comment) => [comment.id, comment]));
-    return {
-      root,
-      children: replies.map((reply) => {
-        const parent = reply.pid === undefined ? undefined : inThread.get(reply.pid);
-        return parent ? { reply, parent } : { reply };
-      }),
-    };
-  });
-
+/** Pairs each reply of a thread with the comment it answers, replies oldest first. */
+export function pairReplies(thread: StoredThread): Thread {
+  const replies = [...thread.replies].sort(byId);
+  const inThread = new Map([thread.root, ...replies].map((comment) => [comment.id, comment]));
   return {
-    page: query.page,
-    pageSize: query.pageSize,
-    totalPages: Math.ceil(roots.length / query.pageSize),
-    count: visible.length,
-    threads,
+    root: thread.root,
+    moreReplies: thread.moreReplies,
+    children: replies.map((reply) => {
+      const parent = reply.pid === undefined ? undefined : inThread.get(reply.pid);
+      return parent ? { reply, parent } : { reply };
+    }),
   };
 }

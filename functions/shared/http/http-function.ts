@@ -1,6 +1,6 @@
 import middy, { type MiddlewareObj } from '@middy/core';
 import type { Context } from 'aws-lambda';
-import { AppError } from '../domain/errors.js';
+import { AppError, UpgradeRequiredError } from '../domain/errors.js';
 import { resolveLang, translate } from '../domain/messages.js';
 import { logError } from '../log.js';
 import { sourceMappedStack } from '../source-mapped-stack.js';
@@ -54,10 +54,15 @@ function errorEnvelope(): MiddlewareObj<HttpEvent, HttpResult> {
         request.response = failure(error);
         return;
       }
-      logError('request failed', { error: describeError(error) });
       const lang = resolveLang(
         new URLSearchParams(request.event.rawQueryString ?? '').get('lang') ?? undefined,
       );
+      if (error instanceof UpgradeRequiredError) {
+        // Safe to show: it names a command for the operator, no internals.
+        request.response = failure(new AppError('upgrade_required', translate(lang, 'upgradeRequired')));
+        return;
+      }
+      logError('request failed', { error: describeError(error) });
       request.response = failure(new AppError('internal', translate(lang, 'internal')));
     },
   };

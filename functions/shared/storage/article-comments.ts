@@ -1,9 +1,70 @@
 import { type DynamoDBDocumentClient, QueryCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
-import { attributes, commentSkPrefix, keys } from './keys.js';
+import { attributes, commentSkPrefixes, keys } from './keys.js';
+
+/** What a range read returns: the items, and whether it stopped before the end of the range. */
+export interface RangeRead {
+  readonly items: Record<string, unknown>[];
+  readonly more: boolean;
+}
+
+/** Options of a read of comment items: what to read back, how consistently, and how far. */
+export interface CommentReadOptions {
+  /** The attributes read back (all of them without it). */
+  readonly names?: readonly string[];
+  /** Reads what was just written (the base table allows it). */
+  readonly consistent?: boolean;
+  /** The most items returned. */
+  readonly limit?: number;
+  /** Called before each further request: false stops the read there (a byte budget, say). */
+  readonly goOn?: () => boolean;
+}
 
 /**
- * Every comment item of the article `url`, one Query per MB. `names` limits what is read back
- * (all attributes without it); `consistent` reads what was just written (the base table allows it).
+ * The comment items of `url` whose sort keys lie between `from` and `to` (both included), in key order,
+ * one Query per MB, stopping at `limit` items.
+ */
+export async function readCommentRange(
+  client: DynamoDBDocumentClient,
+  tableName: string,
+  url: string,
+  range: { from: string; to: string },
+  options: CommentReadOptions = {},
+): Promise<RangeRead> {
+  const names = options.names ?? [];
+  const limit = options.limit ?? Number.POSITIVE_INFINITY;
+  const items: Record<string, unknown>[] = [];
+  let startKey: QueryCommandOutput['LastEvaluatedKey'];
+  do {
+    const output = await client.send(
+      new QueryCommand({
+        TableName: tableName,
+        // A range of the article's partition: one thread, or every comment of a kind.
+        KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :from AND :to',
+        ...(names.length > 0 ? { ProjectionExpression: names.map((_, i) => `#p${i}`).join(', ') } : {}),
+        ExpressionAttributeNames: {
+          ...Object.fromEntries(names.map((name, i) => [`#p${i}`, name])),
+          '#pk': attributes.pk,
+          '#sk': attributes.sk,
+        },
+        ExpressionAttributeValues: {
+          ':pk': keys.articlePartition(url),
+          ':from': range.from,
+          ':to': range.to,
+        },
+        ...(options.consistent ? { ConsistentRead: true } : {}),
+        ...(Number.isFinite(limit) ? { Limit: limit - items.length } : {}),
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    items.push(...(output.Items ?? []));
+    startKey = output.LastEvaluatedKey;
+  } while (startKey && items.length < limit && (options.goOn?.() ?? true));
+  return { items, more: startKey !== undefined };
+}
+
+/**
+ * Every comment item of the article `url`, visible and held, one Query per MB: for the tools that
+ * recount or export a whole article, never for a visitor's read.
  */
 export async function* queryArticleComments(
   client: DynamoDBDocumentClient,
@@ -11,26 +72,9 @@ export async function* queryArticleComments(
   url: string,
   options: { names?: readonly string[]; consistent?: boolean } = {},
 ): AsyncGenerator<Record<string, unknown>> {
-  const names = options.names ?? [];
-  let startKey: QueryCommandOutput['LastEvaluatedKey'];
-  do {
-    const output = await client.send(
-      new QueryCommand({
-        TableName: tableName,
-        // The article partition also holds its counters and duplicate marks: comments only.
-        KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :comments)',
-        ...(names.length > 0 ? { ProjectionExpression: names.map((_, i) => `#p${i}`).join(', ') } : {}),
-        ExpressionAttributeNames: {
-          ...Object.fromEntries(names.map((name, i) => [`#p${i}`, name])),
-          '#pk': attributes.pk,
-          '#sk': attributes.sk,
-        },
-        ExpressionAttributeValues: { ':pk': keys.articlePartition(url), ':comments': commentSkPrefix },
-        ...(options.consistent ? { ConsistentRead: true } : {}),
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    yield* output.Items ?? [];
-    startKey = output.LastEvaluatedKey;
-  } while (startKey);
+  for (const prefix of Object.values(commentSkPrefixes)) {
+    // `#` is the last character before the ids' letters and digits: the range is every key of the prefix.
+    const range = { from: prefix, to: `${prefix}\uffff` };
+    yield* (await readCommentRange(client, tableName, url, range, options)).items;
+  }
 }

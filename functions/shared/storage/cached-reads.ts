@@ -1,5 +1,5 @@
 import type { ListedComment } from '../domain/comment.js';
-import type { CommentRepository } from './comment-repository.js';
+import type { CommentRepository, StoredPage } from './comment-repository.js';
 import type { ModerationRepository } from './moderation-repository.js';
 import { createReadCache } from './read-cache.js';
 
@@ -9,33 +9,35 @@ export interface CachedRepositories {
   readonly moderation: ModerationRepository;
 }
 
-/** Bytes kept across all cached articles: a tenth of a 512 MB function. */
-const maxArticleBytes = 48 * 1024 * 1024;
+/** Bytes kept across all cached pages: a tenth of a 512 MB function. */
+const maxPageBytes = 48 * 1024 * 1024;
 /** Bytes kept across all cached recent lists (one per `count` asked for, 1 to 50). */
 const maxRecentBytes = 8 * 1024 * 1024;
-/** Articles remembered as written to and not read since. */
+/** Articles remembered as written to. */
 const maxWrittenArticles = 10_000;
 /** What a listed comment holds besides its text and HTML: ids, names, link, flags. */
 const commentOverheadBytes = 512;
 
-/** About what `list` costs in memory: UTF-16 text and HTML, plus the rest. */
-function weighComments(list: readonly ListedComment[]): number {
-  let bytes = 0;
-  for (const comment of list) bytes += 2 * (comment.orig.length + comment.html.length) + commentOverheadBytes;
-  return bytes;
-}
+/** About what a comment costs in memory: UTF-16 text and HTML, plus the rest. */
+const weighComment = (comment: ListedComment) =>
+  2 * (comment.orig.length + comment.html.length) + commentOverheadBytes;
+
+const weighList = (list: readonly ListedComment[]) => list.reduce((sum, c) => sum + weighComment(c), 0);
+
+const weighPage = (page: StoredPage) =>
+  page.threads.reduce((sum, thread) => sum + weighComment(thread.root) + weighList(thread.replies), 0);
 
 /**
- * Serves an article's comments and the site's recent comments from a copy read less than `ttlMs` ago,
- * so a busy page costs one Query per `ttlMs` per warm instance instead of one per view. Both reads are
- * eventually consistent anyway (DynamoDB's replicas and its GSIs lag by up to about a second), so a
- * lifetime of that order adds little staleness.
+ * Serves visitors' pages of an article and the site's recent comments from a copy read less than
+ * `ttlMs` ago, so a busy page costs one read per `ttlMs` per warm instance instead of one per view. Both
+ * reads are eventually consistent anyway (DynamoDB's replicas and its GSIs lag by up to about a second),
+ * so a lifetime of that order adds little staleness. A copy's age counts from when its read finished.
  *
- * Every write made through these repositories forgets what it changes, and the next read of that
- * article is a consistent read: this instance sees its own writes on the article at once. The recent
- * list comes from a GSI, which cannot be read consistently, so for `ttlMs` after a write it is not
- * cached at all, and a read that missed the write is not kept. Other instances see a write within
- * `ttlMs`. The lists hold what every viewer may be shown or not: answers are still shaped per request.
+ * Every write made through these repositories forgets what it changes. For `ttlMs` after a write, the
+ * article's pages are not cached and their counters and threads are read consistently (the roots index,
+ * a GSI, cannot be), and the recent list is not cached at all. Other instances see a write within
+ * `ttlMs`. Administrators' pages are never cached. The pages hold what every viewer may be shown or not:
+ * answers are still shaped per request.
  */
 export function cacheListReads(
   repositories: CachedRepositories,
@@ -45,42 +47,44 @@ export function cacheListReads(
   const { ttlMs } = options;
   if (ttlMs <= 0) return repositories;
   const now = options.now ?? (() => performance.now());
-  const weigh = weighComments;
-  const articles = createReadCache({ ttlMs, now, weigh, maxWeight: maxArticleBytes });
-  const recent = createReadCache({ ttlMs, now, weigh, maxWeight: maxRecentBytes });
-  /** Articles written to since they were last read: their next read is consistent. */
-  const written = new Set<string>();
+  const pages = createReadCache<StoredPage>({ ttlMs, now, weigh: weighPage, maxWeight: maxPageBytes });
+  const recent = createReadCache<readonly ListedComment[]>({
+    ttlMs,
+    now,
+    weigh: weighList,
+    maxWeight: maxRecentBytes,
+  });
+  /** When each article was last written to by this instance. */
+  const writtenAt = new Map<string, number>();
   let lastWriteAt = Number.NEGATIVE_INFINITY;
+  const recentlyWritten = (url: string) => now() - (writtenAt.get(url) ?? Number.NEGATIVE_INFINITY) < ttlMs;
 
   /** Runs a write, then forgets the article it touched and every recent list, whatever the outcome. */
   const writing = async <T>(url: string, write: () => Promise<T>): Promise<T> => {
     try {
       return await write();
     } finally {
-      // Bounded: past this many unread articles, their next reads are merely eventually consistent.
-      if (written.size >= maxWrittenArticles) written.clear();
-      written.add(url);
-      articles.forget(url);
+      // Bounded: past this many, the oldest marks go first (a Map iterates in insertion order).
+      writtenAt.delete(url);
+      if (writtenAt.size >= maxWrittenArticles) writtenAt.delete(writtenAt.keys().next().value ?? '');
+      writtenAt.set(url, now());
+      pages.forgetGroup(url);
       recent.clear();
       lastWriteAt = now();
     }
   };
-  // The lists are shared by concurrent requests: frozen, so that no caller can reorder one for another.
-  const frozen = (list: readonly ListedComment[]) => Object.freeze(list);
+  // Shared by concurrent requests: frozen, so that no caller can reorder one for another.
+  const frozen = <T extends object>(value: T) => Object.freeze(value);
 
   return {
     comments: {
       ...comments,
-      listByUrl: (url) =>
-        articles.get(url, async () => {
-          const consistent = written.delete(url);
-          try {
-            return frozen(await comments.listByUrl(url, { consistent }));
-          } catch (error) {
-            if (consistent) written.add(url);
-            throw error;
-          }
-        }),
+      listPage: (query) => {
+        if (query.withHeld || query.consistent) return comments.listPage(query);
+        if (recentlyWritten(query.url)) return comments.listPage({ ...query, consistent: true });
+        const key = [query.url, query.sortBy, query.page, query.pageSize].join('\n');
+        return pages.get(key, async () => frozen(await comments.listPage(query)), query.url);
+      },
       recent: (count) =>
         now() - lastWriteAt < ttlMs
           ? comments.recent(count)
@@ -91,8 +95,8 @@ export function cacheListReads(
     moderation: {
       ...moderation,
       setStatus: (comment, next) => writing(comment.url, () => moderation.setStatus(comment, next)),
-      setSticky: (ref, sticky) => writing(ref.url, () => moderation.setSticky(ref, sticky)),
-      edit: (ref, text) => writing(ref.url, () => moderation.edit(ref, text)),
+      setSticky: (comment, sticky) => writing(comment.url, () => moderation.setSticky(comment, sticky)),
+      edit: (comment, text) => writing(comment.url, () => moderation.edit(comment, text)),
       remove: (ref) => writing(ref.url, () => moderation.remove(ref)),
     },
   };

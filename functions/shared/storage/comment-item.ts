@@ -1,25 +1,45 @@
 import type { CommentStatus, ListedComment, StoredComment } from '../domain/comment.js';
 import { recentIndexAttributes } from '../../../lib/table-definition.js';
-import { attributes, entities, keys, statusPartition } from './keys.js';
+import { attributes, entities, keys, rootsPartition, statusPartition } from './keys.js';
 
 /** Attributes read back by list and recent: the stored comment minus ua and ipHash (what the recent index copies). */
 export const listedAttributes = recentIndexAttributes;
 
 /**
- * The DynamoDB item of a comment. Every comment carries the recent-index keys of its status, so
- * the approved partition is the site's recent comments and the others are the moderation queues.
- * `contentHash` names its duplicate mark, removed with the comment.
+ * The index attributes of a comment in `status`: the recent index's status partition for every comment,
+ * and for a root its roots-index partition (by status, pinned or not).
+ */
+export function indexAttributes(comment: {
+  url: string;
+  id: string;
+  rid?: string;
+  status: CommentStatus;
+  sticky: boolean;
+}): Record<string, string> {
+  return {
+    [attributes.recentPk]: statusPartition(comment.status),
+    [attributes.recentSk]: comment.id,
+    ...(comment.rid === undefined
+      ? { [attributes.rootsPk]: rootsPartition(comment.url, comment.status, comment.sticky) }
+      : {}),
+  };
+}
+
+/**
+ * The DynamoDB item of a comment, at the key its status gives it (keys.ts). Every comment carries the
+ * recent-index keys of its status, so the approved partition is the site's recent comments and the
+ * others are the moderation queues; roots also carry their roots-index partition. `contentHash` names
+ * its duplicate mark, removed with the comment.
  */
 export function toCommentItem(comment: StoredComment, contentHash?: string): Record<string, unknown> {
   const { id, ...fields } = comment;
   return {
-    ...keys.comment(comment.url, id),
+    ...keys.comment(comment),
     entity: entities.comment,
     [attributes.commentId]: id,
     ...fields,
     ...(contentHash ? { contentHash } : {}),
-    [attributes.recentPk]: statusPartition(comment.status),
-    [attributes.recentSk]: id,
+    ...indexAttributes(comment),
   };
 }
 

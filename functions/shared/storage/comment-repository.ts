@@ -1,10 +1,22 @@
 import { type DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import type { ListedComment, StoredComment } from '../domain/comment.js';
+import type { CommentStatus, ListedComment, StoredComment } from '../domain/comment.js';
+import type { SortOrder } from '../domain/comment-schemas.js';
+import { limits } from '../domain/limits.js';
+import { pageOfRoots, type StoredThread } from '../domain/thread.js';
+import { readCommentRange } from './article-comments.js';
 import { fromCommentItem, listedAttributes, toCommentItem } from './comment-item.js';
-import { attributes, entities, indexNames, keys, statusPartition } from './keys.js';
 import { contribution, counterUpdates } from './counter-deltas.js';
+import {
+  attributes,
+  entities,
+  indexNames,
+  keys,
+  parseCommentSk,
+  statusPartition,
+  threadRange,
+} from './keys.js';
+import { readRootKeys } from './roots-index.js';
 import { transactWrite } from './transact.js';
-import { queryArticleComments } from './article-comments.js';
 import { voteItems } from './vote-items.js';
 
 /** What must hold for a new comment to be stored, checked in the same transaction as the write. */
@@ -13,6 +25,8 @@ export interface InsertGuards {
   readonly contentHash: string;
   /** One comment per `windowMs` from one IP; absent when the limit is off. */
   readonly rateLimit?: { readonly ipHash: string; readonly windowMs: number };
+  /** The status of the comment a reply answers, when it is not the thread root (it says where it is). */
+  readonly parentStatus?: CommentStatus;
 }
 
 /** Why an insert was refused; nothing was written. */
@@ -21,75 +35,199 @@ export type InsertRefusal = 'duplicate' | 'rate_limited' | 'parent_missing' | 'i
 /** The result of a like or unlike. */
 export type VoteOutcome = 'changed' | 'unchanged' | 'missing';
 
-/** Where a comment lives, found from its id alone. */
-export interface CommentLocation {
+/** A comment named by its id, with what it takes to find its item: its url, and its root for a reply. */
+export interface CommentRef {
   readonly url: string;
+  readonly id: string;
+  readonly rid?: string;
+}
+
+/** Where a comment lives, found from its id alone. */
+export interface CommentLocation extends CommentRef {
   /** Its like count as the id index last saw it (eventually consistent). */
   readonly like: number;
 }
 
-/** Reads and writes comments. Each method is one round trip, except list (one per MB read). */
+/** What a page of the list asks for. */
+export interface PageQuery {
+  readonly url: string;
+  readonly page: number;
+  readonly pageSize: number;
+  readonly sortBy: SortOrder;
+  /** Administrators see waiting and spam comments too, in place. */
+  readonly withHeld: boolean;
+  /** Reads the counters and threads consistently (after a write of this instance). */
+  readonly consistent?: boolean;
+}
+
+/** One page of an article's threads as stored, with the counts the page numbers come from. */
+export interface StoredPage {
+  /** The page's roots in order, each with the replies read. */
+  readonly threads: readonly StoredThread[];
+  /** Roots the viewer may see: the pages count these. */
+  readonly roots: number;
+  /** Comments the viewer may see, replies included. */
+  readonly comments: number;
+}
+
+/** Reads and writes comments. */
 export interface CommentRepository {
-  /** Every comment of `url`, any status, in insertion order; `consistent` reads what was just written. */
-  listByUrl(url: string, options?: { consistent?: boolean }): Promise<readonly ListedComment[]>;
-  /** The site's newest approved comments, newest first. */
+  /**
+   * Page `page` of the threads of `url`: the page counters and the keys of the roots up to the page's
+   * end in parallel, then the page's threads in parallel. Nothing of the roots before the page but
+   * their keys is read, and nothing held from visitors unless `withHeld`.
+   */
+  listPage(query: PageQuery): Promise<StoredPage>;
+  /** The site's `count` newest approved comments, newest first. */
   recent(count: number): Promise<readonly ListedComment[]>;
-  /** Comment `id` of `url`, read consistently, or undefined when there is none. */
-  find(url: string, id: string): Promise<ListedComment | undefined>;
+  /** Comment `ref`, read consistently wherever its status put it, or undefined when there is none. */
+  find(ref: CommentRef): Promise<ListedComment | undefined>;
   /** Stores `comment` with its guards and counters, or says why not. */
   insert(
     comment: StoredComment,
     guards: InsertGuards,
   ): Promise<{ ok: true } | { ok: false; reason: InsertRefusal }>;
-  /** Finds the url of comment `id`. */
+  /** Finds the url (and thread root) of comment `id`. */
   locate(id: string): Promise<CommentLocation | undefined>;
-  /** Records (like) or withdraws (unlike) the vote of `voterHash` on a comment, once per voter. */
-  vote(target: { id: string; url: string }, voterHash: string, like: boolean): Promise<VoteOutcome>;
+  /**
+   * Records (like) or withdraws (unlike) the vote of `voterHash` on a comment, once per voter. Only a
+   * comment visitors can see counts: a held reply is `missing`.
+   */
+  vote(target: CommentRef, voterHash: string, like: boolean): Promise<VoteOutcome>;
 }
 
-/** Builds the comment repository on `client` and `tableName`. */
+/** Builds the comment repository on `client` and `tableName`; `ensureLayout` runs before layout-bound reads. */
 export function createCommentRepository(
   client: DynamoDBDocumentClient,
   tableName: string,
+  ensureLayout: () => Promise<void> = async () => undefined,
 ): CommentRepository {
+  const readPageCounts = async (url: string, withHeld: boolean, consistent: boolean) => {
+    const output = await client.send(
+      new GetCommand({
+        TableName: tableName,
+        Key: keys.pageCounters(url),
+        ...(consistent ? { ConsistentRead: true } : {}),
+        ProjectionExpression: 'comments, #roots, held, heldRoots',
+        ExpressionAttributeNames: { '#roots': 'roots' },
+      }),
+    );
+    const count = (name: string) => Math.max(0, Number(output.Item?.[name]) || 0);
+    return withHeld
+      ? { roots: count('roots') + count('heldRoots'), comments: count('comments') + count('held') }
+      : { roots: count('roots'), comments: count('comments') };
+  };
+
+  /** Stops the reads of one page once they have brought about what one answer can carry. */
+  const createReadBudget = () => {
+    let bytes = 0;
+    return {
+      count: (items: readonly Record<string, unknown>[]) => {
+        for (const item of items) bytes += String(item.orig ?? '').length + String(item.html ?? '').length;
+      },
+      goOn: () => bytes < limits.listReadChars,
+    };
+  };
+
+  const readThread = async (
+    url: string,
+    rootId: string,
+    withHeld: boolean,
+    consistent: boolean,
+    budget: ReturnType<typeof createReadBudget>,
+  ): Promise<StoredThread | undefined> => {
+    const options = { names: listedAttributes, goOn: budget.goOn, consistent };
+    const [visible, held] = await Promise.all([
+      // The root is the first key of its range: it comes first, within the cap.
+      readCommentRange(client, tableName, url, threadRange(rootId, 'visible'), {
+        ...options,
+        limit: 1 + limits.repliesPerThread,
+      }),
+      withHeld
+        ? readCommentRange(client, tableName, url, threadRange(rootId, 'held'), {
+            ...options,
+            limit: limits.repliesPerThread,
+          })
+        : { items: [], more: false },
+    ]);
+    budget.count(visible.items);
+    budget.count(held.items);
+    const [rootItem, ...replyItems] = visible.items;
+    if (!rootItem) return undefined;
+    const root = fromCommentItem(rootItem);
+    // The index lags the table by a moment: a root moderated meanwhile is not shown to visitors.
+    if (!withHeld && root.status !== 'approved') return undefined;
+    const replies = [...replyItems, ...held.items].map(fromCommentItem).slice(0, limits.repliesPerThread);
+    return {
+      root,
+      replies,
+      moreReplies: visible.more || held.more || replyItems.length + held.items.length > replies.length,
+    };
+  };
+
   return {
-    async listByUrl(url, options = {}) {
-      const comments: ListedComment[] = [];
-      const query = { names: listedAttributes, consistent: options.consistent };
-      for await (const item of queryArticleComments(client, tableName, url, query)) {
-        comments.push(fromCommentItem(item));
-      }
-      return comments;
+    async listPage(query) {
+      const { url, page, pageSize, sortBy, withHeld } = query;
+      const consistent = query.consistent ?? false;
+      const statuses: CommentStatus[] = withHeld ? ['approved', 'waiting', 'spam'] : ['approved'];
+      const [, counts, roots] = await Promise.all([
+        ensureLayout(),
+        readPageCounts(url, withHeld, consistent),
+        readRootKeys(client, tableName, { url, statuses, sortBy, limit: page * pageSize }),
+      ]);
+      const pageRoots = pageOfRoots(roots.pinned, roots.flow, query);
+      const budget = createReadBudget();
+      const threads = await Promise.all(
+        pageRoots.map((root) => readThread(url, root.id, withHeld, consistent, budget)),
+      );
+      return { ...counts, threads: threads.filter((thread) => thread !== undefined) };
     },
 
     async recent(count) {
-      const output = await client.send(
-        new QueryCommand({
-          TableName: tableName,
-          IndexName: indexNames.recent,
-          KeyConditionExpression: '#partition = :approved',
-          ExpressionAttributeNames: { '#partition': attributes.recentPk },
-          ExpressionAttributeValues: { ':approved': statusPartition('approved') },
-          // ULID sort keys: descending order is newest first, and Limit stops the read there.
-          ScanIndexForward: false,
-          Limit: count,
-        }),
-      );
-      return (output.Items ?? []).map(fromCommentItem);
+      const comments: ListedComment[] = [];
+      let startKey: Record<string, unknown> | undefined;
+      do {
+        const output = await client.send(
+          new QueryCommand({
+            TableName: tableName,
+            IndexName: indexNames.recent,
+            KeyConditionExpression: '#partition = :approved',
+            ExpressionAttributeNames: { '#partition': attributes.recentPk },
+            ExpressionAttributeValues: { ':approved': statusPartition('approved') },
+            // ULID sort keys: descending order is newest first, and Limit stops the read there. A Query
+            // stops at 1 MB too: large comments take more than one to reach `count`.
+            ScanIndexForward: false,
+            Limit: count - comments.length,
+            ExclusiveStartKey: startKey,
+          }),
+        );
+        comments.push(...(output.Items ?? []).map(fromCommentItem));
+        startKey = output.LastEvaluatedKey;
+      } while (startKey && comments.length < count);
+      return comments;
     },
 
-    async find(url, id) {
-      const output = await client.send(
-        new GetCommand({
-          TableName: tableName,
-          Key: keys.comment(url, id),
-          ProjectionExpression: listedAttributes.map((_, i) => `#p${i}`).join(', '),
-          ExpressionAttributeNames: Object.fromEntries(listedAttributes.map((name, i) => [`#p${i}`, name])),
-          // A reply may follow its parent within a second; an eventually consistent read could miss it.
-          ConsistentRead: true,
-        }),
-      );
-      return output.Item ? fromCommentItem(output.Item) : undefined;
+    async find(ref) {
+      const read = async (key: ReturnType<typeof keys.root>) => {
+        const output = await client.send(
+          new GetCommand({
+            TableName: tableName,
+            Key: key,
+            ProjectionExpression: listedAttributes.map((_, i) => `#p${i}`).join(', '),
+            ExpressionAttributeNames: Object.fromEntries(listedAttributes.map((name, i) => [`#p${i}`, name])),
+            // A reply may follow its parent within a second; an eventually consistent read could miss it.
+            ConsistentRead: true,
+          }),
+        );
+        return output.Item ? fromCommentItem(output.Item) : undefined;
+      };
+      if (ref.rid === undefined) return read(keys.root(ref.url, ref.id));
+      // A reply is under its root, visible or held: both places are read at once.
+      const [visible, held] = await Promise.all([
+        read(keys.reply(ref.url, ref.rid, ref.id, false)),
+        read(keys.reply(ref.url, ref.rid, ref.id, true)),
+      ]);
+      return visible ?? held;
     },
 
     async insert(comment, guards) {
@@ -156,7 +294,7 @@ export function createCommentRepository(
           {
             ConditionCheck: {
               TableName: tableName,
-              Key: keys.comment(comment.url, comment.rid),
+              Key: keys.root(comment.url, comment.rid),
               // The thread root exists on this very url (the key says so) and is itself a root.
               ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(rid)',
             },
@@ -164,14 +302,15 @@ export function createCommentRepository(
           'parent_missing',
         );
         if (comment.pid !== undefined && comment.pid !== comment.rid) {
+          const status = guards.parentStatus ?? 'approved';
           add(
             {
               ConditionCheck: {
                 TableName: tableName,
-                Key: keys.comment(comment.url, comment.pid),
-                // A reply inside a thread: the parent exists on this url and belongs to the same root.
-                ConditionExpression: 'attribute_exists(pk) AND rid = :rid',
-                ExpressionAttributeValues: { ':rid': comment.rid },
+                Key: keys.reply(comment.url, comment.rid, comment.pid, status !== 'approved'),
+                // A reply inside a thread: the parent exists under this root (the key says so) and
+                // is still where its status put it.
+                ConditionExpression: 'attribute_exists(pk)',
               },
             },
             'parent_missing',
@@ -190,19 +329,28 @@ export function createCommentRepository(
     },
 
     async locate(id) {
-      const output = await client.send(
-        new QueryCommand({
-          TableName: tableName,
-          IndexName: indexNames.byId,
-          KeyConditionExpression: '#id = :id',
-          ExpressionAttributeNames: { '#id': attributes.commentId },
-          ExpressionAttributeValues: { ':id': id },
-          Limit: 1,
-        }),
-      );
+      const [, output] = await Promise.all([
+        ensureLayout(),
+        client.send(
+          new QueryCommand({
+            TableName: tableName,
+            IndexName: indexNames.byId,
+            KeyConditionExpression: '#id = :id',
+            ExpressionAttributeNames: { '#id': attributes.commentId },
+            ExpressionAttributeValues: { ':id': id },
+            Limit: 1,
+          }),
+        ),
+      ]);
       const item = output.Items?.[0];
-      if (!item || typeof item.url !== 'string') return undefined;
-      return { url: item.url, like: Math.max(0, Number(item.like) || 0) };
+      const place = typeof item?.sk === 'string' ? parseCommentSk(item.sk) : undefined;
+      if (!item || !place || typeof item.url !== 'string') return undefined;
+      return {
+        url: item.url,
+        id,
+        ...(place.replyId === undefined ? {} : { rid: place.rootId }),
+        like: Math.max(0, Number(item.like) || 0),
+      };
     },
 
     async vote(target, voterHash, like) {
@@ -211,7 +359,7 @@ export function createCommentRepository(
           {
             tableName,
             voteKey: keys.likeVote(target.id, voterHash),
-            counterKey: keys.comment(target.url, target.id),
+            counterKey: keys.comment({ ...target, status: 'approved' }),
             counter: 'like',
           },
           like,

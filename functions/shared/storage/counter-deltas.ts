@@ -1,13 +1,15 @@
 import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { CommentStatus } from '../domain/comment.js';
-import { entities, keys } from './keys.js';
+import { layoutVersion } from '../../../lib/table-definition.js';
+import { attributes, entities, keys } from './keys.js';
+import { layoutGuard } from './layout.js';
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
 /** How much a set of comments adds to the page and site counters. */
 export interface CounterDelta {
-  /** Visible (approved) comments and roots of the page. */
-  readonly page: { comments: number; roots: number };
+  /** Visible (approved) comments and roots of the page, and those held (waiting or spam) from visitors. */
+  readonly page: { comments: number; roots: number; held: number; heldRoots: number };
   /** Visible comments of the site, and the moderation queues. */
   readonly site: { comments: number; waiting: number; spam: number };
 }
@@ -15,8 +17,14 @@ export interface CounterDelta {
 /** What one comment of `status` counts for: only approved comments are visible. */
 export function contribution(status: CommentStatus, isRoot: boolean): CounterDelta {
   const approved = status === 'approved' ? 1 : 0;
+  const held = 1 - approved;
   return {
-    page: { comments: approved, roots: approved && isRoot ? 1 : 0 },
+    page: {
+      comments: approved,
+      roots: approved && isRoot ? 1 : 0,
+      held,
+      heldRoots: held && isRoot ? 1 : 0,
+    },
     site: { comments: approved, waiting: status === 'waiting' ? 1 : 0, spam: status === 'spam' ? 1 : 0 },
   };
 }
@@ -24,7 +32,12 @@ export function contribution(status: CommentStatus, isRoot: boolean): CounterDel
 /** `a` plus `sign` times `b`, field by field. */
 export function combine(a: CounterDelta, b: CounterDelta, sign: 1 | -1 = 1): CounterDelta {
   return {
-    page: { comments: a.page.comments + sign * b.page.comments, roots: a.page.roots + sign * b.page.roots },
+    page: {
+      comments: a.page.comments + sign * b.page.comments,
+      roots: a.page.roots + sign * b.page.roots,
+      held: a.page.held + sign * b.page.held,
+      heldRoots: a.page.heldRoots + sign * b.page.heldRoots,
+    },
     site: {
       comments: a.site.comments + sign * b.site.comments,
       waiting: a.site.waiting + sign * b.site.waiting,
@@ -35,7 +48,7 @@ export function combine(a: CounterDelta, b: CounterDelta, sign: 1 | -1 = 1): Cou
 
 /** No change. */
 export const noDelta: CounterDelta = {
-  page: { comments: 0, roots: 0 },
+  page: { comments: 0, roots: 0, held: 0, heldRoots: 0 },
   site: { comments: 0, waiting: 0, spam: 0 },
 };
 
@@ -43,7 +56,8 @@ const addItem = (
   tableName: string,
   key: ReturnType<typeof keys.siteCounters>,
   counts: Record<string, number>,
-  set: Record<string, string>,
+  set: Record<string, string | number>,
+  guard?: typeof layoutGuard,
 ): TransactItem[] => {
   const changed = Object.entries(counts).filter(([, value]) => value !== 0);
   if (changed.length === 0) return [];
@@ -65,8 +79,9 @@ const addItem = (
         UpdateExpression:
           `ADD ${changed.map((_, i) => `#c${i} :c${i}`).join(', ')}` +
           (sets.length > 0 ? ` SET ${sets.map((_, i) => `#s${i} = :s${i}`).join(', ')}` : ''),
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
+        ExpressionAttributeNames: { ...names, ...guard?.ExpressionAttributeNames },
+        ExpressionAttributeValues: { ...values, ...guard?.ExpressionAttributeValues },
+        ...(guard ? { ConditionExpression: guard.ConditionExpression } : {}),
       },
     },
   ];
@@ -76,6 +91,13 @@ const addItem = (
 export function counterUpdates(tableName: string, url: string, delta: CounterDelta): TransactItem[] {
   return [
     ...addItem(tableName, keys.pageCounters(url), delta.page, { entity: entities.pageCounters, url }),
-    ...addItem(tableName, keys.siteCounters(), delta.site, { entity: entities.siteCounters }),
+    // The site item also carries the layout: a write to a table of the previous layout is refused.
+    ...addItem(
+      tableName,
+      keys.siteCounters(),
+      delta.site,
+      { entity: entities.siteCounters, [attributes.layout]: layoutVersion },
+      layoutGuard,
+    ),
   ];
 }

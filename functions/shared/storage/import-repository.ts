@@ -4,6 +4,7 @@ import type { CounterName } from '../domain/counters.js';
 import { batchGet } from './batch-get.js';
 import { putAll, type BulkWriteOptions } from './bulk-writer.js';
 import { entities, type Key, keys } from './keys.js';
+import { layoutGuard } from './layout.js';
 import { queryArticleComments } from './article-comments.js';
 import { retryOnConflict, transactWrite } from './transact.js';
 
@@ -15,6 +16,8 @@ export interface PageCounts {
   readonly roots: number;
   readonly waiting: number;
   readonly spam: number;
+  /** Held (waiting or spam) comments without a parent. */
+  readonly heldRoots: number;
 }
 
 /** The site's counters. */
@@ -82,19 +85,23 @@ export function createImportRepository(client: DynamoDBDocumentClient, tableName
       let roots = 0;
       let waiting = 0;
       let spam = 0;
+      let heldRoots = 0;
       // The base table, never an index: only it can be read consistently, so comments just written
       // are counted. Only what the counts need is read back.
       const names = ['status', 'rid'];
       for await (const item of queryArticleComments(client, tableName, url, { names, consistent: true })) {
         const status = item.status ?? 'approved';
-        if (status === 'waiting') waiting++;
-        else if (status === 'spam') spam++;
-        else {
+        const root = item.rid === undefined;
+        if (status === 'approved') {
           comments++;
-          if (item.rid === undefined) roots++;
+          if (root) roots++;
+        } else {
+          if (status === 'waiting') waiting++;
+          else spam++;
+          if (root) heldRoots++;
         }
       }
-      return { comments, roots, waiting, spam };
+      return { comments, roots, waiting, spam, heldRoots };
     },
 
     async markCountsBefore(url, counts) {
@@ -121,6 +128,7 @@ export function createImportRepository(client: DynamoDBDocumentClient, tableName
         roots: value('roots'),
         waiting: value('waiting'),
         spam: value('spam'),
+        heldRoots: value('heldRoots'),
       };
     },
 
@@ -142,17 +150,21 @@ export function createImportRepository(client: DynamoDBDocumentClient, tableName
               // SET, not ADD: the page's counts were just taken from its comments. The counts
               // before go with the write that accounts for them.
               UpdateExpression:
-                'SET #comments = :comments, #roots = :roots, #entity = :entity, #url = :url REMOVE #before',
+                'SET #comments = :comments, #roots = :roots, #held = :held, #heldRoots = :heldRoots, #entity = :entity, #url = :url REMOVE #before',
               ExpressionAttributeNames: {
                 '#before': countsBeforeAttribute,
                 '#comments': 'comments',
                 '#roots': 'roots',
+                '#held': 'held',
+                '#heldRoots': 'heldRoots',
                 '#entity': 'entity',
                 '#url': 'url',
               },
               ExpressionAttributeValues: {
                 ':comments': after.comments,
                 ':roots': after.roots,
+                ':held': after.waiting + after.spam,
+                ':heldRoots': after.heldRoots,
                 ':entity': entities.pageCounters,
                 ':url': url,
               },
@@ -165,9 +177,19 @@ export function createImportRepository(client: DynamoDBDocumentClient, tableName
                     TableName: tableName,
                     Key: keys.siteCounters(),
                     // ADD what this page gained: exact beside live writes, which ADD too.
-                    UpdateExpression: `ADD ${changed.map((_, i) => `#c${i} :c${i}`).join(', ')} SET #entity = :entity`,
-                    ExpressionAttributeNames: { ...siteNames, '#entity': 'entity' },
-                    ExpressionAttributeValues: { ...siteValues, ':entity': entities.siteCounters },
+                    UpdateExpression: `ADD ${changed.map((_, i) => `#c${i} :c${i}`).join(', ')} SET #entity = :entity, #layout = :layout`,
+                    // An import into a table of the previous layout is refused: migrate it first.
+                    ConditionExpression: layoutGuard.ConditionExpression,
+                    ExpressionAttributeNames: {
+                      ...siteNames,
+                      '#entity': 'entity',
+                      ...layoutGuard.ExpressionAttributeNames,
+                    },
+                    ExpressionAttributeValues: {
+                      ...siteValues,
+                      ':entity': entities.siteCounters,
+                      ...layoutGuard.ExpressionAttributeValues,
+                    },
                   },
                 },
               ]

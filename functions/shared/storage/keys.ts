@@ -4,6 +4,11 @@ import type { CommentStatus } from '../domain/comment.js';
 /**
  * The only module that knows key formats. Every item of the table is addressed through these
  * functions, so a change of layout is a change here.
+ *
+ * An article's comments share its partition (`URL#<url>`). A root is `C#<rootId>` whatever its status.
+ * A reply sits under its root, `C#<rootId>#<replyId>` while approved and `H#<rootId>#<replyId>` while
+ * held (waiting or spam): one range of the partition is a thread as visitors see it, and nobody's held
+ * reply is read for a visitor. Ids are letters and digits, so `#` ends a root id unambiguously.
  */
 
 /** A primary key. */
@@ -14,11 +19,21 @@ export interface Key {
 
 const articlePk = (url: string) => `URL#${url}`;
 
-/** Prefix of comment sort keys inside an article partition. */
-export const commentSkPrefix = 'C#';
+/** Sort-key prefixes of comments: visible ones (roots of any status, approved replies), held replies. */
+export const commentSkPrefixes = { visible: 'C#', held: 'H#' } as const;
+
+/** Sorts after every id character: the upper end of a thread's range. */
+const rangeEnd = '\uffff';
 
 /** Partition value of the recent index for a status: one Query returns the newest comments of it. */
 export const statusPartition = (status: CommentStatus) => `STATUS#${status}`;
+
+/**
+ * Partition value of the roots indexes: the roots of one article in one status, pinned (sticky) ones
+ * apart so that they can be listed first in either order.
+ */
+export const rootsPartition = (url: string, status: CommentStatus, pinned: boolean) =>
+  `R#${status}#${pinned ? 'pinned' : 'flow'}#${url}`;
 
 /** Item kinds, stored as `entity` on every item. */
 export const entities = {
@@ -32,9 +47,29 @@ export const entities = {
   signInAttempts: 'signin',
 } as const;
 
+/** Where a comment sits: its id, its thread root (replies only) and its status. */
+export interface CommentPlace {
+  readonly url: string;
+  readonly id: string;
+  readonly rid?: string;
+  readonly status: CommentStatus;
+}
+
+/** Whether a comment of `status` is held from visitors. */
+const isHeld = (status: CommentStatus) => status !== 'approved';
+
 /** Key builders, one per item kind of DESIGN.md §2. */
 export const keys = {
-  comment: (url: string, id: string): Key => ({ pk: articlePk(url), sk: `${commentSkPrefix}${id}` }),
+  /** A comment at its place: roots never move; a reply moves between `C#` and `H#` with its status. */
+  comment: (place: CommentPlace): Key =>
+    place.rid === undefined
+      ? keys.root(place.url, place.id)
+      : keys.reply(place.url, place.rid, place.id, isHeld(place.status)),
+  root: (url: string, id: string): Key => ({ pk: articlePk(url), sk: `${commentSkPrefixes.visible}${id}` }),
+  reply: (url: string, rid: string, id: string, held: boolean): Key => ({
+    pk: articlePk(url),
+    sk: `${held ? commentSkPrefixes.held : commentSkPrefixes.visible}${rid}#${id}`,
+  }),
   /** The partition holding an article's comments (and its counters, and its duplicate marks). */
   articlePartition: articlePk,
   pageCounters: (url: string): Key => ({ pk: articlePk(url), sk: 'PAGE' }),
@@ -54,6 +89,22 @@ export const keys = {
   duplicate: (url: string, contentHash: string): Key => ({ pk: articlePk(url), sk: `DUP#${contentHash}` }),
 };
 
+/**
+ * The sort-key range of a thread of `url`: `visible` is the root and its approved replies, `held` its
+ * waiting and spam replies. Both ends are inclusive (a BETWEEN condition).
+ */
+export function threadRange(rootId: string, part: 'visible' | 'held'): { from: string; to: string } {
+  const prefix = `${commentSkPrefixes[part]}${rootId}`;
+  return { from: part === 'visible' ? prefix : `${prefix}#`, to: `${prefix}#${rangeEnd}` };
+}
+
+/** Reads a comment's sort key back: the root it belongs to, and whether it is a reply. */
+export function parseCommentSk(sk: string): { rootId: string; replyId?: string } | undefined {
+  const match = /^[CH]#([A-Za-z0-9]+)(?:#([A-Za-z0-9]+))?$/.exec(sk);
+  if (!match?.[1]) return undefined;
+  return match[2] === undefined ? { rootId: match[1] } : { rootId: match[1], replyId: match[2] };
+}
+
 /** Attribute names of the keys and indexes, re-exported for the repositories. */
 export const attributes = {
   pk: tableDefinition.partitionKey,
@@ -62,10 +113,15 @@ export const attributes = {
   recentPk: tableDefinition.indexes.recent.partitionKey,
   recentSk: tableDefinition.indexes.recent.sortKey,
   commentId: tableDefinition.indexes.byId.partitionKey,
+  rootsPk: tableDefinition.indexes.rootsByTime.partitionKey,
+  /** The layout version, on the site-counters item. */
+  layout: 'layout',
 } as const;
 
 /** Index names. */
 export const indexNames = {
   recent: tableDefinition.indexes.recent.name,
   byId: tableDefinition.indexes.byId.name,
+  rootsByTime: tableDefinition.indexes.rootsByTime.name,
+  rootsByLike: tableDefinition.indexes.rootsByLike.name,
 } as const;

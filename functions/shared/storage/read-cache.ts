@@ -1,12 +1,15 @@
 /** A short-lived, bounded, in-process cache of read results. */
 export interface ReadCache<T> {
   /**
-   * The value under `key`: a copy loaded less than the cache's lifetime ago, or a fresh `load()`.
-   * Requests that miss while a load for `key` is running share it rather than each reading again.
+   * The value under `key`: a copy whose load finished less than the cache's lifetime ago, or a fresh
+   * `load()`. Requests that miss while a load for `key` is running share it rather than each reading
+   * again. `group` files the key under a name that {@link forgetGroup} forgets at once.
    */
-  get(key: string, load: () => Promise<T>): Promise<T>;
+  get(key: string, load: () => Promise<T>, group?: string): Promise<T>;
   /** Forgets `key`, and any load for it still running: the next `get` reads again. */
   forget(key: string): void;
+  /** Forgets every key filed under `group`. */
+  forgetGroup(group: string): void;
   /** Forgets everything. */
   clear(): void;
   /** How many entries it holds, loads in flight included. */
@@ -27,9 +30,13 @@ export interface ReadCacheOptions<T> {
 
 interface Entry<T> {
   readonly value: Promise<T>;
-  /** When the load started: a value is as old as the read that produced it. */
-  readonly loadedAt: number;
+  /**
+   * When the load finished; undefined while it runs. A copy's age counts from here, so a read slower
+   * than the lifetime still serves the requests after it.
+   */
+  loadedAt: number | undefined;
   weight: number;
+  readonly group: string | undefined;
 }
 
 /**
@@ -43,6 +50,7 @@ export function createReadCache<T>(options: ReadCacheOptions<T>): ReadCache<T> {
   const now = options.now ?? (() => performance.now());
   // A Map iterates in insertion order: the first key is the oldest entry.
   const entries = new Map<string, Entry<T>>();
+  const groups = new Map<string, Set<string>>();
   let totalWeight = 0;
 
   const remove = (key: string) => {
@@ -50,11 +58,16 @@ export function createReadCache<T>(options: ReadCacheOptions<T>): ReadCache<T> {
     if (!entry) return;
     entries.delete(key);
     totalWeight -= entry.weight;
+    if (entry.group === undefined) return;
+    const members = groups.get(entry.group);
+    members?.delete(key);
+    if (members?.size === 0) groups.delete(entry.group);
   };
 
-  const isFresh = (entry: Entry<T>) => now() - entry.loadedAt < ttlMs;
+  // A load still running is shared, so it counts as fresh.
+  const isFresh = (entry: Entry<T>) => entry.loadedAt === undefined || now() - entry.loadedAt < ttlMs;
 
-  /** Drops expired entries: entries go in as their loads start, so the expired ones come first. */
+  /** Drops expired entries from the oldest on, up to the first fresh one. */
   const sweep = () => {
     for (const [key, entry] of entries) {
       if (isFresh(entry)) break;
@@ -72,6 +85,7 @@ export function createReadCache<T>(options: ReadCacheOptions<T>): ReadCache<T> {
       remove(key);
       return;
     }
+    entry.loadedAt = now();
     entry.weight = weight;
     totalWeight += weight;
     sweep();
@@ -82,14 +96,19 @@ export function createReadCache<T>(options: ReadCacheOptions<T>): ReadCache<T> {
   };
 
   return {
-    get(key, load) {
+    get(key, load, group) {
       if (ttlMs <= 0) return load();
       const cached = entries.get(key);
       if (cached && isFresh(cached)) return cached.value;
       remove(key);
       const value = load();
-      const entry: Entry<T> = { value, loadedAt: now(), weight: 0 };
+      const entry: Entry<T> = { value, loadedAt: undefined, weight: 0, group };
       entries.set(key, entry);
+      if (group !== undefined) {
+        const members = groups.get(group) ?? new Set<string>();
+        members.add(key);
+        groups.set(group, members);
+      }
       value.then(
         (loaded) => settle(key, entry, loaded),
         () => {
@@ -99,8 +118,12 @@ export function createReadCache<T>(options: ReadCacheOptions<T>): ReadCache<T> {
       return value;
     },
     forget: remove,
+    forgetGroup(group) {
+      for (const key of [...(groups.get(group) ?? [])]) remove(key);
+    },
     clear() {
       entries.clear();
+      groups.clear();
       totalWeight = 0;
     },
     get size() {

@@ -4,6 +4,8 @@ import {
   TransactWriteCommand,
   type TransactWriteCommandInput,
 } from '@aws-sdk/lib-dynamodb';
+import { UpgradeRequiredError } from '../domain/errors.js';
+import { carriesLayoutGuard } from './layout.js';
 
 /** The outcome of a transaction: done, or refused with the index of each failed condition. */
 export type TransactOutcome = { ok: true } | { ok: false; failedConditions: number[] };
@@ -34,7 +36,8 @@ export async function retryOnConflict<T>(write: () => Promise<T>): Promise<T> {
  * Sends a TransactWriteItems. A cancellation caused only by a concurrent transaction on the same
  * item (hot counters) is retried with jittered backoff; the items are identical on each try and the
  * transaction is all-or-nothing, so a retry never writes twice. A cancellation by a failed
- * condition is returned, not thrown, with the indexes of the failed items.
+ * condition is returned, not thrown, with the indexes of the failed items; a refusal by the layout guard
+ * (layout.ts) throws UpgradeRequiredError.
  */
 export async function transactWrite(
   client: DynamoDBDocumentClient,
@@ -50,6 +53,10 @@ export async function transactWrite(
       const failedConditions = reasons.flatMap((reason, index) =>
         reason.Code === 'ConditionalCheckFailed' ? [index] : [],
       );
+      // The site counters refused: the table is of the previous layout, and nothing was written.
+      if (failedConditions.some((index) => carriesLayoutGuard(input.TransactItems?.[index]))) {
+        throw new UpgradeRequiredError(undefined);
+      }
       if (failedConditions.length > 0) return { ok: false, failedConditions };
       const conflicted = reasons.some((reason) => reason.Code === 'TransactionConflict');
       if (!conflicted || attempt >= conflictAttempts) throw error;

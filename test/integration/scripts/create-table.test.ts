@@ -36,7 +36,7 @@ describe('ensureTable', () => {
     expect(description.BillingModeSummary?.BillingMode).toBe('PAY_PER_REQUEST');
   });
 
-  it('creates both indexes with their INCLUDE projections when the table is new', async () => {
+  it('creates the recent and by-id indexes with their INCLUDE projections, and the keys-only roots indexes, when the table is new', async () => {
     const description = await describeTable();
     const indexes = Object.fromEntries(
       (description.GlobalSecondaryIndexes ?? []).map((index) => [index.IndexName, index]),
@@ -56,7 +56,20 @@ describe('ensureTable', () => {
     expect(byId?.KeySchema).toEqual([{ AttributeName: 'commentId', KeyType: 'HASH' }]);
     expect(byId?.Projection?.ProjectionType).toBe('INCLUDE');
     expect([...(byId?.Projection?.NonKeyAttributes ?? [])].sort()).toEqual([...byIdIndexAttributes].sort());
-    expect(Object.keys(indexes)).toHaveLength(2);
+
+    const byTime = indexes[tableDefinition.indexes.rootsByTime.name];
+    expect(byTime?.KeySchema).toEqual([
+      { AttributeName: 'rootsPk', KeyType: 'HASH' },
+      { AttributeName: 'sk', KeyType: 'RANGE' },
+    ]);
+    expect(byTime?.Projection?.ProjectionType).toBe('KEYS_ONLY');
+    const byLike = indexes[tableDefinition.indexes.rootsByLike.name];
+    expect(byLike?.KeySchema).toEqual([
+      { AttributeName: 'rootsPk', KeyType: 'HASH' },
+      { AttributeName: 'like', KeyType: 'RANGE' },
+    ]);
+    expect(byLike?.Projection?.ProjectionType).toBe('KEYS_ONLY');
+    expect(Object.keys(indexes)).toHaveLength(4);
   });
 
   it('enables time to live on the expiry attribute when the table is new', async () => {
