@@ -23,11 +23,12 @@ export interface SeededIds {
   readonly listRootIds: readonly string[];
 }
 
-const userAgent =
+/** The user agent every seeded comment was posted with. */
+export const userAgent =
   'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36';
 
 /** A comment of a few hundred bytes, with the markdown a real one has: emphasis, a link, code. */
-function commentText(index: number): string {
+export function commentText(index: number): string {
   return (
     `Comment ${index}: I **really** enjoyed this post. The part about _single-table design_ ` +
     `reminded me of [an older article](https://example.com/posts/${index}) on the same topic, ` +

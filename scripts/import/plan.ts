@@ -85,8 +85,7 @@ export function planImport(source: ParsedSource, options: PlanOptions = {}): Imp
     else if (!fits(url, limits.urlChars) || Buffer.byteLength(url) > limits.urlBytes)
       skip('its url is too long');
     else if (comment.text.trim() === '') skip('its text is empty');
-    else if (!fits(comment.text, limits.commentChars))
-      skip(`its text is longer than ${limits.commentChars} characters`);
+    // No cap on characters: what the source showed is kept whole, as long as it fits one item (below).
     else candidates.push({ ...comment, insertedAt });
   }
 

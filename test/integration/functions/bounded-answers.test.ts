@@ -1,0 +1,179 @@
+import { ulid } from 'ulid';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCommentHandler } from '../../../functions/comment/comment-handler.js';
+import { signToken } from '../../../functions/shared/auth/token.js';
+import { hashPassword } from '../../../functions/shared/auth/password.js';
+import type { CommentStatus, StoredComment } from '../../../functions/shared/domain/comment.js';
+import { submitBodySchema } from '../../../functions/shared/domain/comment-schemas.js';
+import { limits } from '../../../functions/shared/domain/limits.js';
+import { renderMarkdown } from '../../../functions/shared/domain/render-markdown.js';
+import { createServices } from '../../../functions/shared/services.js';
+import { createDocumentClient } from '../../../functions/shared/storage/client.js';
+import { createCommentRepository } from '../../../functions/shared/storage/comment-repository.js';
+import { buildEvent, type EventSpec, testContext } from '../../support/http-event.js';
+import { testConfig } from '../../support/test-config.js';
+import { createTestTable, type TestTable } from '../../support/test-table.js';
+
+/** Lambda refuses a result over 6 MB; every answer must stay well below it. */
+const lambdaLimit = 6 * 1024 * 1024;
+const margin = 1024 * 1024;
+
+/**
+ * Texts the rules accept at their largest, each hostile to the answer's size in its own way: quotes
+ * (4 bytes each in a Lambda result, `&quot;` in the HTML), backslashes, newlines, CJK, emoji, ampersands.
+ * Each is cut to what still fits one item with its HTML.
+ */
+const hostileTexts = [
+  '"'.repeat(54_000),
+  '\\a'.repeat(limits.commentChars / 2),
+  'a\n'.repeat(limits.commentChars / 2),
+  '漢'.repeat(60_000),
+  '😀'.repeat(limits.commentChars / 2),
+  '&'.repeat(60_000),
+  '\t"\\<'.repeat(limits.commentChars / 4),
+].map((text) => {
+  // Each is a comment a visitor may post: the schema and the item size both let it through.
+  expect(submitBodySchema.safeParse({ comment: text, url: '/p' }).success).toBe(true);
+  const html = renderMarkdown(text);
+  expect(Buffer.byteLength(text) + Buffer.byteLength(html)).toBeLessThanOrEqual(limits.storedCommentBytes);
+  return { orig: text, html };
+});
+
+describe('answers bounded whatever the article holds', () => {
+  let table: TestTable;
+  let handler: ReturnType<typeof createCommentHandler>;
+  let store: (comment: Partial<StoredComment> & { url: string }) => Promise<StoredComment>;
+  const jwt = 'bounded-answers-secret-0123456789';
+  let token: string;
+  let time = 1_700_000_000_000;
+
+  beforeAll(async () => {
+    table = await createTestTable();
+    const services = createServices(
+      testConfig({
+        TABLE_NAME: table.tableName,
+        DYNAMODB_ENDPOINT: table.endpoint,
+        JWT_TOKEN: jwt,
+        LIST_CACHE_MS: '0',
+      }),
+    );
+    await services.admins.save({
+      id: '01ADMIN',
+      email: 'admin@example.com',
+      displayName: 'Admin',
+      passwordHash: await hashPassword('a long enough password'),
+      createdAt: 0,
+    });
+    token = signToken(jwt, { sub: '01ADMIN', email: 'admin@example.com', exp: 4_000_000_000 });
+    handler = createCommentHandler(services);
+    const repository = createCommentRepository(createDocumentClient({ endpoint: table.endpoint }), table.tableName);
+    let n = 0;
+    store = async (fields) => {
+      const text = hostileTexts[n++ % hostileTexts.length] as (typeof hostileTexts)[number];
+      time += 1000;
+      const comment: StoredComment = {
+        id: ulid(time),
+        nick: 'N'.repeat(limits.nickChars),
+        mail: 'someone@example.com',
+        link: `https://example.com/${'"'.repeat(limits.linkChars - 20)}`,
+        ua: '',
+        ipHash: 'h',
+        browser: '',
+        os: '',
+        ...text,
+        status: 'approved' as CommentStatus,
+        like: 0,
+        sticky: false,
+        insertedAt: time,
+        ...fields,
+      };
+      // The real write path, with a content hash of its own: the same text may be stored many times.
+      const outcome = await repository.insert(comment, { contentHash: comment.id });
+      expect(outcome).toEqual({ ok: true });
+      return comment;
+    };
+  }, 120_000);
+  afterAll(() => table.drop());
+
+  /** Sends one request and measures its result as Lambda would serialise it. */
+  const send = async (spec: EventSpec) => {
+    const result = await handler(buildEvent(spec), testContext);
+    return { bytes: Buffer.byteLength(JSON.stringify(result)), body: JSON.parse(result.body ?? 'null') };
+  };
+  const asAdmin = () => ({ authorization: `Bearer ${token}` });
+
+  it('shows every root of a page of 100 maximum-size roots within the limit, and page 2 goes on from there', async () => {
+    const url = '/hundred';
+    const roots: StoredComment[] = [];
+    for (let i = 0; i < 101; i++) roots.push(await store({ url }));
+    const newestFirst = roots.map((root) => root.id).reverse();
+
+    for (const headers of [{}, asAdmin()]) {
+      const first = await send({ path: '/api/comment', query: `path=${url}&pageSize=100`, headers });
+      const second = await send({ path: '/api/comment', query: `path=${url}&pageSize=100&page=2`, headers });
+
+      expect(first.bytes).toBeLessThan(lambdaLimit - margin);
+      const shown = first.body.data.data as { objectId: string; textOmitted?: boolean; orig: string }[];
+      expect(shown.map((root) => root.objectId)).toEqual(newestFirst.slice(0, 100));
+      expect(second.body.data.data.map((root: { objectId: string }) => root.objectId)).toEqual(
+        newestFirst.slice(100),
+      );
+      expect(first.body.data).toMatchObject({ totalPages: 2, count: 101 });
+      // The budget was spent on whole texts first, then the rest were marked.
+      expect(shown.filter((root) => !root.textOmitted).length).toBeGreaterThan(0);
+      expect(shown.at(-1)).toMatchObject({ textOmitted: true, orig: '' });
+    }
+  });
+
+  it('keeps a root with many maximum-size replies within the limit, replies in order and marked as cut', async () => {
+    const url = '/long-thread';
+    const root = await store({ url });
+    const replies: StoredComment[] = [];
+    for (let i = 0; i < 40; i++) replies.push(await store({ url, pid: root.id, rid: root.id }));
+
+    const { bytes, body } = await send({ path: '/api/comment', query: `path=${url}` });
+
+    expect(bytes).toBeLessThan(lambdaLimit - margin);
+    const [thread] = body.data.data;
+    expect(thread.objectId).toBe(root.id);
+    expect(thread.moreReplies).toBe(true);
+    expect(thread.children.length).toBeGreaterThan(0);
+    expect(thread.children.length).toBeLessThan(replies.length);
+    // Oldest first, with no holes: the replies shown are the first ones.
+    expect(thread.children.map((reply: { objectId: string }) => reply.objectId)).toEqual(
+      replies.slice(0, thread.children.length).map((reply) => reply.id),
+    );
+    expect(body.data.count).toBe(41);
+  });
+
+  it('returns 50 maximum-size recent comments within the limit, texts left out past the budget', async () => {
+    const stored: StoredComment[] = [];
+    for (let i = 0; i < 50; i++) stored.push(await store({ url: `/recent-${i}` }));
+
+    const { bytes, body } = await send({ path: '/api/comment', query: 'type=recent&count=50' });
+
+    expect(bytes).toBeLessThan(lambdaLimit - margin);
+    expect(body.data).toHaveLength(50);
+    expect(body.data.map((comment: { objectId: string }) => comment.objectId)).toEqual(
+      stored.map((comment) => comment.id).reverse(),
+    );
+    expect(body.data.some((comment: { textOmitted?: boolean }) => comment.textOmitted)).toBe(true);
+  });
+
+  it('keeps the moderation list of 100 maximum-size waiting comments within the limit', async () => {
+    const waiting: StoredComment[] = [];
+    for (let i = 0; i < 100; i++) waiting.push(await store({ url: `/queue-${i % 7}`, status: 'waiting' }));
+
+    const { bytes, body } = await send({
+      path: '/api/comment',
+      query: 'type=list&status=waiting&pageSize=100',
+      headers: asAdmin(),
+    });
+
+    expect(body.errmsg ?? '').toBe('');
+    expect(bytes).toBeLessThan(lambdaLimit - margin);
+    expect(body.data.data.map((comment: { objectId: string }) => comment.objectId)).toEqual(
+      waiting.map((comment) => comment.id).reverse(),
+    );
+  });
+});
