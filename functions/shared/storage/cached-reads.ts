@@ -75,6 +75,12 @@ export function cacheListReads(
   };
   // Shared by concurrent requests: frozen, so that no caller can reorder one for another.
   const frozen = <T extends object>(value: T) => Object.freeze(value);
+  // A page nests its lists (threads, each thread's replies): each one is frozen, not only the page.
+  const frozenPage = (page: StoredPage) => {
+    for (const thread of page.threads) frozen(frozen(thread).replies);
+    frozen(page.threads);
+    return frozen(page);
+  };
 
   return {
     comments: {
@@ -83,7 +89,7 @@ export function cacheListReads(
         if (query.withHeld || query.consistent) return comments.listPage(query);
         if (recentlyWritten(query.url)) return comments.listPage({ ...query, consistent: true });
         const key = [query.url, query.sortBy, query.page, query.pageSize].join('\n');
-        return pages.get(key, async () => frozen(await comments.listPage(query)), query.url);
+        return pages.get(key, async () => frozenPage(await comments.listPage(query)), query.url);
       },
       recent: (count) =>
         now() - lastWriteAt < ttlMs

@@ -66,7 +66,10 @@ describe('answers bounded whatever the article holds', () => {
     });
     token = signToken(jwt, { sub: '01ADMIN', email: 'admin@example.com', exp: 4_000_000_000 });
     handler = createCommentHandler(services);
-    const repository = createCommentRepository(createDocumentClient({ endpoint: table.endpoint }), table.tableName);
+    const repository = createCommentRepository(
+      createDocumentClient({ endpoint: table.endpoint }),
+      table.tableName,
+    );
     let n = 0;
     store = async (fields) => {
       const text = hostileTexts[n++ % hostileTexts.length] as (typeof hostileTexts)[number];

@@ -11,15 +11,38 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createArticleHandler } from '../../../functions/article/article-handler.js';
 import { createCommentHandler } from '../../../functions/comment/comment-handler.js';
+import { signToken } from '../../../functions/shared/auth/token.js';
 import { createServices } from '../../../functions/shared/services.js';
+import { byRound, commentItem, serveCommentTable } from '../../support/fake-comment-table.js';
 import { buildEvent, type EventSpec, testContext } from '../../support/http-event.js';
 import { testConfig } from '../../support/test-config.js';
 
 const ddb = mockClient(DynamoDBDocumentClient);
-// The round trips of each request itself: the list cache (cached-reads.test.ts) is off.
-const services = createServices(testConfig({ LIST_CACHE_MS: '0' }), { now: () => 1_800_000_000_000 });
-const comment = createCommentHandler(services);
-const article = createArticleHandler(services);
+const now = 1_800_000_000_000;
+const secret = 's'.repeat(32);
+const admin = {
+  id: 'admin-1',
+  email: 'admin@example.com',
+  displayName: 'Admin',
+  passwordHash: 'x',
+  createdAt: 1,
+};
+const adminToken = signToken(secret, { sub: admin.id, email: admin.email, exp: now / 1000 + 3600 });
+
+let comment: ReturnType<typeof createCommentHandler>;
+let article: ReturnType<typeof createArticleHandler>;
+
+/** A new instance (a cold start): its first layout-bound read checks the table's layout once. */
+function startInstance() {
+  // The round trips of each request itself: the list cache (cached-reads.test.ts) is off.
+  const services = createServices(testConfig({ LIST_CACHE_MS: '0' }), {
+    now: () => now,
+    tokenSecret: async () => secret,
+    admins: { find: async (email: string) => (email === admin.email ? admin : undefined) } as never,
+  });
+  comment = createCommentHandler(services);
+  article = createArticleHandler(services);
+}
 
 const call = async (spec: EventSpec) => {
   const handler = spec.path.includes('article') ? article : comment;
@@ -45,40 +68,224 @@ const storedComment = (id: string, extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
+/** What a list reads back of each comment: everything it may show, never the user agent. */
+const listedNames = [
+  'commentId',
+  'url',
+  'pid',
+  'rid',
+  'nick',
+  'mail',
+  'ipHash',
+  'link',
+  'browser',
+  'os',
+  'orig',
+  'html',
+  'status',
+  'like',
+  'sticky',
+  'insertedAt',
+];
+const listedProjection = {
+  ProjectionExpression: listedNames.map((_, i) => `#p${i}`).join(', '),
+  ExpressionAttributeNames: {
+    ...Object.fromEntries(listedNames.map((name, i) => [`#p${i}`, name])),
+    '#pk': 'pk',
+    '#sk': 'sk',
+  },
+};
+
+const layoutCheck = {
+  TableName: 'marginalia-test',
+  Key: { pk: 'SITE', sk: 'SITE' },
+  ProjectionExpression: '#layout',
+  ExpressionAttributeNames: { '#layout': 'layout' },
+};
+const pageCounters = (url: string) => ({
+  TableName: 'marginalia-test',
+  Key: { pk: `URL#${url}`, sk: 'PAGE' },
+  ProjectionExpression: 'comments, #roots, held, heldRoots',
+  ExpressionAttributeNames: { '#roots': 'roots' },
+});
+const rootsQuery = (partition: string, limit: number) => ({
+  TableName: 'marginalia-test',
+  IndexName: 'roots-by-time',
+  KeyConditionExpression: '#roots = :partition',
+  ProjectionExpression: '#sk',
+  ExpressionAttributeNames: { '#roots': 'rootsPk', '#sk': 'sk' },
+  ExpressionAttributeValues: { ':partition': partition },
+  ScanIndexForward: false,
+  Limit: limit,
+});
+const rangeQuery = (from: string, to: string, limit: number) => ({
+  TableName: 'marginalia-test',
+  KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :from AND :to',
+  ...listedProjection,
+  ExpressionAttributeValues: { ':pk': 'URL#/p', ':from': from, ':to': to },
+  Limit: limit,
+});
+const threadQuery = (rootId: string) => rangeQuery(`C#${rootId}`, `C#${rootId}#\uffff`, 201);
+const heldQuery = (rootId: string) => rangeQuery(`H#${rootId}#`, `H#${rootId}#\uffff`, 200);
+
+/** An article with a pinned root, three roots, an approved and a held reply, and a waiting root. */
+const articleItems = () => [
+  { pk: 'SITE', sk: 'SITE', entity: 'site', layout: 2, comments: 5, waiting: 2 },
+  { pk: 'URL#/p', sk: 'PAGE', entity: 'page', comments: 5, roots: 4, held: 2, heldRoots: 1 },
+  commentItem('/p', '01A'),
+  commentItem('/p', '01C', { nick: 'Cy' }),
+  commentItem('/p', '01P', { sticky: true }),
+  commentItem('/p', '01B'),
+  commentItem('/p', '01D', { rid: '01A' }),
+  commentItem('/p', '01E', { rid: '01A', pid: '01D', status: 'waiting', nick: 'Held' }),
+  commentItem('/p', '01W', { status: 'waiting', nick: 'Wes' }),
+];
+
+type ListAnswer = {
+  count: number;
+  totalPages: number;
+  data: { objectId: string; children: { objectId: string }[] }[];
+};
+const shape = (answer: ListAnswer) =>
+  answer.data.map((root) => [root.objectId, root.children.map((child) => child.objectId)]);
+
 describe('DynamoDB round trips per operation', () => {
-  beforeEach(() => ddb.reset());
+  beforeEach(() => {
+    ddb.reset();
+    startInstance();
+  });
   afterEach(() => ddb.reset());
 
-  it('lists an article with one Query when its comments fit in one page of results', async () => {
-    ddb
-      .on(QueryCommand)
-      .resolves({ Items: [storedComment('01A'), storedComment('01B', { rid: '01A', pid: '01A' })] });
+  it('lists page 1 in two rounds: counters and root keys (and the layout, once an instance), then one Query per root', async () => {
+    const sent = serveCommentTable(ddb, articleItems());
 
     const { status, body } = await call({ path: '/api/comment', query: 'path=%2Fp' });
 
     expect(status).toBe(200);
-    expect(body.data.count).toBe(2);
-    expect(ddb.calls()).toHaveLength(1);
-    const input = ddb.commandCalls(QueryCommand)[0]?.args[0].input;
-    expect(input?.KeyConditionExpression).toBe('#pk = :pk AND begins_with(#sk, :comments)');
-    expect(input?.ExpressionAttributeValues).toEqual({ ':pk': 'URL#/p', ':comments': 'C#' });
-    expect(JSON.stringify(input?.ProjectionExpression)).not.toMatch(/ua|ipHash/);
+    expect(shape(body.data)).toEqual([
+      ['01P', []],
+      ['01C', []],
+      ['01B', []],
+      ['01A', ['01D']],
+    ]);
+    expect(body.data).toMatchObject({ count: 5, totalPages: 1 });
+    const [first, second, ...more] = byRound(sent);
+    expect(more).toEqual([]);
+    expect(first?.map(({ command, input }) => [command, input])).toEqual([
+      ['GetItem', layoutCheck],
+      ['GetItem', pageCounters('/p')],
+      ['Query', rootsQuery('R#approved#pinned#/p', 10)],
+      ['Query', rootsQuery('R#approved#flow#/p', 10)],
+    ]);
+    expect(second?.map(({ command, input }) => [command, input])).toEqual(
+      ['01P', '01C', '01B', '01A'].map((id) => ['Query', threadQuery(id)]),
+    );
+    // A visitor's list reads nothing held: no H# range, no waiting or spam partition, no consistent read.
+    expect(JSON.stringify(sent)).not.toMatch(/H#|R#waiting|R#spam|ConsistentRead/);
+    expect(JSON.stringify(body)).not.toMatch(/Held|Wes|@example\.com|ipHash|hash-of-the-ip/);
   });
 
-  it('lists with one more Query per extra page of results when the partition is large', async () => {
-    ddb
-      .on(QueryCommand)
-      .resolvesOnce({ Items: [storedComment('01A')], LastEvaluatedKey: { pk: 'URL#/p', sk: 'C#01A' } })
-      .resolvesOnce({ Items: [storedComment('01B')] });
+  it('checks the layout only on the first list of an instance', async () => {
+    const sent = serveCommentTable(ddb, articleItems());
 
-    const { body } = await call({ path: '/api/comment', query: 'path=%2Fp' });
+    await call({ path: '/api/comment', query: 'path=%2Fp' });
+    const before = sent.length;
+    await call({ path: '/api/comment', query: 'path=%2Fp' });
 
-    expect(body.data.count).toBe(2);
-    expect(ddb.commandCalls(QueryCommand)).toHaveLength(2);
-    expect(ddb.commandCalls(QueryCommand)[1]?.args[0].input.ExclusiveStartKey).toEqual({
-      pk: 'URL#/p',
-      sk: 'C#01A',
+    const again = sent.slice(before);
+    expect(again.filter(({ input }) => input.Key?.pk === 'SITE')).toEqual([]);
+    expect(again.map(({ command }) => command)).toEqual([
+      'GetItem',
+      'Query',
+      'Query',
+      ...Array<string>(4).fill('Query'),
+    ]);
+  });
+
+  it('lists page 2 from the keys of the roots up to its end and the threads of its own roots only', async () => {
+    const items = articleItems();
+    const sent = serveCommentTable(ddb, items);
+
+    const { body } = await call({ path: '/api/comment', query: 'path=%2Fp&page=2&pageSize=2' });
+
+    // Pinned first, then newest first: 01P, 01C | 01B, 01A.
+    expect(shape(body.data)).toEqual([
+      ['01B', []],
+      ['01A', ['01D']],
+    ]);
+    expect(body.data).toMatchObject({ page: 2, totalPages: 2, count: 5 });
+    const [first, second] = byRound(sent);
+    expect(first?.filter(({ command }) => command === 'Query').map(({ input }) => input)).toEqual([
+      rootsQuery('R#approved#pinned#/p', 4),
+      rootsQuery('R#approved#flow#/p', 4),
+    ]);
+    expect(second?.map(({ input }) => input)).toEqual([threadQuery('01B'), threadQuery('01A')]);
+  });
+
+  it('reads the roots index and a thread on with one more Query each when a Query stops short of its Limit', async () => {
+    const sent = serveCommentTable(
+      ddb,
+      [
+        ...articleItems().filter((item) => item.sk !== 'C#01P'),
+        commentItem('/p', '01F', { rid: '01A' }),
+        commentItem('/p', '01G', { rid: '01A' }),
+      ],
+      { itemsPerQuery: 2 },
+    );
+
+    const { body } = await call({ path: '/api/comment', query: 'path=%2Fp&pageSize=3' });
+
+    expect(shape(body.data)).toEqual([
+      ['01C', []],
+      ['01B', []],
+      ['01A', ['01D', '01F', '01G']],
+    ]);
+    const rounds = byRound(sent).map((round) => round.map(({ input }) => input));
+    expect(rounds).toEqual([
+      [
+        layoutCheck,
+        pageCounters('/p'),
+        rootsQuery('R#approved#pinned#/p', 3),
+        rootsQuery('R#approved#flow#/p', 3),
+      ],
+      // The flow partition had three roots; the first Query brought two.
+      [{ ...rootsQuery('R#approved#flow#/p', 1), ExclusiveStartKey: { pk: 'URL#/p', sk: 'C#01B' } }],
+      [threadQuery('01C'), threadQuery('01B'), threadQuery('01A')],
+      // The thread of 01A is four items: the root and a reply came first.
+      [{ ...threadQuery('01A'), Limit: 199, ExclusiveStartKey: { pk: 'URL#/p', sk: 'C#01A#01D' } }],
+    ]);
+  });
+
+  it('lists for an administrator from every status partition, with one held range beside each thread', async () => {
+    const sent = serveCommentTable(ddb, articleItems());
+
+    const { body } = await call({
+      path: '/api/comment',
+      query: 'path=%2Fp',
+      headers: { authorization: `Bearer ${adminToken}` },
     });
+
+    expect(shape(body.data)).toEqual([
+      ['01P', []],
+      ['01W', []],
+      ['01C', []],
+      ['01B', []],
+      ['01A', ['01D', '01E']],
+    ]);
+    // Counters and roots with the held ones: 5 + 2 comments, 4 + 1 roots.
+    expect(body.data).toMatchObject({ count: 7, totalPages: 1 });
+    const [first, second, ...more] = byRound(sent);
+    expect(more).toEqual([]);
+    expect(first?.map(({ input }) => input)).toEqual([
+      layoutCheck,
+      pageCounters('/p'),
+      ...['pinned', 'flow'].flatMap((pinned) =>
+        ['approved', 'waiting', 'spam'].map((status) => rootsQuery(`R#${status}#${pinned}#/p`, 10)),
+      ),
+    ]);
+    expect(second?.map(({ input }) => input)).toEqual(
+      ['01P', '01W', '01C', '01B', '01A'].flatMap((id) => [threadQuery(id), heldQuery(id)]),
+    );
   });
 
   it('counts several urls with one BatchGetItem when they are fewer than 100', async () => {
@@ -135,8 +342,10 @@ describe('DynamoDB round trips per operation', () => {
   });
 
   it('submits a reply with one TransactWriteItems holding every guard and counter, and reads its parent beside it', async () => {
-    ddb.on(TransactWriteCommand).resolves({});
-    ddb.on(GetCommand).resolves({ Item: storedComment('01B', { rid: '01A', pid: '01A', nick: 'Bea' }) });
+    const sent = serveCommentTable(ddb, [
+      commentItem('/p', '01A'),
+      commentItem('/p', '01B', { rid: '01A', nick: 'Bea' }),
+    ]);
 
     const { status, body } = await call({
       method: 'POST',
@@ -144,16 +353,19 @@ describe('DynamoDB round trips per operation', () => {
       body: { comment: 'hello', url: '/p', nick: 'Bob', pid: '01B', rid: '01A' },
     });
 
-    // The parent's read goes out with the transaction, not after it: two commands, one round trip of waiting.
-    expect(ddb.calls()).toHaveLength(2);
-    expect(ddb.commandCalls(GetCommand)[0]?.args[0].input).toMatchObject({
-      Key: { pk: 'URL#/p', sk: 'C#01B' },
-      ConsistentRead: true,
-    });
-    expect(body.data.reply_user).toMatchObject({ nick: 'Bea', link: '' });
     expect(status).toBe(200);
-    const items = ddb.commandCalls(TransactWriteCommand)[0]?.args[0].input.TransactItems ?? [];
-    expect(items.map((item) => Object.keys(item)[0])).toEqual([
+    expect(body.data.reply_user).toMatchObject({ nick: 'Bea', link: '' });
+    // The parent's reads go out with the transaction, not after it: one round trip of waiting. A reply
+    // is looked for in both of its places, visible and held.
+    const [round, ...more] = byRound(sent);
+    expect(more).toEqual([]);
+    expect(round?.map(({ command }) => command)).toEqual(['TransactWriteItems', 'GetItem', 'GetItem']);
+    expect(round?.slice(1).map(({ input }) => [input.Key, input.ConsistentRead])).toEqual([
+      [{ pk: 'URL#/p', sk: 'C#01A#01B' }, true],
+      [{ pk: 'URL#/p', sk: 'H#01A#01B' }, true],
+    ]);
+    const items = round?.[0]?.input.TransactItems ?? [];
+    expect(items.map((item: object) => Object.keys(item)[0])).toEqual([
       'Put',
       'Put',
       'Put',
@@ -162,19 +374,72 @@ describe('DynamoDB round trips per operation', () => {
       'Update',
       'Update',
     ]);
+    // An approved reply sits under its root, visible; only roots carry the roots-index partition.
+    expect(items[0]?.Put?.Item?.sk).toBe(`C#01A#${body.data.objectId}`);
+    expect(items[0]?.Put?.Item).not.toHaveProperty('rootsPk');
     expect(items[0]?.Put?.ConditionExpression).toBe('attribute_not_exists(pk)');
     expect(items[1]?.Put?.Item?.sk).toMatch(/^DUP#/);
     expect(items[1]?.Put?.Item).not.toHaveProperty('commentId');
     expect(items[2]?.Put?.Item?.pk).toMatch(/^IP#/);
-    expect(items[2]?.Put?.ExpressionAttributeValues).toEqual({ ':cutoff': 1_800_000_000_000 - 60_000 });
-    expect(items[3]?.ConditionCheck?.Key).toEqual({ pk: 'URL#/p', sk: 'C#01A' });
-    expect(items[4]?.ConditionCheck?.Key).toEqual({ pk: 'URL#/p', sk: 'C#01B' });
+    expect(items[2]?.Put?.ExpressionAttributeValues).toEqual({ ':cutoff': now - 60_000 });
+    expect(items[3]?.ConditionCheck).toMatchObject({
+      Key: { pk: 'URL#/p', sk: 'C#01A' },
+      ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(rid)',
+    });
+    expect(items[4]?.ConditionCheck).toMatchObject({
+      Key: { pk: 'URL#/p', sk: 'C#01A#01B' },
+      ConditionExpression: 'attribute_exists(pk)',
+    });
     expect(items[5]?.Update?.Key).toEqual({ pk: 'URL#/p', sk: 'PAGE' });
     // A reply adds to the visible comments but not to the roots.
     expect(items[5]?.Update?.UpdateExpression).toBe('ADD #c0 :c0 SET #s0 = :s0, #s1 = :s1');
     expect(items[5]?.Update?.ExpressionAttributeNames).toMatchObject({ '#c0': 'comments' });
     expect(items[5]?.Update?.ExpressionAttributeValues).toMatchObject({ ':c0': 1 });
-    expect(items[6]?.Update?.Key).toEqual({ pk: 'SITE', sk: 'SITE' });
+    expect(items[6]?.Update).toMatchObject({
+      Key: { pk: 'SITE', sk: 'SITE' },
+      ConditionExpression: 'attribute_not_exists(#layoutPk) OR #layout = :layout',
+      ExpressionAttributeValues: { ':layout': 2 },
+    });
+  });
+
+  it('submits a reply to a held reply with a second transaction that checks the parent where it is held', async () => {
+    const sent = serveCommentTable(ddb, [
+      commentItem('/p', '01A'),
+      commentItem('/p', '01B', { rid: '01A', status: 'waiting', nick: 'Bea' }),
+    ]);
+    const parentMissing = new TransactionCanceledException({
+      message: 'cancelled',
+      $metadata: {},
+      // An administrator's reply has no rate mark: comment, duplicate mark, root check, parent check, counters.
+      CancellationReasons: [
+        { Code: 'None' },
+        { Code: 'None' },
+        { Code: 'None' },
+        { Code: 'ConditionalCheckFailed' },
+        { Code: 'None' },
+        { Code: 'None' },
+      ],
+    });
+    ddb.on(TransactWriteCommand).rejectsOnce(parentMissing).resolves({});
+
+    const { status, body } = await call({
+      method: 'POST',
+      path: '/api/comment',
+      body: { comment: 'hello', url: '/p', pid: '01B', rid: '01A' },
+      headers: { authorization: `Bearer ${adminToken}` },
+    });
+
+    expect(status).toBe(200);
+    const transactions = ddb
+      .commandCalls(TransactWriteCommand)
+      .map((c) => c.args[0].input.TransactItems ?? []);
+    expect(transactions.map((items) => items[3]?.ConditionCheck?.Key)).toEqual([
+      { pk: 'URL#/p', sk: 'C#01A#01B' },
+      { pk: 'URL#/p', sk: 'H#01A#01B' },
+    ]);
+    expect(sent.filter(({ command }) => command === 'GetItem')).toHaveLength(2);
+    // The parent is held: nobody is shown whom the reply answers.
+    expect(body.data).not.toHaveProperty('reply_user');
   });
 
   it('retries a submit transaction when it only lost a race with another transaction', async () => {
@@ -222,11 +487,11 @@ describe('DynamoDB round trips per operation', () => {
     });
   });
 
-  it('likes a comment in two round trips: the id lookup and one transaction', async () => {
-    ddb
-      .on(QueryCommand)
-      .resolves({ Items: [{ commentId: '01A', url: '/p', like: 4, pk: 'URL#/p', sk: 'C#01A' }] });
-    ddb.on(TransactWriteCommand).resolves({});
+  it('likes a comment in two round trips: the id lookup (beside the layout check of a new instance) and one transaction', async () => {
+    const sent = serveCommentTable(ddb, [
+      { pk: 'SITE', sk: 'SITE', layout: 2 },
+      commentItem('/p', '01A', { like: 4 }),
+    ]);
 
     const { body } = await call({
       method: 'PUT',
@@ -236,11 +501,55 @@ describe('DynamoDB round trips per operation', () => {
     });
 
     expect(body).toEqual({ errno: 0, errmsg: '', data: { objectId: '01A', url: '/p', like: 5 } });
-    expect(ddb.calls()).toHaveLength(2);
-    expect(ddb.commandCalls(QueryCommand)[0]?.args[0].input.IndexName).toBe('by-id');
-    const items = ddb.commandCalls(TransactWriteCommand)[0]?.args[0].input.TransactItems ?? [];
+    const [lookup, write, ...more] = byRound(sent);
+    expect(more).toEqual([]);
+    expect(lookup?.map(({ input }) => input)).toEqual([
+      layoutCheck,
+      {
+        TableName: 'marginalia-test',
+        IndexName: 'by-id',
+        KeyConditionExpression: '#id = :id',
+        ExpressionAttributeNames: { '#id': 'commentId' },
+        ExpressionAttributeValues: { ':id': '01A' },
+        Limit: 1,
+      },
+    ]);
+    const items = write?.[0]?.input.TransactItems ?? [];
     expect(items[0]?.Put?.Item?.sk).toMatch(/^VOTE#like#/);
     expect(items[1]?.Update?.Key).toEqual({ pk: 'URL#/p', sk: 'C#01A' });
+  });
+
+  it('likes a reply at its visible key, found from the sort key the id index holds', async () => {
+    serveCommentTable(ddb, [commentItem('/p', '01A'), commentItem('/p', '01B', { rid: '01A', like: 1 })]);
+
+    const { body } = await call({ method: 'PUT', path: '/api/comment/01B', body: { like: true } });
+
+    expect(body.data).toEqual({ objectId: '01B', url: '/p', like: 2 });
+    const items = ddb.commandCalls(TransactWriteCommand)[0]?.args[0].input.TransactItems ?? [];
+    expect(items[1]?.Update).toMatchObject({
+      Key: { pk: 'URL#/p', sk: 'C#01A#01B' },
+      ConditionExpression: 'attribute_exists(pk)',
+    });
+  });
+
+  it('answers 404 to a like of a held reply: the vote goes to the visible key, where there is none', async () => {
+    serveCommentTable(ddb, [
+      commentItem('/p', '01A'),
+      commentItem('/p', '01B', { rid: '01A', status: 'spam' }),
+    ]);
+    ddb.on(TransactWriteCommand).rejects(
+      new TransactionCanceledException({
+        message: 'cancelled',
+        $metadata: {},
+        CancellationReasons: [{ Code: 'None' }, { Code: 'ConditionalCheckFailed' }],
+      }),
+    );
+
+    const { status } = await call({ method: 'PUT', path: '/api/comment/01B', body: { like: true } });
+
+    expect(status).toBe(404);
+    const items = ddb.commandCalls(TransactWriteCommand)[0]?.args[0].input.TransactItems ?? [];
+    expect(items[1]?.Update?.Key).toEqual({ pk: 'URL#/p', sk: 'C#01A#01B' });
   });
 
   it('counts a reaction in two round trips: the voter-mark transaction and a consistent read', async () => {
@@ -294,10 +603,11 @@ describe('DynamoDB round trips per operation', () => {
   });
 
   it('looks a brand-new comment up again before calling it missing when liking it', async () => {
+    ddb.on(GetCommand).resolves({ Item: { layout: 2 } });
     ddb
       .on(QueryCommand)
       .resolvesOnce({ Items: [] })
-      .resolves({ Items: [{ commentId: '01A', url: '/p', like: 0 }] });
+      .resolves({ Items: [{ commentId: '01A', url: '/p', like: 0, pk: 'URL#/p', sk: 'C#01A' }] });
     ddb.on(TransactWriteCommand).resolves({});
 
     const { status, body } = await call({ method: 'PUT', path: '/api/comment/01A', body: { like: true } });
@@ -305,6 +615,8 @@ describe('DynamoDB round trips per operation', () => {
     expect(status).toBe(200);
     expect(body.data.like).toBe(1);
     expect(ddb.commandCalls(QueryCommand)).toHaveLength(2);
+    // The layout is checked once: the second lookup finds it remembered.
+    expect(ddb.commandCalls(GetCommand)).toHaveLength(1);
   });
 
   it('asks once for a type requested twice', async () => {

@@ -16,6 +16,24 @@ import {
 
 type Resource = { Type: string; Properties: Record<string, unknown>; DeletionPolicy?: string };
 
+/** The roots indexes as CloudFormation must see them: keys only, one partition per (article, status, pinned). */
+const rootsByTime = {
+  IndexName: tableDefinition.indexes.rootsByTime.name,
+  KeySchema: [
+    { AttributeName: tableDefinition.indexes.rootsByTime.partitionKey, KeyType: 'HASH' },
+    { AttributeName: tableDefinition.indexes.rootsByTime.sortKey, KeyType: 'RANGE' },
+  ],
+  Projection: { ProjectionType: 'KEYS_ONLY' },
+};
+const rootsByLike = {
+  IndexName: tableDefinition.indexes.rootsByLike.name,
+  KeySchema: [
+    { AttributeName: tableDefinition.indexes.rootsByLike.partitionKey, KeyType: 'HASH' },
+    { AttributeName: tableDefinition.indexes.rootsByLike.sortKey, KeyType: 'RANGE' },
+  ],
+  Projection: { ProjectionType: 'KEYS_ONLY' },
+};
+
 const commentActions = [
   'dynamodb:BatchGetItem',
   'dynamodb:ConditionCheckItem',
@@ -45,6 +63,7 @@ let resources: Record<string, Resource>;
 let assemblyDir: string;
 let customStack: MarginaliaStack;
 let custom: Template;
+let withoutLike: Template;
 
 /** The logical id of a function's CloudFormation resource. */
 function functionId(owner: Stack, fn: MarginaliaFunction): string {
@@ -106,6 +125,14 @@ beforeAll(() => {
   });
   customStack = new MarginaliaStack(customApp, 'Custom', customProps);
   custom = Template.fromStack(customStack);
+  // The first of the two upgrade deploys, in an app of its own (a synthesized app takes no new stack).
+  const withoutLikeApp = new App({
+    builtinCloudFormationValidation: false,
+    context: { 'aws:cdk:bundling-stacks': [] },
+  });
+  withoutLike = Template.fromStack(
+    new MarginaliaStack(withoutLikeApp, 'WithoutLike', { rootsByLikeIndex: false }),
+  );
 }, 60_000);
 
 describe('MarginaliaStack', () => {
@@ -122,6 +149,9 @@ describe('MarginaliaStack', () => {
         { AttributeName: tableDefinition.indexes.recent.partitionKey, AttributeType: 'S' },
         { AttributeName: tableDefinition.indexes.recent.sortKey, AttributeType: 'S' },
         { AttributeName: tableDefinition.indexes.byId.partitionKey, AttributeType: 'S' },
+        { AttributeName: tableDefinition.indexes.rootsByTime.partitionKey, AttributeType: 'S' },
+        // The like count is a number: the like index orders roots numerically.
+        { AttributeName: tableDefinition.indexes.rootsByLike.sortKey, AttributeType: 'N' },
       ]),
       BillingMode: 'PAY_PER_REQUEST',
     });
@@ -136,7 +166,7 @@ describe('MarginaliaStack', () => {
     });
   });
 
-  it('builds both GSIs with their INCLUDE projections when synthesized', () => {
+  it('builds four GSIs, the two roots ones keys only, when synthesized', () => {
     template.hasResourceProperties('AWS::DynamoDB::GlobalTable', {
       GlobalSecondaryIndexes: Match.arrayEquals([
         {
@@ -152,7 +182,37 @@ describe('MarginaliaStack', () => {
           KeySchema: [{ AttributeName: tableDefinition.indexes.byId.partitionKey, KeyType: 'HASH' }],
           Projection: { ProjectionType: 'INCLUDE', NonKeyAttributes: [...byIdIndexAttributes] },
         },
+        rootsByTime,
+        rootsByLike,
       ]),
+    });
+    expect(rootsByTime.KeySchema).toEqual([
+      { AttributeName: 'rootsPk', KeyType: 'HASH' },
+      { AttributeName: 'sk', KeyType: 'RANGE' },
+    ]);
+    expect(rootsByLike.KeySchema).toEqual([
+      { AttributeName: 'rootsPk', KeyType: 'HASH' },
+      { AttributeName: 'like', KeyType: 'RANGE' },
+    ]);
+  });
+
+  it('leaves the roots-by-like index and its number attribute out when rootsByLikeIndex is false', () => {
+    const table = Object.values(withoutLike.findResources('AWS::DynamoDB::GlobalTable'))[0];
+
+    expect(
+      table?.Properties.GlobalSecondaryIndexes.map((index: { IndexName: string }) => index.IndexName),
+    ).toEqual([
+      tableDefinition.indexes.recent.name,
+      tableDefinition.indexes.byId.name,
+      tableDefinition.indexes.rootsByTime.name,
+    ]);
+    expect(table?.Properties.AttributeDefinitions).not.toContainEqual({
+      AttributeName: 'like',
+      AttributeType: 'N',
+    });
+    expect(table?.Properties.AttributeDefinitions).toContainEqual({
+      AttributeName: 'rootsPk',
+      AttributeType: 'S',
     });
   });
 

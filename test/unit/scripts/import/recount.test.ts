@@ -41,11 +41,14 @@ describe('the counters of an import', () => {
     mock.on(TransactWriteCommand).resolves({});
     mock.on(UpdateCommand).resolves({});
     mock.on(GetCommand).resolves({ Item: { comments: 12, waiting: 1, spam: 0 } });
-    // The page had one live comment; after the writes it has the two imported ones too.
+    // The page had one live root and a spam reply (held, under H#); after the writes it has the two
+    // imported roots too, the waiting one under C# like every root.
+    const range = (prefix: string) => ({ ExpressionAttributeValues: { ':from': prefix } });
     mock
-      .on(QueryCommand)
+      .on(QueryCommand, range('C#'))
       .resolvesOnce({ Items: [{ status: 'approved' }] })
       .resolves({ Items: [{ status: 'approved' }, { status: 'approved' }, { status: 'waiting' }] });
+    mock.on(QueryCommand, range('H#')).resolves({ Items: [{ status: 'spam', rid: '0X' }] });
     const plan = planImport({
       format: 'waline',
       comments: [comment('1', 'approved'), comment('2', 'waiting')],
@@ -57,16 +60,33 @@ describe('the counters of an import', () => {
     const outcome = await runImport(plan, createImportRepository(client, 't'), silent);
 
     const queries = mock.commandCalls(QueryCommand).map((call) => call.args[0].input);
-    expect(queries).toHaveLength(2);
+    // Before and after the writes: the visible range and the held range of the article, in full.
+    expect(queries.map((query) => query.ExpressionAttributeValues)).toEqual(
+      [1, 2].flatMap(() => [
+        { ':pk': 'URL#/p/', ':from': 'C#', ':to': 'C#\uffff' },
+        { ':pk': 'URL#/p/', ':from': 'H#', ':to': 'H#\uffff' },
+      ]),
+    );
     for (const query of queries) {
       expect(query.IndexName).toBeUndefined();
       expect(query.ConsistentRead).toBe(true);
+      expect(query.KeyConditionExpression).toBe('#pk = :pk AND #sk BETWEEN :from AND :to');
+      expect(query.ProjectionExpression).toBe('#p0, #p1');
+      expect(query.ExpressionAttributeNames).toMatchObject({ '#p0': 'status', '#p1': 'rid' });
     }
     const [transaction] = mock.commandCalls(TransactWriteCommand);
     const [page, site] = transaction?.args[0].input.TransactItems ?? [];
     expect(page?.Update?.UpdateExpression).toMatch(/^SET /);
-    expect(page?.Update?.ExpressionAttributeValues).toMatchObject({ ':comments': 2, ':roots': 2 });
+    // Held: the waiting root and the spam reply; held roots: the waiting root.
+    expect(page?.Update?.ExpressionAttributeValues).toMatchObject({
+      ':comments': 2,
+      ':roots': 2,
+      ':held': 2,
+      ':heldRoots': 1,
+    });
     expect(site?.Update?.UpdateExpression).toMatch(/^ADD /);
+    expect(site?.Update?.ConditionExpression).toBe('attribute_not_exists(#layoutPk) OR #layout = :layout');
+    expect(site?.Update?.ExpressionAttributeValues).toMatchObject({ ':layout': 2 });
     expect(
       Object.fromEntries(
         Object.entries(site?.Update?.ExpressionAttributeNames ?? {})

@@ -1,4 +1,4 @@
-import { DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createCommentHandler } from '../../../../../functions/comment/comment-handler.js';
@@ -41,6 +41,7 @@ describe('the HTTP layer of a function', () => {
   });
 
   it('allows only the configured origins when ALLOWED_ORIGINS is set', async () => {
+    ddb.on(GetCommand).resolves({});
     ddb.on(QueryCommand).resolves({ Items: [] });
     const env = { ALLOWED_ORIGINS: 'https://blog.example, https://docs.example/' };
 
@@ -84,16 +85,41 @@ describe('the HTTP layer of a function', () => {
   });
 
   it('refuses a comment whose rendered HTML would not fit in one item with 413', async () => {
-    // Each '<' is escaped to '&lt;' in the HTML: within the body limit, too large once rendered.
-    const response = await call({
-      method: 'POST',
-      path: '/api/comment',
-      body: { comment: '<'.repeat(limits.commentChars), url: '/p' },
-    });
+    // Each '&' is escaped to '&amp;' in the HTML: 64 KiB of text within every limit, 6 x 64 KiB once
+    // rendered, past what one item holds.
+    const comment = '&'.repeat(limits.commentChars);
+    expect(6 * comment.length).toBeGreaterThan(limits.storedCommentBytes);
+
+    const response = await call({ method: 'POST', path: '/api/comment', body: { comment, url: '/p' } });
 
     expect(response.statusCode).toBe(413);
     expect(response.json.errmsg).toMatch(/^comment: /);
     expect(ddb.calls()).toHaveLength(0);
+  });
+
+  it('refuses a comment longer than 64 KiB with a 400 naming comment, before rendering it', async () => {
+    const response = await call({
+      method: 'POST',
+      path: '/api/comment',
+      body: { comment: 'x'.repeat(limits.commentChars + 1), url: '/p' },
+    });
+
+    expect(response.statusCode).toBe(400);
+    expect(response.json.details).toHaveProperty('comment');
+    expect(ddb.calls()).toHaveLength(0);
+  });
+
+  it('answers 503 naming npm run migrate, and logs no error, when the table is of the previous layout', async () => {
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    ddb.on(GetCommand).resolves({});
+    ddb.on(GetCommand, { Key: { pk: 'SITE', sk: 'SITE' } }).resolves({ Item: { pk: 'SITE', sk: 'SITE' } });
+    ddb.on(QueryCommand).resolves({ Items: [] });
+
+    const response = await call({ path: '/api/comment', query: 'path=%2Fp' });
+
+    expect(response.statusCode).toBe(503);
+    expect(response.json).toEqual({ errno: 503, errmsg: expect.stringContaining('npm run migrate') });
+    expect(logged).not.toHaveBeenCalled();
   });
 
   it('refuses malformed JSON, a non-object body and a non-JSON content type with a 4xx', async () => {
@@ -118,6 +144,7 @@ describe('the HTTP layer of a function', () => {
 
   it('hides the cause of an unexpected failure behind a generic 500', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    ddb.on(GetCommand).resolves({});
     ddb.on(QueryCommand).rejects(new Error('secret table detail'));
 
     const response = await call({ path: '/api/comment', query: 'path=%2Fp&lang=zh-CN' });
@@ -129,11 +156,12 @@ describe('the HTTP layer of a function', () => {
 
   it('logs the stack of an unexpected failure, and still answers 500 when the thrown value has a strange stack', async () => {
     const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    ddb.on(QueryCommand).rejectsOnce(new Error('table detail'));
+    ddb.on(GetCommand).resolves({});
+    ddb.on(QueryCommand).rejects(new Error('table detail'));
     expect((await call({ path: '/api/comment', query: 'path=%2Fp' })).statusCode).toBe(500);
     expect(String(logged.mock.calls[0]?.[0])).toMatch(/"level":"error".*Error: table detail\\n +at /);
 
-    ddb.on(QueryCommand).rejectsOnce({ stack: { not: 'a string' } } as unknown as Error);
+    ddb.on(QueryCommand).rejects({ stack: { not: 'a string' } } as unknown as Error);
     const strange = await call({ path: '/api/comment', query: 'path=%2Fother' });
     expect(strange.statusCode).toBe(500);
     expect(strange.json).toEqual({ errno: 500, errmsg: 'Internal server error.' });

@@ -128,4 +128,68 @@ describe('createReadCache', () => {
     await cache.get('first', first);
     expect(first.calls).toBe(2);
   });
+
+  it("counts a copy's age from when its load finished, so a load slower than ttlMs still serves the gets after it", async () => {
+    const clock = manualClock();
+    const cache = createReadCache<string>({ ttlMs: 1000, maxWeight: 10, now: clock.now });
+    let finish: (value: string) => void = () => undefined;
+    const slow = cache.get('a', () => new Promise<string>((resolve) => (finish = resolve)));
+    clock.advance(5000);
+    finish('slow');
+    await slow;
+    const load = counting(() => 'again');
+
+    clock.advance(999);
+    expect(await cache.get('a', load)).toBe('slow');
+    expect(load.calls).toBe(0);
+    clock.advance(1);
+    expect(await cache.get('a', load)).toBe('again');
+    expect(load.calls).toBe(1);
+  });
+
+  it('forgets every key filed under a group at once, and keeps the keys of other groups and of none', async () => {
+    const cache = createReadCache<string>({ ttlMs: 60_000, maxWeight: 10 });
+    const loads = {
+      a: counting(() => 'a'),
+      b: counting(() => 'b'),
+      c: counting(() => 'c'),
+      d: counting(() => 'd'),
+    };
+    await cache.get('a', loads.a, '/p');
+    await cache.get('b', loads.b, '/p');
+    await cache.get('c', loads.c, '/other');
+    await cache.get('d', loads.d);
+
+    cache.forgetGroup('/p');
+    expect(cache.size).toBe(2);
+    for (const key of ['a', 'b', 'c', 'd'] as const)
+      await cache.get(key, loads[key], key < 'c' ? '/p' : undefined);
+
+    expect([loads.a.calls, loads.b.calls, loads.c.calls, loads.d.calls]).toEqual([2, 2, 1, 1]);
+  });
+
+  it('does not keep a load of a group that was forgotten while it ran', async () => {
+    const cache = createReadCache<string>({ ttlMs: 60_000, maxWeight: 10 });
+    let finish: (value: string) => void = () => undefined;
+    const before = cache.get('a', () => new Promise<string>((resolve) => (finish = resolve)), '/p');
+
+    cache.forgetGroup('/p');
+    finish('before the write');
+    expect(await before).toBe('before the write');
+    expect(cache.size).toBe(0);
+
+    const load = counting(() => 'after the write');
+    expect(await cache.get('a', load, '/p')).toBe('after the write');
+    expect(load.calls).toBe(1);
+  });
+
+  it('forgets nothing for a group it never filed a key under', async () => {
+    const cache = createReadCache<string>({ ttlMs: 60_000, maxWeight: 10 });
+    const load = counting(() => 'a');
+    await cache.get('a', load, '/p');
+
+    cache.forgetGroup('/other');
+    await cache.get('a', load, '/p');
+    expect(load.calls).toBe(1);
+  });
 });

@@ -1,0 +1,190 @@
+import {
+  type DynamoDBDocumentClient,
+  GetCommand,
+  QueryCommand,
+  TransactWriteCommand,
+} from '@aws-sdk/lib-dynamodb';
+import type { AwsClientStub } from 'aws-sdk-client-mock';
+
+/** A DynamoDB item, as the document client reads and writes it. */
+export type Item = Record<string, unknown>;
+
+/** A command the table received: its kind, its input, and the round trip it went out in. */
+export interface SentCommand {
+  readonly command: 'GetItem' | 'Query' | 'TransactWriteItems';
+  // The inputs differ by command; tests read the fields they assert.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  readonly input: Record<string, any>;
+  /**
+   * 1 + the latest round trip answered before it was sent: commands that go out together (in
+   * parallel) share a round, a command that waits for another one's answer is a round later.
+   */
+  readonly round: number;
+}
+
+/** A comment item as layout 2 keys it, written out by hand (not through keys.ts) so that tests pin the format. */
+export function commentItem(
+  url: string,
+  id: string,
+  extra: { rid?: string; pid?: string; status?: string; sticky?: boolean; like?: number; nick?: string } = {},
+): Item {
+  const status = extra.status ?? 'approved';
+  const sticky = extra.sticky ?? false;
+  const sk = extra.rid === undefined ? `C#${id}` : `${status === 'approved' ? 'C' : 'H'}#${extra.rid}#${id}`;
+  return {
+    pk: `URL#${url}`,
+    sk,
+    entity: 'comment',
+    commentId: id,
+    url,
+    ...(extra.rid === undefined ? {} : { rid: extra.rid, pid: extra.pid ?? extra.rid }),
+    nick: extra.nick ?? `nick-${id}`,
+    mail: `${extra.nick ?? id}@example.com`,
+    link: '',
+    ua: 'Mozilla/5.0',
+    ipHash: 'hash-of-the-ip',
+    browser: 'Chrome120.0',
+    os: 'Linux',
+    orig: `text of ${id}`,
+    html: `<p>text of ${id}</p>\n`,
+    status,
+    like: extra.like ?? 0,
+    sticky,
+    insertedAt: 1_700_000_000_000,
+    recentPk: `STATUS#${status}`,
+    recentSk: id,
+    ...(extra.rid === undefined ? { rootsPk: `R#${status}#${sticky ? 'pinned' : 'flow'}#${url}` } : {}),
+  };
+}
+
+/** DynamoDB orders string keys by their UTF-8 bytes. */
+const compareKeys = (a: unknown, b: unknown) =>
+  typeof a === 'number' && typeof b === 'number'
+    ? a - b
+    : Buffer.compare(Buffer.from(String(a)), Buffer.from(String(b)));
+
+/** Options of {@link serveCommentTable}. */
+export interface FakeTableOptions {
+  /** The most items one Query returns before it stops with a LastEvaluatedKey (DynamoDB's 1 MB). */
+  readonly itemsPerQuery?: number;
+}
+
+/**
+ * Answers GetItem, Query (base table ranges, the roots, by-id and recent indexes) and TransactWriteItems
+ * from `items` as DynamoDB would, each answer one macrotask later, and records every command with its
+ * round trip. `items` is read at each command: a test may change it between requests. Transactions
+ * succeed and write nothing.
+ */
+export function serveCommentTable(
+  ddb: AwsClientStub<DynamoDBDocumentClient>,
+  items: Item[],
+  options: FakeTableOptions = {},
+): SentCommand[] {
+  const sent: SentCommand[] = [];
+  let answered = 0;
+  const answer = (command: SentCommand['command'], input: Item, output: () => unknown) => {
+    const round = answered + 1;
+    sent.push({ command, input, round });
+    return new Promise((resolve, reject) =>
+      setTimeout(() => {
+        answered = Math.max(answered, round);
+        try {
+          resolve(output());
+        } catch (error) {
+          reject(error);
+        }
+      }, 0),
+    );
+  };
+
+  const page = (rows: Item[], input: Item, keyOf: (row: Item) => Item) => {
+    const start = input.ExclusiveStartKey as Item | undefined;
+    const from = start ? rows.findIndex((row) => row.pk === start.pk && row.sk === start.sk) + 1 : 0;
+    const limit = Math.min(
+      typeof input.Limit === 'number' ? input.Limit : Number.POSITIVE_INFINITY,
+      options.itemsPerQuery ?? Number.POSITIVE_INFINITY,
+    );
+    const taken = rows.slice(from, from + limit);
+    const last = taken.at(-1);
+    return {
+      Items: taken.map(keyOf),
+      ...(last && from + taken.length < rows.length
+        ? { LastEvaluatedKey: { pk: last.pk, sk: last.sk } }
+        : {}),
+    };
+  };
+
+  const query = (input: Item) => {
+    const values = input.ExpressionAttributeValues as Item;
+    const forward = input.ScanIndexForward !== false;
+    // DynamoDB defines no order among index entries with equal sort keys: here they keep their order in
+    // `items`, so that no test leans on an order the real engine does not promise.
+    const ordered = (rows: Item[], sortKey: string) => {
+      const sorted = [...rows].sort((a, b) => compareKeys(a[sortKey], b[sortKey]));
+      return forward ? sorted : sorted.reverse();
+    };
+    switch (input.IndexName) {
+      case 'roots-by-time':
+      case 'roots-by-like': {
+        const byLike = input.IndexName === 'roots-by-like';
+        const rows = items.filter(
+          (row) => row.rootsPk === values[':partition'] && (!byLike || typeof row.like === 'number'),
+        );
+        // Keys only: the table's keys and the index's.
+        return page(ordered(rows, byLike ? 'like' : 'sk'), input, (row) => ({
+          pk: row.pk,
+          sk: row.sk,
+          rootsPk: row.rootsPk,
+          ...(byLike ? { like: row.like } : {}),
+        }));
+      }
+      case 'by-id':
+        return page(
+          items.filter((row) => row.commentId === values[':id']),
+          input,
+          (row) => ({ pk: row.pk, sk: row.sk, commentId: row.commentId, url: row.url, like: row.like }),
+        );
+      case 'recent': {
+        const partition = Object.values(values)[0];
+        return page(
+          ordered(
+            items.filter((row) => row.recentPk === partition),
+            'recentSk',
+          ),
+          input,
+          (row) => row,
+        );
+      }
+      case undefined: {
+        if (!(':from' in values) || !(':to' in values)) throw new Error('the fake table reads ranges only');
+        const rows = items.filter(
+          (row) =>
+            row.pk === values[':pk'] &&
+            compareKeys(row.sk, values[':from']) >= 0 &&
+            compareKeys(row.sk, values[':to']) <= 0,
+        );
+        return page(ordered(rows, 'sk'), input, (row) => row);
+      }
+      default:
+        throw new Error(`no index ${String(input.IndexName)} in the fake table`);
+    }
+  };
+
+  ddb.on(GetCommand).callsFake((input: Item) =>
+    answer('GetItem', input, () => {
+      const key = input.Key as Item;
+      const found = items.find((row) => row.pk === key.pk && row.sk === key.sk);
+      return found ? { Item: found } : {};
+    }),
+  );
+  ddb.on(QueryCommand).callsFake((input: Item) => answer('Query', input, () => query(input)));
+  ddb.on(TransactWriteCommand).callsFake((input: Item) => answer('TransactWriteItems', input, () => ({})));
+  return sent;
+}
+
+/** The commands of `sent` grouped by round trip: `[round 1 commands, round 2 commands, ...]`. */
+export function byRound(sent: readonly SentCommand[]): SentCommand[][] {
+  const rounds: SentCommand[][] = [];
+  for (const command of sent) (rounds[command.round - 1] ??= []).push(command);
+  return rounds;
+}
