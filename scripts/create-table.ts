@@ -5,10 +5,13 @@
 import {
   CreateTableCommand,
   type CreateTableCommandInput,
+  DescribeTableCommand,
   DescribeTimeToLiveCommand,
   DynamoDBClient,
   type DynamoDBClientConfig,
   ResourceInUseException,
+  type TableDescription,
+  UpdateTableCommand,
   UpdateTimeToLiveCommand,
   waitUntilTableExists,
 } from '@aws-sdk/client-dynamodb';
@@ -65,20 +68,80 @@ export function buildCreateTableInput(tableName: string): CreateTableCommandInpu
   };
 }
 
-/** Creates `tableName` unless it exists, waits until it is ACTIVE, then turns on its TTL attribute. */
+/**
+ * Creates `tableName` unless it exists, waits until it is ACTIVE, then turns on its TTL attribute. A table
+ * that exists already gets the indexes it lacks (one made before the roots indexes, say).
+ */
 export async function ensureTable(client: DynamoDBClient, tableName: string): Promise<void> {
+  let existed = false;
   try {
     await client.send(new CreateTableCommand(buildCreateTableInput(tableName)));
   } catch (error) {
     // ResourceInUseException: the table already exists (or is being created); either way, wait for it below.
     if (!(error instanceof ResourceInUseException)) throw error;
+    existed = true;
   }
   // The waiter polls DescribeTable until TableStatus is ACTIVE; DynamoDB Local answers ACTIVE at once.
   await waitUntilTableExists(
     { client, minDelay: 1, maxDelay: 5, maxWaitTime: 120 },
     { TableName: tableName },
   );
+  if (existed) await ensureIndexes(client, tableName);
   await enableTimeToLive(client, tableName);
+}
+
+/** The indexes of lib/table-definition.ts that `table` lacks, by name. */
+export function missingIndexes(table: TableDescription): string[] {
+  const present = new Set((table.GlobalSecondaryIndexes ?? []).map((index) => index.IndexName));
+  const wanted = buildCreateTableInput(table.TableName ?? '').GlobalSecondaryIndexes ?? [];
+  return wanted.flatMap((index) =>
+    index.IndexName && !present.has(index.IndexName) ? [index.IndexName] : [],
+  );
+}
+
+/** How often, and how long at most, ensureIndexes looks whether a new index is ACTIVE. */
+const indexPollMs = 100;
+const indexWaitMs = 10 * 60 * 1000;
+
+/**
+ * Adds to the existing table `tableName` every index of the definition it lacks, one UpdateTable each
+ * (DynamoDB builds one new index at a time), waiting until each is ACTIVE, that is filled with the items
+ * already there. Returns the names of the indexes created. For DynamoDB Local: on AWS the stack owns them.
+ */
+export async function ensureIndexes(client: DynamoDBClient, tableName: string): Promise<string[]> {
+  const describe = async () => {
+    const { Table: table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
+    if (!table) throw new Error(`DescribeTable ${tableName} answered no table`);
+    return table;
+  };
+  const wanted = buildCreateTableInput(tableName);
+  const created: string[] = [];
+  for (const name of missingIndexes(await describe())) {
+    const index = wanted.GlobalSecondaryIndexes?.find((candidate) => candidate.IndexName === name);
+    if (!index?.KeySchema) continue;
+    const keyNames = new Set(index.KeySchema.map((key) => key.AttributeName));
+    await client.send(
+      new UpdateTableCommand({
+        TableName: tableName,
+        // Only the index's own key attributes: their types, as the definition gives them.
+        AttributeDefinitions: wanted.AttributeDefinitions?.filter((a) => keyNames.has(a.AttributeName)),
+        GlobalSecondaryIndexUpdates: [{ Create: index }],
+      }),
+    );
+    // A new index is CREATING while it takes in the items already there; queries on it fail until then.
+    const deadline = Date.now() + indexWaitMs;
+    for (;;) {
+      const table = await describe();
+      const status = table.GlobalSecondaryIndexes?.find((candidate) => candidate.IndexName === name);
+      if (status?.IndexStatus === 'ACTIVE' && table.TableStatus === 'ACTIVE') break;
+      if (Date.now() > deadline) {
+        throw new Error(`Index ${name} of ${tableName} is still ${status?.IndexStatus}`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, indexPollMs));
+    }
+    created.push(name);
+  }
+  return created;
 }
 
 async function enableTimeToLive(client: DynamoDBClient, tableName: string): Promise<void> {

@@ -1,0 +1,72 @@
+/**
+ * `npm run migrate -- [--dry-run] [target options, see scripts/table-target.ts]`
+ *
+ * Brings a table written by 0.1.0 to item layout 2 (run-migration.ts); until it has run, the functions
+ * answer 503 naming this command. On DynamoDB Local it adds the indexes the table lacks; on AWS those come
+ * from deploying the stack, first. Safe to rerun, and to run again after it was stopped: it finishes
+ * what is left. Prints a report on stdout.
+ *
+ * Exit code: 0 when the table is in layout 2 (or a dry run found nothing in the way); 1 when something
+ * stopped the run (the message says what; nothing was marked); 2 when some items could not be migrated
+ * (the report lists them; the table stays unmarked).
+ */
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { parseArgs } from 'node:util';
+import { createLocalDynamoDbClient } from '../create-table.js';
+import { createProgress } from '../import/progress.js';
+import { runCli } from '../run-cli.js';
+import { openTarget, type Target } from '../table-target.js';
+import { formatReport } from './report.js';
+import { runMigration } from './run-migration.js';
+
+const usage =
+  'usage: npm run migrate -- [--dry-run] [--table NAME [--region R] | --outputs cdk-outputs.json | --endpoint URL --table NAME]';
+
+await runCli(main);
+
+async function main(): Promise<void> {
+  const { positionals, values } = parseArgs({
+    allowPositionals: true,
+    options: {
+      'dry-run': { type: 'boolean', default: false },
+      table: { type: 'string' },
+      region: { type: 'string' },
+      endpoint: { type: 'string' },
+      outputs: { type: 'string' },
+    },
+  });
+  if (positionals.length > 0) throw new Error(usage);
+  const target = await openTarget(values, (line) => process.stderr.write(`${line}\n`));
+  try {
+    const { admin, local } = await adminClient(target);
+    try {
+      const outcome = await runMigration(
+        { client: target.client, admin, tableName: target.tableName },
+        { dryRun: values['dry-run'], local, progress: (label, total) => createProgress(label, total) },
+      );
+      console.log(formatReport(outcome, { target: target.description }));
+      if (outcome.errors.length > 0) process.exitCode = 2;
+    } finally {
+      admin.destroy();
+    }
+  } finally {
+    await target.close();
+  }
+}
+
+/**
+ * A client for the table's own requests (DescribeTable, UpdateTable) where the target's document client
+ * sends its items: the same local endpoint, or AWS with the standard chain. Local means an endpoint was
+ * given to the document client, which openTarget does for DynamoDB Local only.
+ */
+async function adminClient(target: Target): Promise<{ admin: DynamoDBClient; local: boolean }> {
+  const endpoint = target.client.config.isCustomEndpoint
+    ? await target.client.config.endpoint?.()
+    : undefined;
+  if (!endpoint) return { admin: new DynamoDBClient({}), local: false };
+  const port = endpoint.port === undefined ? '' : `:${endpoint.port}`;
+  return {
+    admin: createLocalDynamoDbClient(`${endpoint.protocol}//${endpoint.hostname}${port}${endpoint.path}`),
+    local: true,
+  };
+}
