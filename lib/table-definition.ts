@@ -22,8 +22,11 @@ export const tableDefinition = {
      * carry `rootsPk`. Its sort key is the table's own `sk` (`C#<rootId>`).
      */
     rootsByTime: { name: 'roots-by-time', partitionKey: 'rootsPk', sortKey: 'sk' },
-    /** The same roots ordered by their like count (a number), for `sortBy=like_desc`. */
-    rootsByLike: { name: 'roots-by-like', partitionKey: 'rootsPk', sortKey: 'like' },
+    /**
+     * The same roots ordered by `likeKey` (the like count, zero-padded, then the id: unique, so pages
+     * never split a tie differently), for `sortBy=like_desc`.
+     */
+    rootsByLike: { name: 'roots-by-like', partitionKey: 'rootsPk', sortKey: 'likeKey' },
   },
 } as const;
 

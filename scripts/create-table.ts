@@ -36,7 +36,7 @@ export function buildCreateTableInput(tableName: string): CreateTableCommandInpu
     AttributeDefinitions: [
       ...keyAttributes.map((name) => ({ AttributeName: name, AttributeType: 'S' as const })),
       { AttributeName: indexes.byId.partitionKey, AttributeType: 'S' },
-      { AttributeName: indexes.rootsByLike.sortKey, AttributeType: 'N' },
+      { AttributeName: indexes.rootsByLike.sortKey, AttributeType: 'S' },
     ],
     KeySchema: [
       { AttributeName: partitionKey, KeyType: 'HASH' },

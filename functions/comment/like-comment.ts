@@ -17,12 +17,10 @@ export function createLikeComment({ comments, config }: Services): Router {
   return async (request) => {
     const { like } = parseInput(likeBodySchema, request.jsonBody(), request.lang);
     const target = await findComment(comments, request);
-    const outcome = await comments.vote(target, hashIp(config.IP_HASH_SALT, request.sourceIp), like);
-    if (outcome === 'missing') {
+    const result = await comments.vote(target, hashIp(config.IP_HASH_SALT, request.sourceIp), like);
+    if (result.outcome === 'missing') {
       throw new AppError('not_found', translate(request.lang, 'commentNotFound', { id: target.id }));
     }
-    const delta = outcome === 'changed' ? (like ? 1 : -1) : 0;
-    // The index copy of `like` may lag a concurrent vote by a moment; the stored count is exact.
-    return envelope({ objectId: target.id, url: target.url, like: Math.max(0, target.like + delta) });
+    return envelope({ objectId: target.id, url: target.url, like: result.like });
   };
 }

@@ -85,8 +85,11 @@ export function createMigrationStore(client: DynamoDBDocumentClient, tableName: 
       return outcome.failedConditions.includes(1) ? 'changed' : 'taken';
     },
 
-    /** Gives the root `item` its roots-index partition (and a like count of 0 if it has none). */
-    async indexRoot(item: Item, rootsPk: string): Promise<ChangeOutcome> {
+    /**
+     * Gives the root `item` its roots-index partition and like key (and a like count of 0 if it has none),
+     * as read: a vote meanwhile refuses the change, and the next run computes the key afresh.
+     */
+    async indexRoot(item: Item, rootsPk: string, likeKey: string): Promise<ChangeOutcome> {
       const condition = asRead(item);
       try {
         await client.send(
@@ -94,16 +97,19 @@ export function createMigrationStore(client: DynamoDBDocumentClient, tableName: 
             TableName: tableName,
             Key: keyOf(item),
             // if_not_exists: roots-by-like holds only items with a like count; an existing count stays.
-            UpdateExpression: 'SET #rootsPk = :rootsPk, #like = if_not_exists(#like, :zero)',
+            UpdateExpression:
+              'SET #rootsPk = :rootsPk, #likeKey = :likeKey, #like = if_not_exists(#like, :zero)',
             ConditionExpression: condition.ConditionExpression,
             ExpressionAttributeNames: {
               ...condition.ExpressionAttributeNames,
               '#rootsPk': attributes.rootsPk,
+              '#likeKey': attributes.likeKey,
               '#like': 'like',
             },
             ExpressionAttributeValues: {
               ...condition.ExpressionAttributeValues,
               ':rootsPk': rootsPk,
+              ':likeKey': likeKey,
               ':zero': 0,
             },
           }),

@@ -5,14 +5,14 @@
 import type { CommentStatus } from '../../functions/shared/domain/comment.js';
 import { indexAttributes } from '../../functions/shared/storage/comment-item.js';
 import { contribution } from '../../functions/shared/storage/counter-deltas.js';
-import { attributes, entities, type Key, keys } from '../../functions/shared/storage/keys.js';
+import { attributes, entities, type Key, keys, likeSortKey } from '../../functions/shared/storage/keys.js';
 
 /** The step one comment item needs to be in layout 2. */
 export type CommentStep =
   /** A reply not yet under its root: it moves to `to`, whole. */
   | { readonly kind: 'move'; readonly to: Key }
-  /** A root without its roots-index partition (or with a stale one): it gets `rootsPk`. */
-  | { readonly kind: 'index'; readonly rootsPk: string }
+  /** A root without its roots-index keys (or with stale ones): it gets `rootsPk` and `likeKey`. */
+  | { readonly kind: 'index'; readonly rootsPk: string; readonly likeKey: string }
   /** Already as layout 2 keeps it. */
   | { readonly kind: 'in-place' }
   /** Not a comment the migration understands: left as it is and reported. */
@@ -51,9 +51,13 @@ export function planComment(item: Record<string, unknown>): CommentStep {
   }
   if (item[attributes.sk] !== target.sk) return invalid('a root away from its key');
   const rootsPk = indexAttributes({ ...place, sticky: item.sticky === true })[attributes.rootsPk] as string;
-  // The roots-by-like index holds only items with a numeric `like`: a root without one would be missing from it.
-  const indexed = item[attributes.rootsPk] === rootsPk && typeof item.like === 'number';
-  return indexed ? { kind: 'in-place' } : { kind: 'index', rootsPk };
+  // The like key spells out the count as stored (none counts as 0, as the functions read it).
+  const likeKey = likeSortKey(typeof item.like === 'number' ? item.like : 0, id);
+  const indexed =
+    item[attributes.rootsPk] === rootsPk &&
+    item[attributes.likeKey] === likeKey &&
+    typeof item.like === 'number';
+  return indexed ? { kind: 'in-place' } : { kind: 'index', rootsPk, likeKey };
 }
 
 /** The comment counters of a page, as layout 2 keeps them on its counters item. */

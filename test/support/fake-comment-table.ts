@@ -53,7 +53,12 @@ export function commentItem(
     insertedAt: 1_700_000_000_000,
     recentPk: `STATUS#${status}`,
     recentSk: id,
-    ...(extra.rid === undefined ? { rootsPk: `R#${status}#${sticky ? 'pinned' : 'flow'}#${url}` } : {}),
+    ...(extra.rid === undefined
+      ? {
+          rootsPk: `R#${status}#${sticky ? 'pinned' : 'flow'}#${url}`,
+          likeKey: `${String(extra.like ?? 0).padStart(10, '0')}#${id}`,
+        }
+      : {}),
   };
 }
 
@@ -118,7 +123,8 @@ export function serveCommentTable(
     const values = input.ExpressionAttributeValues as Item;
     const forward = input.ScanIndexForward !== false;
     // DynamoDB defines no order among index entries with equal sort keys: here they keep their order in
-    // `items`, so that no test leans on an order the real engine does not promise.
+    // `items`, so that no test leans on an order the real engine does not promise (the roots indexes
+    // have none: their sort keys are unique).
     const ordered = (rows: Item[], sortKey: string) => {
       const sorted = [...rows].sort((a, b) => compareKeys(a[sortKey], b[sortKey]));
       return forward ? sorted : sorted.reverse();
@@ -128,14 +134,14 @@ export function serveCommentTable(
       case 'roots-by-like': {
         const byLike = input.IndexName === 'roots-by-like';
         const rows = items.filter(
-          (row) => row.rootsPk === values[':partition'] && (!byLike || typeof row.like === 'number'),
+          (row) => row.rootsPk === values[':partition'] && (!byLike || typeof row.likeKey === 'string'),
         );
         // Keys only: the table's keys and the index's.
-        return page(ordered(rows, byLike ? 'like' : 'sk'), input, (row) => ({
+        return page(ordered(rows, byLike ? 'likeKey' : 'sk'), input, (row) => ({
           pk: row.pk,
           sk: row.sk,
           rootsPk: row.rootsPk,
-          ...(byLike ? { like: row.like } : {}),
+          ...(byLike ? { likeKey: row.likeKey } : {}),
         }));
       }
       case 'by-id':

@@ -11,13 +11,13 @@ import {
   entities,
   indexNames,
   keys,
+  likeSortKey,
   parseCommentSk,
   statusPartition,
   threadRange,
 } from './keys.js';
 import { readRootKeys } from './roots-index.js';
 import { transactWrite } from './transact.js';
-import { voteItems } from './vote-items.js';
 
 /** What must hold for a new comment to be stored, checked in the same transaction as the write. */
 export interface InsertGuards {
@@ -32,8 +32,11 @@ export interface InsertGuards {
 /** Why an insert was refused; nothing was written. */
 export type InsertRefusal = 'duplicate' | 'rate_limited' | 'parent_missing' | 'id_taken';
 
-/** The result of a like or unlike. */
-export type VoteOutcome = 'changed' | 'unchanged' | 'missing';
+/** The result of a like or unlike: the count after it, unless the comment is not one visitors can like. */
+export type VoteOutcome = { outcome: 'changed' | 'unchanged'; like: number } | { outcome: 'missing' };
+
+/** How often a vote is tried again when other votes moved the count first. */
+const voteAttempts = 6;
 
 /** A comment named by its id, with what it takes to find its item: its url, and its root for a reply. */
 export interface CommentRef {
@@ -90,10 +93,11 @@ export interface CommentRepository {
   /** Finds the url (and thread root) of comment `id`. */
   locate(id: string): Promise<CommentLocation | undefined>;
   /**
-   * Records (like) or withdraws (unlike) the vote of `voterHash` on a comment, once per voter. Only a
-   * comment visitors can see counts: a held reply is `missing`.
+   * Records (like) or withdraws (unlike) the vote of `voterHash` on a comment, once per voter, starting
+   * from the count `target.like` (the id index's, which may lag: a stale one costs a retry). Only a
+   * comment visitors can see (approved) can be liked: a held one is `missing`.
    */
-  vote(target: CommentRef, voterHash: string, like: boolean): Promise<VoteOutcome>;
+  vote(target: CommentLocation, voterHash: string, like: boolean): Promise<VoteOutcome>;
 }
 
 /** Builds the comment repository on `client` and `tableName`; `ensureLayout` runs before layout-bound reads. */
@@ -157,7 +161,11 @@ export function createCommentRepository(
     const root = fromCommentItem(rootItem);
     // The index lags the table by a moment: a root moderated meanwhile is not shown to visitors.
     if (!withHeld && root.status !== 'approved') return undefined;
-    const replies = [...replyItems, ...held.items].map(fromCommentItem).slice(0, limits.repliesPerThread);
+    // Each range gave its oldest replies: together, in id order, the first ones are the thread's oldest.
+    const replies = [...replyItems, ...held.items]
+      .map(fromCommentItem)
+      .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+      .slice(0, limits.repliesPerThread);
     return {
       root,
       replies,
@@ -354,20 +362,66 @@ export function createCommentRepository(
     },
 
     async vote(target, voterHash, like) {
-      const outcome = await transactWrite(client, {
-        TransactItems: voteItems(
-          {
-            tableName,
-            voteKey: keys.likeVote(target.id, voterHash),
-            counterKey: keys.comment({ ...target, status: 'approved' }),
-            counter: 'like',
-          },
-          like,
-        ),
-      });
-      if (outcome.ok) return 'changed';
-      if (outcome.failedConditions.includes(0)) return 'unchanged';
-      return like ? 'missing' : 'unchanged';
+      const root = target.rid === undefined;
+      let seen = target.like;
+      for (let attempt = 1; attempt <= voteAttempts; attempt++) {
+        if (!like && seen <= 0) return { outcome: 'unchanged', like: 0 };
+        const next = seen + (like ? 1 : -1);
+        const voteKey = keys.likeVote(target.id, voterHash);
+        const outcome = await transactWrite(client, {
+          TransactItems: [
+            like
+              ? {
+                  Put: {
+                    TableName: tableName,
+                    Item: { ...voteKey, entity: entities.vote },
+                    // The voter's mark is the vote: a second like by the same voter changes nothing.
+                    ConditionExpression: 'attribute_not_exists(pk)',
+                  },
+                }
+              : {
+                  Delete: {
+                    TableName: tableName,
+                    Key: voteKey,
+                    // Only a voter who liked can take it back.
+                    ConditionExpression: 'attribute_exists(pk)',
+                  },
+                },
+            {
+              Update: {
+                TableName: tableName,
+                Key: keys.comment({ ...target, status: 'approved' }),
+                // SET from the count last seen, not ADD: the like index's key spells the count out, so
+                // both move together, and only if nobody voted in between (else: retry with theirs).
+                UpdateExpression: root ? 'SET #like = :next, #likeKey = :likeKey' : 'SET #like = :next',
+                // Only a comment visitors can see is liked, never a bare item for one deleted meanwhile.
+                ConditionExpression: 'attribute_exists(pk) AND #status = :approved AND #like = :seen',
+                ExpressionAttributeNames: {
+                  '#like': 'like',
+                  '#status': 'status',
+                  ...(root ? { '#likeKey': attributes.likeKey } : {}),
+                },
+                ExpressionAttributeValues: {
+                  ':next': next,
+                  ':seen': seen,
+                  ':approved': 'approved',
+                  ...(root ? { ':likeKey': likeSortKey(next, target.id) } : {}),
+                },
+                ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+              },
+            },
+          ],
+        });
+        if (outcome.ok) return { outcome: 'changed', like: next };
+        const current = outcome.oldItems[1];
+        if (outcome.failedConditions.includes(0)) {
+          const count = Number(current?.like?.N);
+          return { outcome: 'unchanged', like: Number.isFinite(count) ? Math.max(0, count) : seen };
+        }
+        if (!current || current.status?.S !== 'approved') return { outcome: 'missing' };
+        seen = Math.max(0, Number(current.like?.N) || 0);
+      }
+      throw new Error(`Like of ${target.id}: the count kept changing over ${voteAttempts} attempts`);
     },
   };
 }

@@ -35,6 +35,23 @@ export const statusPartition = (status: CommentStatus) => `STATUS#${status}`;
 export const rootsPartition = (url: string, status: CommentStatus, pinned: boolean) =>
   `R#${status}#${pinned ? 'pinned' : 'flow'}#${url}`;
 
+/** Digits of a like count in `likeKey`: ten, beyond any count a comment reaches. */
+const likeDigits = 10;
+
+/**
+ * The roots-by-like sort key of a root: its like count, zero-padded, then its id. Unique, so a page
+ * boundary inside a tie falls at the same place on every read; read backwards, it is most liked first,
+ * then newest first.
+ */
+export const likeSortKey = (like: number, id: string) =>
+  `${String(Math.max(0, Math.trunc(like))).padStart(likeDigits, '0')}#${id}`;
+
+/** The like count and id a `likeKey` holds. */
+export function parseLikeSortKey(likeKey: string): { like: number; id: string } | undefined {
+  const match = /^(\d+)#([A-Za-z0-9]+)$/.exec(likeKey);
+  return match?.[1] && match[2] ? { like: Number(match[1]), id: match[2] } : undefined;
+}
+
 /** Item kinds, stored as `entity` on every item. */
 export const entities = {
   comment: 'comment',
@@ -114,6 +131,7 @@ export const attributes = {
   recentSk: tableDefinition.indexes.recent.sortKey,
   commentId: tableDefinition.indexes.byId.partitionKey,
   rootsPk: tableDefinition.indexes.rootsByTime.partitionKey,
+  likeKey: tableDefinition.indexes.rootsByLike.sortKey,
   /** The layout version, on the site-counters item. */
   layout: 'layout',
 } as const;

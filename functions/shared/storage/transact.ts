@@ -1,4 +1,8 @@
-import { TransactionCanceledException, TransactionConflictException } from '@aws-sdk/client-dynamodb';
+import {
+  type AttributeValue,
+  TransactionCanceledException,
+  TransactionConflictException,
+} from '@aws-sdk/client-dynamodb';
 import {
   type DynamoDBDocumentClient,
   TransactWriteCommand,
@@ -7,8 +11,18 @@ import {
 import { UpgradeRequiredError } from '../domain/errors.js';
 import { carriesLayoutGuard } from './layout.js';
 
-/** The outcome of a transaction: done, or refused with the index of each failed condition. */
-export type TransactOutcome = { ok: true } | { ok: false; failedConditions: number[] };
+/**
+ * The outcome of a transaction: done, or refused with the index of each failed condition and, for an
+ * item sent with `ReturnValuesOnConditionCheckFailure: 'ALL_OLD'`, the item as it was (raw attribute
+ * values, at the same index).
+ */
+export type TransactOutcome =
+  | { ok: true }
+  | {
+      ok: false;
+      failedConditions: number[];
+      oldItems: (Record<string, AttributeValue> | undefined)[];
+    };
 
 /** How often a write that lost a race against a transaction is tried again. */
 const conflictAttempts = 8;
@@ -57,7 +71,9 @@ export async function transactWrite(
       if (failedConditions.some((index) => carriesLayoutGuard(input.TransactItems?.[index]))) {
         throw new UpgradeRequiredError(undefined);
       }
-      if (failedConditions.length > 0) return { ok: false, failedConditions };
+      if (failedConditions.length > 0) {
+        return { ok: false, failedConditions, oldItems: reasons.map((reason) => reason.Item) };
+      }
       const conflicted = reasons.some((reason) => reason.Code === 'TransactionConflict');
       if (!conflicted || attempt >= conflictAttempts) throw error;
       await backoff(attempt);

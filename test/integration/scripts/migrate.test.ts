@@ -93,7 +93,12 @@ function expectedAfterMigration(before: Item[]): Item[] {
     if (item.entity !== 'comment') return item;
     const { url, commentId: id, rid, status } = item as Record<string, string>;
     if (rid !== undefined) return { ...item, sk: `${status === 'approved' ? 'C' : 'H'}#${rid}#${id}` };
-    return { ...item, rootsPk: `R#${status}#${item.sticky === true ? 'pinned' : 'flow'}#${url}` };
+    return {
+      ...item,
+      rootsPk: `R#${status}#${item.sticky === true ? 'pinned' : 'flow'}#${url}`,
+      // The like count zero-padded to ten digits, then the id.
+      likeKey: `${String(item.like ?? 0).padStart(10, '0')}#${id}`,
+    };
   });
 }
 

@@ -528,7 +528,8 @@ describe('DynamoDB round trips per operation', () => {
     const items = ddb.commandCalls(TransactWriteCommand)[0]?.args[0].input.TransactItems ?? [];
     expect(items[1]?.Update).toMatchObject({
       Key: { pk: 'URL#/p', sk: 'C#01A#01B' },
-      ConditionExpression: 'attribute_exists(pk)',
+      ConditionExpression: 'attribute_exists(pk) AND #status = :approved AND #like = :seen',
+      ExpressionAttributeValues: { ':seen': 1, ':next': 2, ':approved': 'approved' },
     });
   });
 

@@ -150,8 +150,8 @@ describe('MarginaliaStack', () => {
         { AttributeName: tableDefinition.indexes.recent.sortKey, AttributeType: 'S' },
         { AttributeName: tableDefinition.indexes.byId.partitionKey, AttributeType: 'S' },
         { AttributeName: tableDefinition.indexes.rootsByTime.partitionKey, AttributeType: 'S' },
-        // The like count is a number: the like index orders roots numerically.
-        { AttributeName: tableDefinition.indexes.rootsByLike.sortKey, AttributeType: 'N' },
+        // The like key is a string: the zero-padded count, then the id, unique per root.
+        { AttributeName: tableDefinition.indexes.rootsByLike.sortKey, AttributeType: 'S' },
       ]),
       BillingMode: 'PAY_PER_REQUEST',
     });
@@ -192,11 +192,11 @@ describe('MarginaliaStack', () => {
     ]);
     expect(rootsByLike.KeySchema).toEqual([
       { AttributeName: 'rootsPk', KeyType: 'HASH' },
-      { AttributeName: 'like', KeyType: 'RANGE' },
+      { AttributeName: 'likeKey', KeyType: 'RANGE' },
     ]);
   });
 
-  it('leaves the roots-by-like index and its number attribute out when rootsByLikeIndex is false', () => {
+  it('leaves the roots-by-like index and its key attribute out when rootsByLikeIndex is false', () => {
     const table = Object.values(withoutLike.findResources('AWS::DynamoDB::GlobalTable'))[0];
 
     expect(
@@ -207,8 +207,8 @@ describe('MarginaliaStack', () => {
       tableDefinition.indexes.rootsByTime.name,
     ]);
     expect(table?.Properties.AttributeDefinitions).not.toContainEqual({
-      AttributeName: 'like',
-      AttributeType: 'N',
+      AttributeName: 'likeKey',
+      AttributeType: 'S',
     });
     expect(table?.Properties.AttributeDefinitions).toContainEqual({
       AttributeName: 'rootsPk',

@@ -73,7 +73,7 @@ function fakeRepositories() {
     listPage: vi.fn(async (query: PageQuery) => pageOf(query.url)),
     recent: vi.fn(async (count: number) => Array.from({ length: count }, (_, i) => listed(`0${i}`))),
     insert: vi.fn(async () => ({ ok: true as const })),
-    vote: vi.fn(async () => 'changed' as const),
+    vote: vi.fn(async () => ({ outcome: 'changed' as const, like: 1 })),
   } satisfies Partial<CommentRepository> as unknown as CommentRepository;
   const moderation = {
     setStatus: vi.fn(async () => true),
@@ -102,7 +102,7 @@ function deferred<T>() {
 const ref = { url: '/p', id: '01A' };
 const writes: [string, (repositories: ReturnType<typeof fakeRepositories>) => Promise<unknown>][] = [
   ['insert', ({ comments }) => comments.insert({ ...listed('01B'), ua: '', ipHash: 'h' }, {} as never)],
-  ['vote', ({ comments }) => comments.vote(ref, 'voter', true)],
+  ['vote', ({ comments }) => comments.vote({ ...ref, like: 0 }, 'voter', true)],
   ['setStatus', ({ moderation }) => moderation.setStatus(listed('01A'), 'spam')],
   ['setSticky', ({ moderation }) => moderation.setSticky(listed('01A'), true)],
   ['edit', ({ moderation }) => moderation.edit(listed('01A'), { orig: 'x', html: '<p>x</p>' })],
@@ -196,7 +196,7 @@ describe('cacheListReads', () => {
     const { cached, listPage, advance } = setUp(1000);
 
     await cached.comments.listPage(visitorPage());
-    await cached.comments.vote(ref, 'voter', true);
+    await cached.comments.vote({ ...ref, like: 0 }, 'voter', true);
     await cached.comments.listPage(visitorPage());
     advance(999);
     await cached.comments.listPage(visitorPage());

@@ -1,4 +1,4 @@
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { type AttributeValue, DynamoDBClient, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -49,8 +49,8 @@ describe('createCommentRepository', () => {
   afterEach(() => ddb.reset());
 
   describe('listPage', () => {
-    it('reads the like index backwards, with the like count, and puts the newer of equal roots first, when sorting by like_desc', async () => {
-      // The index may give ties in any order: here it gives the older of the two first.
+    it('reads the like index backwards, with its keys, and puts the newer of equal roots first, when sorting by like_desc', async () => {
+      // The like key (zero-padded count, then id) orders ties itself, whatever order the items came in.
       const sent = serveCommentTable(ddb, [
         commentItem('/p', '01C', { like: 2 }),
         commentItem('/p', '01B', { like: 7 }),
@@ -71,8 +71,8 @@ describe('createCommentRepository', () => {
         TableName: 't',
         IndexName: 'roots-by-like',
         KeyConditionExpression: '#roots = :partition',
-        ProjectionExpression: '#sk, #like',
-        ExpressionAttributeNames: { '#roots': 'rootsPk', '#sk': 'sk', '#like': 'like' },
+        ProjectionExpression: '#sk, #likeKey',
+        ExpressionAttributeNames: { '#roots': 'rootsPk', '#sk': 'sk', '#likeKey': 'likeKey' },
         ExpressionAttributeValues: { ':partition': 'R#approved#flow#/p' },
         ScanIndexForward: false,
         Limit: 10,
@@ -257,16 +257,111 @@ describe('createCommentRepository', () => {
   });
 
   describe('vote', () => {
-    it('moves the count of a reply at its visible key', async () => {
+    const transactItems = (call = 0) =>
+      ddb.commandCalls(TransactWriteCommand)[call]?.args[0].input.TransactItems ?? [];
+
+    it('sets the count of a reply at its visible key from the count it saw, and puts the voter mark', async () => {
       ddb.on(TransactWriteCommand).resolves({});
 
-      expect(await repository().vote({ url: '/p', id: '01B', rid: '01A' }, 'voter', true)).toBe('changed');
-      expect(
-        ddb.commandCalls(TransactWriteCommand)[0]?.args[0].input.TransactItems?.[1]?.Update?.Key,
-      ).toEqual({
-        pk: 'URL#/p',
-        sk: 'C#01A#01B',
+      expect(await repository().vote({ url: '/p', id: '01B', rid: '01A', like: 4 }, 'voter', true)).toEqual({
+        outcome: 'changed',
+        like: 5,
       });
+      const [mark, update] = transactItems();
+      expect(mark?.Put).toMatchObject({
+        Item: { pk: 'C#01B', sk: 'VOTE#like#voter', entity: 'vote' },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      });
+      expect(update?.Update).toEqual({
+        TableName: 't',
+        Key: { pk: 'URL#/p', sk: 'C#01A#01B' },
+        UpdateExpression: 'SET #like = :next',
+        ConditionExpression: 'attribute_exists(pk) AND #status = :approved AND #like = :seen',
+        ExpressionAttributeNames: { '#like': 'like', '#status': 'status' },
+        ExpressionAttributeValues: { ':next': 5, ':seen': 4, ':approved': 'approved' },
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      });
+    });
+
+    it("moves a root's like key with its count, and takes the mark away on unlike", async () => {
+      ddb.on(TransactWriteCommand).resolves({});
+
+      expect(await repository().vote({ url: '/p', id: '01A', like: 12 }, 'voter', false)).toEqual({
+        outcome: 'changed',
+        like: 11,
+      });
+      const [mark, update] = transactItems();
+      expect(mark?.Delete).toMatchObject({ Key: { pk: 'C#01A', sk: 'VOTE#like#voter' } });
+      expect(update?.Update?.UpdateExpression).toBe('SET #like = :next, #likeKey = :likeKey');
+      expect(update?.Update?.ExpressionAttributeValues).toMatchObject({ ':likeKey': '0000000011#01A' });
+    });
+
+    it('tries again from the count another voter left when the one it saw is stale', async () => {
+      const staleCount = new TransactionCanceledException({
+        message: 'cancelled',
+        $metadata: {},
+        CancellationReasons: [
+          { Code: 'None' },
+          { Code: 'ConditionalCheckFailed', Item: { like: { N: '9' }, status: { S: 'approved' } } },
+        ],
+      });
+      ddb.on(TransactWriteCommand).rejectsOnce(staleCount).resolves({});
+
+      expect(await repository().vote({ url: '/p', id: '01A', like: 3 }, 'voter', true)).toEqual({
+        outcome: 'changed',
+        like: 10,
+      });
+      expect(transactItems(1)[1]?.Update?.ExpressionAttributeValues).toMatchObject({
+        ':seen': 9,
+        ':next': 10,
+        ':likeKey': '0000000010#01A',
+      });
+    });
+
+    it('answers unchanged with the stored count when the voter already liked', async () => {
+      ddb.on(TransactWriteCommand).rejects(
+        new TransactionCanceledException({
+          message: 'cancelled',
+          $metadata: {},
+          CancellationReasons: [
+            { Code: 'ConditionalCheckFailed' },
+            { Code: 'None', Item: { like: { N: '6' }, status: { S: 'approved' } } },
+          ],
+        }),
+      );
+
+      expect(await repository().vote({ url: '/p', id: '01A', like: 6 }, 'voter', true)).toEqual({
+        outcome: 'unchanged',
+        like: 6,
+      });
+    });
+
+    it('answers missing for a held comment and for one that is gone, and never unlikes below zero', async () => {
+      const cancelled = (item?: Record<string, AttributeValue>) =>
+        new TransactionCanceledException({
+          message: 'cancelled',
+          $metadata: {},
+          CancellationReasons: [
+            { Code: 'None' },
+            { Code: 'ConditionalCheckFailed', ...(item ? { Item: item } : {}) },
+          ],
+        });
+      ddb
+        .on(TransactWriteCommand)
+        .rejectsOnce(cancelled({ like: { N: '0' }, status: { S: 'waiting' } }))
+        .rejectsOnce(cancelled());
+
+      expect(await repository().vote({ url: '/p', id: '01A', like: 0 }, 'voter', true)).toEqual({
+        outcome: 'missing',
+      });
+      expect(await repository().vote({ url: '/p', id: '01A', like: 0 }, 'voter', true)).toEqual({
+        outcome: 'missing',
+      });
+      expect(await repository().vote({ url: '/p', id: '01A', like: 0 }, 'voter', false)).toEqual({
+        outcome: 'unchanged',
+        like: 0,
+      });
+      expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(2);
     });
   });
 });

@@ -51,7 +51,11 @@ describe('transactWrite', () => {
   it('returns the failed conditions of other items without throwing', async () => {
     ddb.on(TransactWriteCommand).rejects(cancelled('ConditionalCheckFailed', 'None', 'None'));
 
-    await expect(transactWrite(client, insertRoot)).resolves.toEqual({ ok: false, failedConditions: [0] });
+    await expect(transactWrite(client, insertRoot)).resolves.toEqual({
+      ok: false,
+      failedConditions: [0],
+      oldItems: [undefined, undefined, undefined],
+    });
   });
 
   it('sends the items as given and answers ok when the transaction succeeds', async () => {
