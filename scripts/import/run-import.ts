@@ -55,6 +55,8 @@ export async function runImport(
     };
   }
 
+  // Nothing is written into a table of the previous layout: `npm run migrate` comes first.
+  await repository.ensureLayout();
   // A reply may sit visible or held since an earlier run (moderated meanwhile): both places are looked at.
   const places = (comment: (typeof plan.comments)[number]) =>
     comment.rid === undefined

@@ -4,7 +4,7 @@ import type { CounterName } from '../domain/counters.js';
 import { batchGet } from './batch-get.js';
 import { putAll, type BulkWriteOptions } from './bulk-writer.js';
 import { entities, type Key, keys } from './keys.js';
-import { layoutGuard } from './layout.js';
+import { createLayoutCheck, layoutGuard } from './layout.js';
 import { queryArticleComments } from './article-comments.js';
 import { retryOnConflict, transactWrite } from './transact.js';
 
@@ -38,6 +38,8 @@ const markAttempts = 8;
 
 /** The writes of an import. Every one is idempotent: a rerun converges on the same table. */
 export interface ImportRepository {
+  /** Resolves when the table has this item layout (or is new); throws UpgradeRequiredError when not. */
+  ensureLayout(): Promise<void>;
   /** Which of `keys` exist, with their `of` attribute (a duplicate mark's comment id), by key id. */
   existing(keys: readonly Key[]): Promise<Map<string, { of?: string }>>;
   /** Puts items in batches of 25, retrying what is left unprocessed. */
@@ -71,6 +73,8 @@ export interface ImportRepository {
 /** Builds the import repository on `client` and `tableName`. */
 export function createImportRepository(client: DynamoDBDocumentClient, tableName: string): ImportRepository {
   return {
+    ensureLayout: createLayoutCheck(client, tableName),
+
     async existing(wanted) {
       const found = await batchGet(client, tableName, wanted, ['of']);
       const result = new Map<string, { of?: string }>();
