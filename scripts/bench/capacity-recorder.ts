@@ -12,10 +12,28 @@ import type { AddressInfo } from 'node:net';
 export interface RecordedRequest {
   /** The operation, e.g. `Query` or `TransactWriteItems`. */
   readonly operation: string;
+  /** The index a Query or Scan read (IndexName), absent for the table itself. */
+  readonly index?: string;
   /** Items it touched: a transaction's or a batch's items, a query's results, else 1. */
   readonly items: number;
   readonly readUnits: number;
   readonly writeUnits: number;
+  /** When the proxy received it and when it had the answer (performance.now, ms). */
+  readonly startedAt: number;
+  readonly endedAt: number;
+}
+
+/**
+ * The round trips of `requests`: the longest chain of requests each sent after the one before had
+ * its answer. Requests sent in parallel count once.
+ */
+export function roundTrips(requests: readonly RecordedRequest[]): number {
+  const rounds: { endedAt: number; round: number }[] = [];
+  for (const request of [...requests].sort((a, b) => a.startedAt - b.startedAt)) {
+    const before = rounds.filter((done) => done.endedAt <= request.startedAt);
+    rounds.push({ endedAt: request.endedAt, round: 1 + Math.max(0, ...before.map((done) => done.round)) });
+  }
+  return Math.max(0, ...rounds.map((done) => done.round));
 }
 
 /** A running recorder. */
@@ -46,6 +64,7 @@ export async function startCapacityRecorder(target: string): Promise<CapacityRec
   let recorded: RecordedRequest[] = [];
   const server: Server = createServer((request, response) => {
     void (async () => {
+      const startedAt = performance.now();
       const operation = String(request.headers['x-amz-target'] ?? '').split('.')[1] ?? '';
       const sent = await readAll(request);
       const isData = dataOperations.has(operation);
@@ -54,7 +73,9 @@ export async function startCapacityRecorder(target: string): Promise<CapacityRec
         ? Buffer.from(JSON.stringify({ ...input, ReturnConsumedCapacity: 'INDEXES' }))
         : sent;
       const answer = await forward(upstream, request, body);
-      if (isData && answer.status === 200) recorded.push(record(operation, input, answer.body));
+      if (isData && answer.status === 200) {
+        recorded.push({ ...record(operation, input, answer.body), startedAt, endedAt: performance.now() });
+      }
       response.writeHead(answer.status, answer.headers);
       response.end(answer.body);
     })().catch((error: unknown) => {
@@ -79,7 +100,11 @@ export async function startCapacityRecorder(target: string): Promise<CapacityRec
 }
 
 /** Sums the capacity of one answer: an object for single-item calls, a list (one per table) for batches. */
-function record(operation: string, input: Record<string, unknown>, body: Buffer): RecordedRequest {
+function record(
+  operation: string,
+  input: Record<string, unknown>,
+  body: Buffer,
+): Omit<RecordedRequest, 'startedAt' | 'endedAt'> {
   const answer = JSON.parse(body.toString('utf8') || '{}') as {
     ConsumedCapacity?: ConsumedCapacity | ConsumedCapacity[];
     Count?: number;
@@ -90,7 +115,14 @@ function record(operation: string, input: Record<string, unknown>, body: Buffer)
     if (readOperations.has(operation)) readUnits += capacity.CapacityUnits ?? 0;
     else writeUnits += capacity.CapacityUnits ?? 0;
   }
-  return { operation, items: itemCount(operation, input, answer.Count), readUnits, writeUnits };
+  const index = typeof input.IndexName === 'string' ? input.IndexName : undefined;
+  return {
+    operation,
+    ...(index === undefined ? {} : { index }),
+    items: itemCount(operation, input, answer.Count),
+    readUnits,
+    writeUnits,
+  };
 }
 
 function itemCount(

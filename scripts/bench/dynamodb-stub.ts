@@ -5,6 +5,7 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { layoutVersion } from '../../lib/table-definition.js';
 
 /** A running stub. */
 export interface DynamoDbStub {
@@ -45,7 +46,8 @@ function answer(operation: string, input: { RequestItems?: Record<string, { Keys
       return { Responses: { [table]: items }, UnprocessedKeys: {} };
     }
     case 'GetItem':
-      return { Item: { pk: s('SITE'), sk: s('SITE'), comments: n(3) } };
+      // The site item carries the layout: without it, the layout check would answer 503 (layout.ts).
+      return { Item: { pk: s('SITE'), sk: s('SITE'), comments: n(3), layout: n(layoutVersion) } };
     case 'UpdateItem':
       return { Attributes: { time: n(1) } };
     default:

@@ -55,6 +55,9 @@ export interface PageviewCheck {
   readonly lost: number;
 }
 
+/** What a run sends: one request, again and again. */
+export type LoadRequest = Pick<LoadCase, 'name' | 'method' | 'target' | 'body'>;
+
 /** The pids to sample. */
 export interface Processes {
   readonly server: BenchServer;
@@ -63,7 +66,7 @@ export interface Processes {
 
 /** Runs `loadCase`; `readCounter` reads the pageview counter (used by the POST case). */
 export async function runLoadCase(
-  loadCase: LoadCase,
+  loadCase: LoadRequest,
   settings: LoadSettings,
   processes: Processes,
   readCounter: () => Promise<number>,
@@ -126,7 +129,7 @@ export async function runLoadCase(
  * before its JIT settles (DynamoDB Local's CPU per request falls about threefold), far more than the
  * 2 s warm-up of each case, so a first pass over every case warms both processes before any is measured.
  */
-export async function warmUp(base: string, loadCase: LoadCase, settings: LoadSettings, seconds: number) {
+export async function warmUp(base: string, loadCase: LoadRequest, settings: LoadSettings, seconds: number) {
   await fire(base, loadCase, settings.connections, seconds);
 }
 
@@ -139,7 +142,7 @@ async function snapshot(server: BenchServer, dynamodbPid: number) {
 
 const cpuMs = (usage: NodeJS.CpuUsage) => (usage.user + usage.system) / 1000;
 
-function fire(base: string, loadCase: LoadCase, connections: number, seconds: number): Promise<Result> {
+function fire(base: string, loadCase: LoadRequest, connections: number, seconds: number): Promise<Result> {
   return autocannon({
     url: `${base}${loadCase.target}`,
     method: loadCase.method,

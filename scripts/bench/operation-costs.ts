@@ -8,7 +8,7 @@ import { createCommentHandler } from '../../functions/comment/comment-handler.js
 import { loadConfig } from '../../functions/shared/config.js';
 import { createServices } from '../../functions/shared/services.js';
 import { buildEvent, type EventSpec, testContext } from '../../test/support/http-event.js';
-import type { RecordedRequest } from './capacity-recorder.js';
+import { type RecordedRequest, roundTrips } from './capacity-recorder.js';
 import { seeded, type SeededIds } from './seed.js';
 
 /** The cost of one operation. */
@@ -19,6 +19,8 @@ export interface OperationCost {
   readonly budget: number;
   readonly status: number;
   readonly requests: readonly RecordedRequest[];
+  /** Sequential round trips: requests sent in parallel count once. */
+  readonly roundTrips: number;
   readonly readUnits: number;
   readonly writeUnits: number;
   readonly matches: boolean;
@@ -51,7 +53,7 @@ function operations(ids: SeededIds): OperationSpec[] {
     {
       operation: 'list, 30 roots, page 1',
       design: 'List',
-      budget: 1,
+      budget: 2,
       request: () => get('/api/comment', { path: seeded.listPath, page: '1', pageSize: '10' }),
     },
     {
@@ -173,9 +175,10 @@ export async function measureOperationCosts(settings: {
       budget: spec.budget,
       status: result.statusCode,
       requests,
+      roundTrips: roundTrips(requests),
       readUnits: sum(requests.map((request) => request.readUnits)),
       writeUnits: sum(requests.map((request) => request.writeUnits)),
-      matches: result.statusCode < 300 && requests.length === spec.budget,
+      matches: result.statusCode < 300 && roundTrips(requests) <= spec.budget,
     });
   }
   return costs;

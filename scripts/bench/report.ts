@@ -8,6 +8,7 @@ import { type LoadCase, walineNotes } from './load-cases.js';
 import type { LoadOutcome } from './load-run.js';
 import type { Machine } from './machine.js';
 import type { OperationCost } from './operation-costs.js';
+import type { ScaleOutcome } from './scale-case.js';
 
 /** The targets of the issue. */
 export const targets = {
@@ -19,6 +20,8 @@ export const targets = {
   cpuCases: ['list-30', 'recent'],
   /** The same cases with the list cache off: reported beside the targets, for what a DynamoDB read costs. */
   uncachedCases: ['list-30 uncached', 'recent uncached'],
+  /** Page 1 of an article of 10,000 comments costs at most this many times page 1 of one of 30. */
+  scaleFactor: 1.5,
 } as const;
 
 /** The bundle that is measured for comparison, not held to the targets. */
@@ -80,10 +83,11 @@ export function formatColdStarts(sizes: readonly BundleSize[], starts: readonly 
 /** DynamoDB requests and capacity per operation, against DESIGN.md §3. */
 export function formatCosts(costs: readonly OperationCost[]): string {
   return table(
-    ['operation', 'DynamoDB requests', 'items', 'RCU', 'WCU', 'DESIGN §3', 'budget', 'match'],
+    ['operation', 'DynamoDB requests', 'round trips', 'items', 'RCU', 'WCU', 'DESIGN §3', 'budget', 'match'],
     costs.map((cost) => [
       cost.status < 300 ? cost.operation : `${cost.operation} (HTTP ${cost.status})`,
       `${cost.requests.length}: ${cost.requests.map((request) => request.operation).join(', ')}`,
+      String(cost.roundTrips),
       cost.requests.map((request) => request.items).join(' + '),
       fixed(cost.readUnits, 1),
       fixed(cost.writeUnits, 1),
@@ -166,11 +170,13 @@ export function formatChecks(
     );
   }
   const failed = outcomes.filter((outcome) => outcome.non2xx + outcome.errors > 0);
-  lines.push(
-    failed.length === 0
-      ? 'non-2xx: none in any case'
-      : `non-2xx or errors in: ${failed.map((outcome) => `${outcome.name} (${outcome.non2xx + outcome.errors})`).join(', ')}`,
-  );
+  if (outcomes.length > 0) {
+    lines.push(
+      failed.length === 0
+        ? 'non-2xx: none in any case'
+        : `non-2xx or errors in: ${failed.map((outcome) => `${outcome.name} (${outcome.non2xx + outcome.errors})`).join(', ')}`,
+    );
+  }
   const pageviews = outcomes.find((outcome) => outcome.pageviews)?.pageviews;
   if (pageviews) {
     lines.push(
@@ -194,6 +200,142 @@ export function formatChecks(
             `${start.medianMs < targets.firstAnswerMs ? 'under' : 'OVER'} ${targets.firstAnswerMs} ms`,
     );
   }
+  return lines;
+}
+
+/** The requests of one list call, grouped: `13: GetItem, 10 Query, 2 Query roots-by-time`. */
+function describeRequests(requests: ScaleOutcome['cases'][number]['cost']['requests']): string {
+  const groups = new Map<string, number>();
+  for (const request of requests) {
+    const name = request.index ? `${request.operation} ${request.index}` : request.operation;
+    groups.set(name, (groups.get(name) ?? 0) + 1);
+  }
+  // Sorted by name: requests sent in parallel are recorded in the order they finish.
+  const parts = [...groups]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([name, count]) => (count === 1 ? name : `${count} ${name}`));
+  return `${requests.length}: ${parts.join(', ')}`;
+}
+
+/** The scale case: each request's DynamoDB cost and CPU, the index entries, and the ratios of the targets. */
+export function formatScale(scale: ScaleOutcome): string {
+  const cases = table(
+    [
+      'request',
+      'roots + replies shown',
+      'DynamoDB requests',
+      'index keys read',
+      'read units',
+      'of them index',
+      'req/s',
+      'p50 ms',
+      'non-2xx',
+      'Node CPU ms/req',
+      'DynamoDB Local CPU ms/req',
+      'server CPU ms/req',
+    ],
+    scale.cases.map((result) => [
+      result.name,
+      `${result.cost.roots} + ${result.cost.replies}`,
+      describeRequests(result.cost.requests),
+      String(result.cost.indexKeys),
+      fixed(result.cost.readUnits, 1),
+      fixed(result.cost.indexReadUnits, 1),
+      fixed(result.load.requestsPerSecond, 0),
+      fixed(result.load.p50Ms, 0),
+      String(result.load.non2xx + result.load.errors),
+      fixed(result.load.node.cpuMsPerRequest, 2),
+      fixed(result.load.dynamodb.cpuMsPerRequest, 2),
+      fixed(result.serverCpuMsPerRequest, 2),
+    ]),
+  );
+  const entries = table(
+    [
+      'roots index',
+      'an entry holds',
+      'entries',
+      'bytes',
+      'bytes per entry',
+      'read units (0.5 per 4 KB begun)',
+    ],
+    scale.entries.map((entry) => [
+      entry.index,
+      entry.attributes.join(', '),
+      String(entry.entries),
+      String(entry.bytes),
+      fixed(entry.bytes / Math.max(entry.entries, 1), 1),
+      fixed(entry.readUnits, 1),
+    ]),
+  );
+  const ratios = table(
+    [
+      'page 1, order',
+      'server CPU, 10,000 / 30',
+      'Node CPU, 10,000 / 30',
+      'read units, 10,000 / 30',
+      `at most ${targets.scaleFactor}x`,
+    ],
+    scale.ratios.map((ratio) => [
+      ratio.sortBy,
+      `${fixed(ratio.serverCpu, 2)}x`,
+      `${fixed(ratio.nodeCpu, 2)}x`,
+      `${fixed(ratio.readUnits, 2)}x`,
+      yesNo(ratio.holds),
+    ]),
+  );
+  const deep = scale.deepPage;
+  const deepTable = table(
+    [
+      'request',
+      'index keys read (per Query)',
+      'read units',
+      'bound: keys in one Query + page 1',
+      'within',
+      'bound: keys as paged + page 1',
+      'within',
+    ],
+    [
+      [
+        deep.name,
+        `${deep.indexKeys} (${deep.keyPages.join(' + ')})`,
+        fixed(deep.readUnits, 1),
+        `${fixed(deep.bound, 1)} = ${fixed(deep.keysReadUnits, 1)} + ${fixed(deep.pageReadUnits, 1)}`,
+        yesNo(deep.holds),
+        `${fixed(deep.boundAsPaged, 1)} = ${fixed(deep.keysReadUnitsAsPaged, 1)} + ${fixed(deep.pageReadUnits, 1)}`,
+        yesNo(deep.holdsAsPaged),
+      ],
+    ],
+  );
+  const entriesNote =
+    `The keys "${deep.name}" reads, and as many of the like index, as stored and sized as DynamoDB sizes ` +
+    `items (a comment item of the article holds ${fixed(scale.seeding.commentItemBytes, 0)} bytes):`;
+  return `${cases}\n\n${entriesNote}\n\n${entries}\n\n${ratios}\n\n${deepTable}`;
+}
+
+/** The pass/fail lines of the scale case's targets. */
+export function formatScaleChecks(scale: ScaleOutcome): string[] {
+  const lines = scale.ratios.map(
+    (ratio) =>
+      `scale, page 1 ${ratio.sortBy}, 10,000 vs 30 comments: server CPU ${fixed(ratio.serverCpu, 2)}x, read units ` +
+      `${fixed(ratio.readUnits, 2)}x (target at most ${targets.scaleFactor}x): ${ratio.holds ? 'met' : 'NOT met'}`,
+  );
+  const failed = scale.cases.filter((result) => result.load.non2xx + result.load.errors > 0);
+  lines.push(
+    failed.length === 0
+      ? 'scale: no non-2xx in any request'
+      : `scale: non-2xx or errors in: ${failed.map((result) => `${result.name} (${result.load.non2xx + result.load.errors})`).join(', ')}`,
+  );
+  const deep = scale.deepPage;
+  lines.push(
+    `scale, ${deep.name}: ${fixed(deep.readUnits, 1)} read units for ${deep.indexKeys} index keys and a page, against ` +
+      `${fixed(deep.keysReadUnits, 1)} for the keys by their size in one Query + ${fixed(deep.pageReadUnits, 1)} for ` +
+      `page 1 = ${fixed(deep.bound, 1)}: ${deep.holds ? 'met' : 'NOT met'}` +
+      (deep.keyPages.length > 1
+        ? `; DynamoDB Local returned the keys in ${deep.keyPages.length} Queries (${deep.keyPages.join(' + ')}), each ` +
+          `rounded up to 4 KB: ${fixed(deep.keysReadUnitsAsPaged, 1)} + ${fixed(deep.pageReadUnits, 1)} = ` +
+          `${fixed(deep.boundAsPaged, 1)}: ${deep.holdsAsPaged ? 'met' : 'NOT met'} as paged`
+        : ''),
+  );
   return lines;
 }
 

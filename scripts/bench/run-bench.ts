@@ -3,8 +3,13 @@
  * latency, CPU and memory under load, beside the real Waline server's figures. Everything listens on
  * 127.0.0.1; every process it starts is stopped at the end, on Ctrl-C and on failure.
  *
+ * Then the scale case (scale-case.ts): an article of 10,000 comments beside one of 30, list cache off.
+ *
  * Options: --duration=10 --warmup=2 --connections=50 --cold-runs=10 --jit-warmup=10 (seconds, connections,
- * runs, and seconds of each case in the first, unmeasured pass that warms the JIT of Node and of the JVM).
+ * runs, and seconds of each case in the first, unmeasured pass that warms the JIT of Node and of the JVM);
+ * --scale-duration=5 --scale-connections=10 --scale-jit-warmup=3 (the same for each request of the scale
+ * case, which also takes --warmup); --only=cold-start,costs,load,scale (the sections to run, all by default:
+ * `npm run bench -- --only=scale` runs the scale case alone).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -18,8 +23,8 @@ import { measureColdStarts } from './cold-start.js';
 import { type LoadCase, loadCases, walineNotes } from './load-cases.js';
 import { type LoadOutcome, type LoadSettings, runLoadCase, warmUp } from './load-run.js';
 import { describeMachine } from './machine.js';
-import { measureOperationCosts } from './operation-costs.js';
-import { findChildren, sampleProcess } from './process-stats.js';
+import { measureOperationCosts, type OperationCost } from './operation-costs.js';
+import { findChildren, type ProcessSample, sampleProcess } from './process-stats.js';
 import {
   formatChecks,
   formatColdStarts,
@@ -27,12 +32,18 @@ import {
   formatCosts,
   formatLoad,
   formatMachine,
+  formatScale,
+  formatScaleChecks,
   writeResults,
 } from './report.js';
+import { measureScale, type ScaleOutcome } from './scale-case.js';
 import { seedData, seeded } from './seed.js';
 import { startBenchServer } from './server-process.js';
 
 const tableName = 'marginalia-bench';
+/** The parts of a run, in the order they run; `--only` picks some of them. */
+const sections = ['cold-start', 'costs', 'load', 'scale'] as const;
+type Section = (typeof sections)[number];
 const cleanups: (() => Promise<unknown>)[] = [];
 let stopping = false;
 
@@ -65,17 +76,21 @@ try {
 
 async function main(): Promise<void> {
   const options = parseSettings();
+  const runs = (section: Section) => options.only.includes(section);
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ||= 'true';
   const startedAt = new Date();
   const machine = describeMachine();
   console.log(`# Marginalia benchmark, ${startedAt.toISOString()}\n\n${formatMachine(machine)}\n`);
 
   // Cold starts first, while nothing else runs on the machine.
-  const workDir = await mkdtemp(join(tmpdir(), 'marginalia-bench-'));
-  cleanups.push(() => rm(workDir, { recursive: true, force: true }));
-  console.log(`## Bundles and cold starts (median of ${options.coldRuns} fresh processes)\n`);
-  const coldStart = await measureColdStarts(workDir, options.coldRuns);
-  console.log(`${formatColdStarts(coldStart.sizes, coldStart.starts)}\n`);
+  let coldStart: Awaited<ReturnType<typeof measureColdStarts>> | undefined;
+  if (runs('cold-start')) {
+    const workDir = await mkdtemp(join(tmpdir(), 'marginalia-bench-'));
+    cleanups.push(() => rm(workDir, { recursive: true, force: true }));
+    console.log(`## Bundles and cold starts (median of ${options.coldRuns} fresh processes)\n`);
+    coldStart = await measureColdStarts(workDir, options.coldRuns);
+    console.log(`${formatColdStarts(coldStart.sizes, coldStart.starts)}\n`);
+  }
 
   console.log('Starting DynamoDB Local (in memory)...');
   const dynamodb = await startDynamoDbLocal();
@@ -99,69 +114,115 @@ async function main(): Promise<void> {
 
   const recorder = await startCapacityRecorder(dynamodb.endpoint);
   cleanups.push(() => recorder.close());
-  const costs = await measureOperationCosts({
-    recorderEndpoint: recorder.endpoint,
-    tableName,
-    ids,
-    take: () => recorder.take(),
-  });
-  console.log('\n## DynamoDB requests and capacity per operation (as DynamoDB Local reports them)\n');
-  console.log(`${formatCosts(costs)}\n`);
-
-  await server.waitUntilIdle();
-  const idle = { node: await sampleProcess(server.pid), dynamodb: await sampleProcess(dynamodbPid) };
-  console.log(
-    `Idle RSS after seeding: Node ${mib(idle.node.rssBytes)} MiB, DynamoDB Local ${mib(idle.dynamodb.rssBytes)} MiB ` +
-      `(Waline: ${walineNotes.idleMemoryMiB} MiB).\n`,
-  );
+  let costs: OperationCost[] | undefined;
+  if (runs('costs')) {
+    costs = await measureOperationCosts({
+      recorderEndpoint: recorder.endpoint,
+      tableName,
+      ids,
+      take: () => recorder.take(),
+    });
+    console.log('\n## DynamoDB requests and capacity per operation (as DynamoDB Local reports them)\n');
+    console.log(`${formatCosts(costs)}\n`);
+  }
 
   const settings: LoadSettings = {
     connections: options.connections,
     warmupSeconds: options.warmup,
     durationSeconds: options.duration,
   };
-  console.log(
-    `## Load: autocannon, ${settings.connections} connections, ${settings.durationSeconds} s after a ` +
-      `${settings.warmupSeconds} s warm-up, one case at a time, after a first unmeasured pass of ` +
-      `${options.jitWarmup} s a case\n`,
-  );
-  const readCounter = async () => {
-    const query = new URLSearchParams({ path: seeded.pageviewPath, type: 'time' });
-    const response = await fetch(`${server.base}/api/article?${query}`);
-    const body = (await response.json()) as { data?: { time?: number }[] };
-    return body.data?.[0]?.time ?? 0;
-  };
-  if (options.jitWarmup > 0) {
-    console.log(`Warming up: every case for ${options.jitWarmup} s, not measured...`);
-    for (const loadCase of loadCases) {
-      await warmUp(serverFor(loadCase).base, loadCase, settings, options.jitWarmup);
-    }
-  }
+  let idle: { node: ProcessSample; dynamodb: ProcessSample } | undefined;
   const outcomes: LoadOutcome[] = [];
-  for (const loadCase of loadCases) {
-    process.stdout.write(`  ${loadCase.name}... `);
-    const outcome = await runLoadCase(
-      loadCase,
-      settings,
-      { server: serverFor(loadCase), dynamodbPid },
-      readCounter,
+  if (runs('load')) {
+    await server.waitUntilIdle();
+    idle = { node: await sampleProcess(server.pid), dynamodb: await sampleProcess(dynamodbPid) };
+    console.log(
+      `Idle RSS after seeding: Node ${mib(idle.node.rssBytes)} MiB, DynamoDB Local ${mib(idle.dynamodb.rssBytes)} MiB ` +
+        `(Waline: ${walineNotes.idleMemoryMiB} MiB).\n`,
     );
-    outcomes.push(outcome);
-    console.log(`${outcome.requestsPerSecond.toFixed(0)} req/s`);
+    console.log(
+      `## Load: autocannon, ${settings.connections} connections, ${settings.durationSeconds} s after a ` +
+        `${settings.warmupSeconds} s warm-up, one case at a time, after a first unmeasured pass of ` +
+        `${options.jitWarmup} s a case\n`,
+    );
+    const readCounter = async () => {
+      const query = new URLSearchParams({ path: seeded.pageviewPath, type: 'time' });
+      const response = await fetch(`${server.base}/api/article?${query}`);
+      const body = (await response.json()) as { data?: { time?: number }[] };
+      return body.data?.[0]?.time ?? 0;
+    };
+    if (options.jitWarmup > 0) {
+      console.log(`Warming up: every case for ${options.jitWarmup} s, not measured...`);
+      for (const loadCase of loadCases) {
+        await warmUp(serverFor(loadCase).base, loadCase, settings, options.jitWarmup);
+      }
+    }
+    for (const loadCase of loadCases) {
+      process.stdout.write(`  ${loadCase.name}... `);
+      const outcome = await runLoadCase(
+        loadCase,
+        settings,
+        { server: serverFor(loadCase), dynamodbPid },
+        readCounter,
+      );
+      outcomes.push(outcome);
+      console.log(`${outcome.requestsPerSecond.toFixed(0)} req/s`);
+    }
+    console.log(`\n${formatLoad(loadCases, outcomes)}\n`);
+    console.log(`CPU cores kept busy during each run:\n\n${formatCores(outcomes, machine.cpus)}\n`);
   }
-  console.log(`\n${formatLoad(loadCases, outcomes)}\n`);
-  console.log(`CPU cores kept busy during each run:\n\n${formatCores(outcomes, machine.cpus)}\n`);
-  const checks = formatChecks(loadCases, outcomes, coldStart.sizes, coldStart.starts);
+
+  // Last: its 10,000 comments would otherwise be the site's recent ones in the recent case.
+  let scale: ScaleOutcome | undefined;
+  if (runs('scale')) {
+    const scaleSettings: LoadSettings = {
+      ...settings,
+      connections: options.scaleConnections,
+      durationSeconds: options.scaleDuration,
+    };
+    console.log(
+      `## Scale: an article of 10,000 comments beside one of 30, list cache off; autocannon, ` +
+        `${scaleSettings.connections} connections, ${scaleSettings.durationSeconds} s after a ` +
+        `${scaleSettings.warmupSeconds} s warm-up, after a first unmeasured pass of ${options.scaleJitWarmup} s a request\n`,
+    );
+    scale = await measureScale({
+      endpoint: dynamodb.endpoint,
+      recorder,
+      tableName,
+      server: uncachedServer,
+      dynamodbPid,
+      load: scaleSettings,
+      jitWarmupSeconds: options.scaleJitWarmup,
+      log: (text) => process.stdout.write(text),
+    });
+    console.log(`\n${formatScale(scale)}\n`);
+  }
+
+  const checks = [
+    ...(coldStart || outcomes.length > 0
+      ? formatChecks(loadCases, outcomes, coldStart?.sizes ?? [], coldStart?.starts ?? [])
+      : []),
+    ...(scale ? formatScaleChecks(scale) : []),
+  ];
   console.log(`## Targets\n\n${checks.map((line) => `- ${line}`).join('\n')}\n`);
 
   const file = await writeResults(join(projectRoot, '.bench'), startedAt, {
     startedAt,
     machine,
-    settings: { ...settings, coldRuns: options.coldRuns, jitWarmupSeconds: options.jitWarmup },
+    settings: {
+      ...settings,
+      only: options.only,
+      coldRuns: options.coldRuns,
+      jitWarmupSeconds: options.jitWarmup,
+      scaleDurationSeconds: options.scaleDuration,
+      scaleConnections: options.scaleConnections,
+      scaleJitWarmupSeconds: options.scaleJitWarmup,
+    },
     coldStart,
     costs,
     idle,
     load: outcomes,
+    scale,
     checks,
   });
   console.log(`Results: ${file}`);
@@ -175,6 +236,10 @@ function parseSettings() {
       connections: { type: 'string', default: '50' },
       'cold-runs': { type: 'string', default: '10' },
       'jit-warmup': { type: 'string', default: '10' },
+      'scale-duration': { type: 'string', default: '5' },
+      'scale-connections': { type: 'string', default: '10' },
+      'scale-jit-warmup': { type: 'string', default: '3' },
+      only: { type: 'string', default: sections.join(',') },
     },
   });
   const whole = (name: string, value: string, minimum: number) => {
@@ -191,7 +256,26 @@ function parseSettings() {
     connections: positive('connections', values.connections),
     coldRuns: positive('cold-runs', values['cold-runs']),
     jitWarmup: whole('jit-warmup', values['jit-warmup'], 0),
+    scaleDuration: positive('scale-duration', values['scale-duration']),
+    scaleConnections: positive('scale-connections', values['scale-connections']),
+    scaleJitWarmup: whole('scale-jit-warmup', values['scale-jit-warmup'], 0),
+    only: parseSections(values.only),
   };
+}
+
+/** The sections `--only` names, comma-separated; each must be one of `sections`. */
+function parseSections(value: string): Section[] {
+  const named = value
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
+  const unknown = named.filter((name) => !(sections as readonly string[]).includes(name));
+  if (named.length === 0 || unknown.length > 0) {
+    throw new Error(
+      `--only takes a comma-separated list of ${sections.join(', ')}; got ${JSON.stringify(value)}`,
+    );
+  }
+  return sections.filter((section) => named.includes(section));
 }
 
 function mib(bytes: number): string {
