@@ -40,7 +40,8 @@ describe('the counters of an import', () => {
     mock.on(BatchWriteCommand).resolves({ UnprocessedItems: {} });
     mock.on(TransactWriteCommand).resolves({});
     mock.on(UpdateCommand).resolves({});
-    mock.on(GetCommand).resolves({ Item: { comments: 12, waiting: 1, spam: 0 } });
+    // The site item: its counters, and the layout this code writes (else the import refuses to start).
+    mock.on(GetCommand).resolves({ Item: { comments: 12, waiting: 1, spam: 0, layout: 2 } });
     // The page had one live root and a spam reply (held, under H#); after the writes it has the two
     // imported roots too, the waiting one under C# like every root.
     const range = (prefix: string) => ({ ExpressionAttributeValues: { ':from': prefix } });
