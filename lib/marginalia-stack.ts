@@ -125,7 +125,7 @@ export class MarginaliaStack extends Stack {
               {
                 indexName: indexes.rootsByLike.name,
                 partitionKey: { name: indexes.rootsByLike.partitionKey, type: AttributeType.STRING },
-                sortKey: { name: indexes.rootsByLike.sortKey, type: AttributeType.STRING },
+                sortKey: { name: indexes.rootsByLike.sortKey, type: AttributeType.NUMBER },
                 projectionType: ProjectionType.KEYS_ONLY,
               },
             ]),

@@ -23,10 +23,11 @@ export const tableDefinition = {
      */
     rootsByTime: { name: 'roots-by-time', partitionKey: 'rootsPk', sortKey: 'sk' },
     /**
-     * The same roots ordered by `likeKey` (the like count, zero-padded, then the id: unique, so pages
-     * never split a tie differently), for `sortBy=like_desc`.
+     * The same roots ordered by `likeSort`, a number: the like count times 2^96 plus the top 96 bits of
+     * the root's ULID. Unique, so pages never split a tie differently; and a vote moves it with `ADD`,
+     * beside the count, so concurrent votes never conflict. For `sortBy=like_desc`.
      */
-    rootsByLike: { name: 'roots-by-like', partitionKey: 'rootsPk', sortKey: 'likeKey' },
+    rootsByLike: { name: 'roots-by-like', partitionKey: 'rootsPk', sortKey: 'likeSort' },
   },
 } as const;
 

@@ -36,7 +36,7 @@ export function buildCreateTableInput(tableName: string): CreateTableCommandInpu
     AttributeDefinitions: [
       ...keyAttributes.map((name) => ({ AttributeName: name, AttributeType: 'S' as const })),
       { AttributeName: indexes.byId.partitionKey, AttributeType: 'S' },
-      { AttributeName: indexes.rootsByLike.sortKey, AttributeType: 'S' },
+      { AttributeName: indexes.rootsByLike.sortKey, AttributeType: 'N' },
     ],
     KeySchema: [
       { AttributeName: partitionKey, KeyType: 'HASH' },

@@ -3,7 +3,12 @@
  * page's counters holds only if the item is still as the migration read it, so a rerun, or a second run
  * beside the first, never writes twice nor over a change it did not see.
  */
-import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import {
+  GetCommand,
+  type NumberValue,
+  UpdateCommand,
+  type DynamoDBDocumentClient,
+} from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { layoutVersion } from '../../lib/table-definition.js';
 import { queryArticleComments } from '../../functions/shared/storage/article-comments.js';
@@ -86,10 +91,10 @@ export function createMigrationStore(client: DynamoDBDocumentClient, tableName: 
     },
 
     /**
-     * Gives the root `item` its roots-index partition and like key (and a like count of 0 if it has none),
+     * Gives the root `item` its roots-index partition and like sort value (and a like count of 0 if it has none),
      * as read: a vote meanwhile refuses the change, and the next run computes the key afresh.
      */
-    async indexRoot(item: Item, rootsPk: string, likeKey: string): Promise<ChangeOutcome> {
+    async indexRoot(item: Item, rootsPk: string, likeSort: NumberValue): Promise<ChangeOutcome> {
       const condition = asRead(item);
       try {
         await client.send(
@@ -98,18 +103,18 @@ export function createMigrationStore(client: DynamoDBDocumentClient, tableName: 
             Key: keyOf(item),
             // if_not_exists: roots-by-like holds only items with a like count; an existing count stays.
             UpdateExpression:
-              'SET #rootsPk = :rootsPk, #likeKey = :likeKey, #like = if_not_exists(#like, :zero)',
+              'SET #rootsPk = :rootsPk, #likeSort = :likeSort, #like = if_not_exists(#like, :zero)',
             ConditionExpression: condition.ConditionExpression,
             ExpressionAttributeNames: {
               ...condition.ExpressionAttributeNames,
               '#rootsPk': attributes.rootsPk,
-              '#likeKey': attributes.likeKey,
+              '#likeSort': attributes.likeSort,
               '#like': 'like',
             },
             ExpressionAttributeValues: {
               ...condition.ExpressionAttributeValues,
               ':rootsPk': rootsPk,
-              ':likeKey': likeKey,
+              ':likeSort': likeSort,
               ':zero': 0,
             },
           }),

@@ -5,14 +5,15 @@
 import type { CommentStatus } from '../../functions/shared/domain/comment.js';
 import { indexAttributes } from '../../functions/shared/storage/comment-item.js';
 import { contribution } from '../../functions/shared/storage/counter-deltas.js';
-import { attributes, entities, type Key, keys, likeSortKey } from '../../functions/shared/storage/keys.js';
+import type { NumberValue } from '@aws-sdk/lib-dynamodb';
+import { attributes, entities, type Key, keys, likeSortValue } from '../../functions/shared/storage/keys.js';
 
 /** The step one comment item needs to be in layout 2. */
 export type CommentStep =
   /** A reply not yet under its root: it moves to `to`, whole. */
   | { readonly kind: 'move'; readonly to: Key }
-  /** A root without its roots-index keys (or with stale ones): it gets `rootsPk` and `likeKey`. */
-  | { readonly kind: 'index'; readonly rootsPk: string; readonly likeKey: string }
+  /** A root without its roots-index keys (or with stale ones): it gets `rootsPk` and `likeSort`. */
+  | { readonly kind: 'index'; readonly rootsPk: string; readonly likeSort: NumberValue }
   /** Already as layout 2 keeps it. */
   | { readonly kind: 'in-place' }
   /** Not a comment the migration understands: left as it is and reported. */
@@ -52,12 +53,13 @@ export function planComment(item: Record<string, unknown>): CommentStep {
   if (item[attributes.sk] !== target.sk) return invalid('a root away from its key');
   const rootsPk = indexAttributes({ ...place, sticky: item.sticky === true })[attributes.rootsPk] as string;
   // The like key spells out the count as stored (none counts as 0, as the functions read it).
-  const likeKey = likeSortKey(typeof item.like === 'number' ? item.like : 0, id);
+  // The like sort value spells out the count as stored (none counts as 0, as the functions read it).
+  const likeSort = likeSortValue(typeof item.like === 'number' ? item.like : 0, id);
   const indexed =
     item[attributes.rootsPk] === rootsPk &&
-    item[attributes.likeKey] === likeKey &&
+    String(item[attributes.likeSort]) === likeSort.toString() &&
     typeof item.like === 'number';
-  return indexed ? { kind: 'in-place' } : { kind: 'index', rootsPk, likeKey };
+  return indexed ? { kind: 'in-place' } : { kind: 'index', rootsPk, likeSort };
 }
 
 /** The comment counters of a page, as layout 2 keeps them on its counters item. */

@@ -202,7 +202,7 @@ function createCommentMigration(
       counts.repliesMoved++;
       return 'done';
     }
-    if (!dryRun && (await store.indexRoot(item, step.rootsPk, step.likeKey)) === 'changed') return 'changed';
+    if (!dryRun && (await store.indexRoot(item, step.rootsPk, step.likeSort)) === 'changed') return 'changed';
     counts.rootsIndexed++;
     return 'done';
   };

@@ -1,6 +1,7 @@
 import {
   type DynamoDBDocumentClient,
   GetCommand,
+  NumberValue,
   QueryCommand,
   TransactWriteCommand,
 } from '@aws-sdk/lib-dynamodb';
@@ -56,17 +57,23 @@ export function commentItem(
     ...(extra.rid === undefined
       ? {
           rootsPk: `R#${status}#${sticky ? 'pinned' : 'flow'}#${url}`,
-          likeKey: `${String(extra.like ?? 0).padStart(10, '0')}#${id}`,
+          // The like count times 2^96 (these test ids are no ULIDs: nothing is added below it).
+          likeSort: NumberValue.from((BigInt(extra.like ?? 0) * 2n ** 96n).toString()),
         }
       : {}),
   };
 }
 
-/** DynamoDB orders string keys by their UTF-8 bytes. */
-const compareKeys = (a: unknown, b: unknown) =>
-  typeof a === 'number' && typeof b === 'number'
+/** DynamoDB orders numbers by value (exactly, beyond 2^53 too) and strings by their UTF-8 bytes. */
+const compareKeys = (a: unknown, b: unknown) => {
+  if (a instanceof NumberValue && b instanceof NumberValue) {
+    const difference = BigInt(a.toString()) - BigInt(b.toString());
+    return difference < 0n ? -1 : difference > 0n ? 1 : 0;
+  }
+  return typeof a === 'number' && typeof b === 'number'
     ? a - b
     : Buffer.compare(Buffer.from(String(a)), Buffer.from(String(b)));
+};
 
 /** Options of {@link serveCommentTable}. */
 export interface FakeTableOptions {
@@ -134,14 +141,14 @@ export function serveCommentTable(
       case 'roots-by-like': {
         const byLike = input.IndexName === 'roots-by-like';
         const rows = items.filter(
-          (row) => row.rootsPk === values[':partition'] && (!byLike || typeof row.likeKey === 'string'),
+          (row) => row.rootsPk === values[':partition'] && (!byLike || row.likeSort instanceof NumberValue),
         );
         // Keys only: the table's keys and the index's.
-        return page(ordered(rows, byLike ? 'likeKey' : 'sk'), input, (row) => ({
+        return page(ordered(rows, byLike ? 'likeSort' : 'sk'), input, (row) => ({
           pk: row.pk,
           sk: row.sk,
           rootsPk: row.rootsPk,
-          ...(byLike ? { likeKey: row.likeKey } : {}),
+          ...(byLike ? { likeSort: row.likeSort } : {}),
         }));
       }
       case 'by-id':

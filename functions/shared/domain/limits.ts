@@ -28,5 +28,12 @@ export const limits = {
    * past this, the answer could not carry more anyway.
    */
   listReadChars: 4 * 1024 * 1024,
+  /**
+   * Replies the first read of a page's threads brings back, shared equally between the threads (at
+   * least one each, besides its root): what one list request reads at once is bounded by this.
+   */
+  listFirstReadReplies: 100,
+  /** Root keys before a page past which the page's counters are read first, to skip a page past the end. */
+  listDeepPageKeys: 1000,
   recentCountMax: 50,
 } as const;

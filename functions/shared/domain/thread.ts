@@ -38,8 +38,8 @@ const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : a.id 
 
 /**
  * The order of roots in each sort, as the roots indexes hold it: ULIDs sort by insertion time, so the
- * time sorts compare ids; the like sort compares like counts, then ids (its index key is the zero-padded
- * count followed by the id, read backwards).
+ * time sorts compare ids; the like sort compares like counts, then ids (its index key is the count times
+ * 2^96 plus the id's top bits, read backwards).
  */
 export const rootOrders: Record<SortOrder, (a: RootKey, b: RootKey) => number> = {
   insertedAt_desc: (a, b) => byId(b, a),

@@ -5,6 +5,8 @@ import { attributes, commentSkPrefixes, keys } from './keys.js';
 export interface RangeRead {
   readonly items: Record<string, unknown>[];
   readonly more: boolean;
+  /** Where to go on from when `more`: the key DynamoDB evaluated last. */
+  readonly next?: Record<string, unknown>;
 }
 
 /** Options of a read of comment items: what to read back, how consistently, and how far. */
@@ -17,6 +19,10 @@ export interface CommentReadOptions {
   readonly limit?: number;
   /** Called before each further request: false stops the read there (a byte budget, say). */
   readonly goOn?: () => boolean;
+  /** Called with each page of items as it arrives, before `goOn` is asked. */
+  readonly onPage?: (items: readonly Record<string, unknown>[]) => void;
+  /** Goes on after this key (a previous read's `next`), not from the start of the range. */
+  readonly after?: Record<string, unknown>;
 }
 
 /**
@@ -33,7 +39,7 @@ export async function readCommentRange(
   const names = options.names ?? [];
   const limit = options.limit ?? Number.POSITIVE_INFINITY;
   const items: Record<string, unknown>[] = [];
-  let startKey: QueryCommandOutput['LastEvaluatedKey'];
+  let startKey: QueryCommandOutput['LastEvaluatedKey'] = options.after;
   do {
     const output = await client.send(
       new QueryCommand({
@@ -57,9 +63,10 @@ export async function readCommentRange(
       }),
     );
     items.push(...(output.Items ?? []));
+    options.onPage?.(output.Items ?? []);
     startKey = output.LastEvaluatedKey;
   } while (startKey && items.length < limit && (options.goOn?.() ?? true));
-  return { items, more: startKey !== undefined };
+  return { items, more: startKey !== undefined, ...(startKey ? { next: startKey } : {}) };
 }
 
 /**

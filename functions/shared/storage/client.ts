@@ -1,5 +1,11 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, NumberValue } from '@aws-sdk/lib-dynamodb';
+
+/** A DynamoDB number as JavaScript holds it: a number when exact as one, else a NumberValue. */
+function readNumber(text: string): number | NumberValue {
+  const value = Number(text);
+  return Number.isSafeInteger(value) || !Number.isInteger(value) ? value : NumberValue.from(text);
+}
 
 /**
  * Builds the document client the repositories share. `endpoint` is set only in local mode, where
@@ -22,5 +28,8 @@ export function createDocumentClient(options: { endpoint?: string } = {}): Dynam
   client.middlewareStack.remove('loggerMiddleware');
   return DynamoDBDocumentClient.from(client, {
     marshallOptions: { removeUndefinedValues: true },
+    // A root's like sort value (keys.ts) is a number beyond 2^53: such numbers come back as NumberValue
+    // (exact, written back as they were) rather than failing the read; every other number stays a number.
+    unmarshallOptions: { wrapNumbers: readNumber },
   });
 }

@@ -1,6 +1,6 @@
 import type { CommentStatus, ListedComment, StoredComment } from '../domain/comment.js';
 import { recentIndexAttributes } from '../../../lib/table-definition.js';
-import { attributes, entities, keys, likeSortKey, rootsPartition, statusPartition } from './keys.js';
+import { attributes, entities, keys, likeSortValue, rootsPartition, statusPartition } from './keys.js';
 
 /** Attributes read back by list and recent: the stored comment minus ua and ipHash (what the recent index copies). */
 export const listedAttributes = recentIndexAttributes;
@@ -28,8 +28,8 @@ export function indexAttributes(comment: {
 /**
  * The DynamoDB item of a comment, at the key its status gives it (keys.ts). Every comment carries the
  * recent-index keys of its status, so the approved partition is the site's recent comments and the
- * others are the moderation queues; roots also carry their roots-index partition and their like-index
- * sort key (which only a vote changes after this). `contentHash` names its duplicate mark, removed with
+ * others are the moderation queues; roots also carry their roots-index partition and their like sort
+ * value (which only a vote moves after this, with `ADD`). `contentHash` names its duplicate mark, removed with
  * the comment.
  */
 export function toCommentItem(comment: StoredComment, contentHash?: string): Record<string, unknown> {
@@ -41,7 +41,7 @@ export function toCommentItem(comment: StoredComment, contentHash?: string): Rec
     ...fields,
     ...(contentHash ? { contentHash } : {}),
     ...indexAttributes(comment),
-    ...(comment.rid === undefined ? { [attributes.likeKey]: likeSortKey(comment.like, id) } : {}),
+    ...(comment.rid === undefined ? { [attributes.likeSort]: likeSortValue(comment.like, id) } : {}),
   };
 }
 

@@ -1,9 +1,9 @@
-import { type DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand, NumberValue, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { CommentStatus, ListedComment, StoredComment } from '../domain/comment.js';
 import type { SortOrder } from '../domain/comment-schemas.js';
 import { limits } from '../domain/limits.js';
 import { pageOfRoots, type StoredThread } from '../domain/thread.js';
-import { readCommentRange } from './article-comments.js';
+import { type RangeRead, readCommentRange } from './article-comments.js';
 import { fromCommentItem, listedAttributes, toCommentItem } from './comment-item.js';
 import { contribution, counterUpdates } from './counter-deltas.js';
 import {
@@ -11,12 +11,12 @@ import {
   entities,
   indexNames,
   keys,
-  likeSortKey,
+  likeSortStep,
   parseCommentSk,
   statusPartition,
   threadRange,
 } from './keys.js';
-import { readRootKeys } from './roots-index.js';
+import { readRootKeys, type RootKeys } from './roots-index.js';
 import { transactWrite } from './transact.js';
 
 /** What must hold for a new comment to be stored, checked in the same transaction as the write. */
@@ -34,9 +34,6 @@ export type InsertRefusal = 'duplicate' | 'rate_limited' | 'parent_missing' | 'i
 
 /** The result of a like or unlike: the count after it, unless the comment is not one visitors can like. */
 export type VoteOutcome = { outcome: 'changed' | 'unchanged'; like: number } | { outcome: 'missing' };
-
-/** How often a vote is tried again when other votes moved the count first. */
-const voteAttempts = 6;
 
 /** A comment named by its id, with what it takes to find its item: its url, and its root for a reply. */
 export interface CommentRef {
@@ -93,9 +90,9 @@ export interface CommentRepository {
   /** Finds the url (and thread root) of comment `id`. */
   locate(id: string): Promise<CommentLocation | undefined>;
   /**
-   * Records (like) or withdraws (unlike) the vote of `voterHash` on a comment, once per voter, starting
-   * from the count `target.like` (the id index's, which may lag: a stale one costs a retry). Only a
-   * comment visitors can see (approved) can be liked: a held one is `missing`.
+   * Records (like) or withdraws (unlike) the vote of `voterHash` on a comment, once per voter, and
+   * answers the count: `target.like` (the id index's copy, which may lag a moment) moved by the vote.
+   * Only a comment visitors can see (approved) can be liked: a held one is `missing`.
    */
   vote(target: CommentLocation, voterHash: string, like: boolean): Promise<VoteOutcome>;
 }
@@ -122,54 +119,94 @@ export function createCommentRepository(
       : { roots: count('roots'), comments: count('comments') };
   };
 
-  /** Stops the reads of one page once they have brought about what one answer can carry. */
+  /** Counts what a page's reads brought, and stops further reads once one answer could carry no more. */
   const createReadBudget = () => {
-    let bytes = 0;
+    let chars = 0;
     return {
       count: (items: readonly Record<string, unknown>[]) => {
-        for (const item of items) bytes += String(item.orig ?? '').length + String(item.html ?? '').length;
+        for (const item of items) chars += String(item.orig ?? '').length + String(item.html ?? '').length;
       },
-      goOn: () => bytes < limits.listReadChars,
+      goOn: () => chars < limits.listReadChars,
+    };
+  };
+  type ReadBudget = ReturnType<typeof createReadBudget>;
+
+  /** A thread as first read: its ranges, each with what was read and where it stopped. */
+  interface ThreadRead {
+    readonly rootId: string;
+    readonly visible: RangeRead;
+    readonly held: RangeRead;
+  }
+
+  /**
+   * The first read of a thread: one Query of its visible range (the root first, then its oldest replies)
+   * and, for administrators, one of its held range, each stopped at `replies` replies.
+   */
+  const readThreadStart = async (
+    url: string,
+    rootId: string,
+    replies: number,
+    options: { withHeld: boolean; consistent: boolean; budget: ReadBudget },
+  ): Promise<ThreadRead> => {
+    const read = (part: 'visible' | 'held', limit: number) =>
+      readCommentRange(client, tableName, url, threadRange(rootId, part), {
+        names: listedAttributes,
+        consistent: options.consistent,
+        limit,
+        onPage: options.budget.count,
+        // One Query: the page's threads are read side by side, and only then, one by one, further.
+        goOn: () => false,
+      });
+    const [visible, held] = await Promise.all([
+      read('visible', 1 + replies),
+      options.withHeld ? read('held', replies) : Promise.resolve<RangeRead>({ items: [], more: false }),
+    ]);
+    return { rootId, visible, held };
+  };
+
+  /** Reads further into a thread's range that stopped early, while the page's budget allows. */
+  const readFurther = async (
+    url: string,
+    rootId: string,
+    part: 'visible' | 'held',
+    range: RangeRead,
+    options: { consistent: boolean; budget: ReadBudget; limit: number },
+  ): Promise<RangeRead> => {
+    if (!range.more || !range.next || options.limit <= 0 || !options.budget.goOn()) return range;
+    const further = await readCommentRange(client, tableName, url, threadRange(rootId, part), {
+      names: listedAttributes,
+      consistent: options.consistent,
+      limit: options.limit,
+      after: range.next,
+      onPage: options.budget.count,
+      goOn: options.budget.goOn,
+    });
+    return {
+      items: [...range.items, ...further.items],
+      more: further.more,
+      ...(further.next ? { next: further.next } : {}),
     };
   };
 
-  const readThread = async (
-    url: string,
-    rootId: string,
-    withHeld: boolean,
-    consistent: boolean,
-    budget: ReturnType<typeof createReadBudget>,
-  ): Promise<StoredThread | undefined> => {
-    const options = { names: listedAttributes, goOn: budget.goOn, consistent };
-    const [visible, held] = await Promise.all([
-      // The root is the first key of its range: it comes first, within the cap.
-      readCommentRange(client, tableName, url, threadRange(rootId, 'visible'), {
-        ...options,
-        limit: 1 + limits.repliesPerThread,
-      }),
-      withHeld
-        ? readCommentRange(client, tableName, url, threadRange(rootId, 'held'), {
-            ...options,
-            limit: limits.repliesPerThread,
-          })
-        : { items: [], more: false },
-    ]);
-    budget.count(visible.items);
-    budget.count(held.items);
-    const [rootItem, ...replyItems] = visible.items;
+  /** The thread a read brought, or undefined when its root is gone or (for a visitor) not approved. */
+  const toThread = (read: ThreadRead, withHeld: boolean): StoredThread | undefined => {
+    const [rootItem, ...replyItems] = read.visible.items;
     if (!rootItem) return undefined;
     const root = fromCommentItem(rootItem);
+    // The first key of the range is the root's own, unless the root was deleted meanwhile.
+    if (root.id !== read.rootId || root.rid !== undefined) return undefined;
     // The index lags the table by a moment: a root moderated meanwhile is not shown to visitors.
     if (!withHeld && root.status !== 'approved') return undefined;
     // Each range gave its oldest replies: together, in id order, the first ones are the thread's oldest.
-    const replies = [...replyItems, ...held.items]
+    const replies = [...replyItems, ...read.held.items]
       .map(fromCommentItem)
       .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
       .slice(0, limits.repliesPerThread);
     return {
       root,
       replies,
-      moreReplies: visible.more || held.more || replyItems.length + held.items.length > replies.length,
+      moreReplies:
+        read.visible.more || read.held.more || replyItems.length + read.held.items.length > replies.length,
     };
   };
 
@@ -178,17 +215,60 @@ export function createCommentRepository(
       const { url, page, pageSize, sortBy, withHeld } = query;
       const consistent = query.consistent ?? false;
       const statuses: CommentStatus[] = withHeld ? ['approved', 'waiting', 'spam'] : ['approved'];
-      const [, counts, roots] = await Promise.all([
-        ensureLayout(),
-        readPageCounts(url, withHeld, consistent),
-        readRootKeys(client, tableName, { url, statuses, sortBy, limit: page * pageSize }),
-      ]);
+      const skipped = (page - 1) * pageSize;
+      const readKeys = () =>
+        readRootKeys(client, tableName, { url, statuses, sortBy, limit: page * pageSize });
+      let counts: { roots: number; comments: number };
+      let roots: RootKeys;
+      if (skipped >= limits.listDeepPageKeys) {
+        // A deep page: the counters first, so that a page past the end reads no keys at all.
+        const [, counted] = await Promise.all([ensureLayout(), readPageCounts(url, withHeld, consistent)]);
+        counts = counted;
+        if (skipped >= counts.roots) return { ...counts, threads: [] };
+        roots = await readKeys();
+      } else {
+        // The layout check first among the failures: an older table's missing index is no 500.
+        const [layout, counted, keysRead] = await Promise.allSettled([
+          ensureLayout(),
+          readPageCounts(url, withHeld, consistent),
+          readKeys(),
+        ]);
+        for (const outcome of [layout, counted, keysRead])
+          if (outcome.status === 'rejected') throw outcome.reason;
+        counts = (counted as PromiseFulfilledResult<{ roots: number; comments: number }>).value;
+        roots = (keysRead as PromiseFulfilledResult<RootKeys>).value;
+      }
       const pageRoots = pageOfRoots(roots.pinned, roots.flow, query);
       const budget = createReadBudget();
-      const threads = await Promise.all(
-        pageRoots.map((root) => readThread(url, root.id, withHeld, consistent, budget)),
+      // The first read of every thread side by side, a few replies each: what one page may read at once
+      // is bounded (limits.listFirstReadReplies), whatever the threads hold.
+      const replies = Math.min(
+        limits.repliesPerThread,
+        Math.max(1, Math.floor(limits.listFirstReadReplies / pageSize)),
       );
-      return { ...counts, threads: threads.filter((thread) => thread !== undefined) };
+      const started = await Promise.all(
+        pageRoots.map((root) => readThreadStart(url, root.id, replies, { withHeld, consistent, budget })),
+      );
+      // Then, in page order, the threads that have more, while the page's budget allows.
+      const threads: StoredThread[] = [];
+      for (const read of started) {
+        const limit = (range: RangeRead, base: number) => limits.repliesPerThread + base - range.items.length;
+        const visible = await readFurther(url, read.rootId, 'visible', read.visible, {
+          consistent,
+          budget,
+          limit: limit(read.visible, 1),
+        });
+        const held = withHeld
+          ? await readFurther(url, read.rootId, 'held', read.held, {
+              consistent,
+              budget,
+              limit: limit(read.held, 0),
+            })
+          : read.held;
+        const thread = toThread({ rootId: read.rootId, visible, held }, withHeld);
+        if (thread) threads.push(thread);
+      }
+      return { ...counts, threads };
     },
 
     async recent(count) {
@@ -363,65 +443,58 @@ export function createCommentRepository(
 
     async vote(target, voterHash, like) {
       const root = target.rid === undefined;
-      let seen = target.like;
-      for (let attempt = 1; attempt <= voteAttempts; attempt++) {
-        if (!like && seen <= 0) return { outcome: 'unchanged', like: 0 };
-        const next = seen + (like ? 1 : -1);
-        const voteKey = keys.likeVote(target.id, voterHash);
-        const outcome = await transactWrite(client, {
-          TransactItems: [
-            like
-              ? {
-                  Put: {
-                    TableName: tableName,
-                    Item: { ...voteKey, entity: entities.vote },
-                    // The voter's mark is the vote: a second like by the same voter changes nothing.
-                    ConditionExpression: 'attribute_not_exists(pk)',
-                  },
-                }
-              : {
-                  Delete: {
-                    TableName: tableName,
-                    Key: voteKey,
-                    // Only a voter who liked can take it back.
-                    ConditionExpression: 'attribute_exists(pk)',
-                  },
+      const voteKey = keys.likeVote(target.id, voterHash);
+      const outcome = await transactWrite(client, {
+        TransactItems: [
+          like
+            ? {
+                Put: {
+                  TableName: tableName,
+                  Item: { ...voteKey, entity: entities.vote },
+                  // The voter's mark is the vote: a second like by the same voter changes nothing.
+                  ConditionExpression: 'attribute_not_exists(pk)',
                 },
-            {
-              Update: {
-                TableName: tableName,
-                Key: keys.comment({ ...target, status: 'approved' }),
-                // SET from the count last seen, not ADD: the like index's key spells the count out, so
-                // both move together, and only if nobody voted in between (else: retry with theirs).
-                UpdateExpression: root ? 'SET #like = :next, #likeKey = :likeKey' : 'SET #like = :next',
-                // Only a comment visitors can see is liked, never a bare item for one deleted meanwhile.
-                ConditionExpression: 'attribute_exists(pk) AND #status = :approved AND #like = :seen',
-                ExpressionAttributeNames: {
-                  '#like': 'like',
-                  '#status': 'status',
-                  ...(root ? { '#likeKey': attributes.likeKey } : {}),
+              }
+            : {
+                Delete: {
+                  TableName: tableName,
+                  Key: voteKey,
+                  // Only a voter who liked can take it back.
+                  ConditionExpression: 'attribute_exists(pk)',
                 },
-                ExpressionAttributeValues: {
-                  ':next': next,
-                  ':seen': seen,
-                  ':approved': 'approved',
-                  ...(root ? { ':likeKey': likeSortKey(next, target.id) } : {}),
-                },
-                ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+              },
+          {
+            Update: {
+              TableName: tableName,
+              Key: keys.comment({ ...target, status: 'approved' }),
+              // ADD moves the count, and a root's like sort value with it, in place: votes at the same
+              // moment never conflict, and the index order follows the count exactly.
+              UpdateExpression: root ? 'ADD #like :one, #likeSort :step' : 'ADD #like :one',
+              // Only a comment visitors can see is liked, never a bare item for one deleted meanwhile;
+              // a count never goes below zero.
+              ConditionExpression: `attribute_exists(pk) AND #status = :approved${like ? '' : ' AND #like > :zero'}`,
+              ExpressionAttributeNames: {
+                '#like': 'like',
+                '#status': 'status',
+                ...(root ? { '#likeSort': attributes.likeSort } : {}),
+              },
+              ExpressionAttributeValues: {
+                ':one': like ? 1 : -1,
+                ':approved': 'approved',
+                ...(like ? {} : { ':zero': 0 }),
+                ...(root
+                  ? { ':step': like ? likeSortStep : NumberValue.from(`-${likeSortStep.toString()}`) }
+                  : {}),
               },
             },
-          ],
-        });
-        if (outcome.ok) return { outcome: 'changed', like: next };
-        const current = outcome.oldItems[1];
-        if (outcome.failedConditions.includes(0)) {
-          const count = Number(current?.like?.N);
-          return { outcome: 'unchanged', like: Number.isFinite(count) ? Math.max(0, count) : seen };
-        }
-        if (!current || current.status?.S !== 'approved') return { outcome: 'missing' };
-        seen = Math.max(0, Number(current.like?.N) || 0);
-      }
-      throw new Error(`Like of ${target.id}: the count kept changing over ${voteAttempts} attempts`);
+          },
+        ],
+      });
+      // The id index's copy of the count may lag a concurrent vote by a moment; the stored count is exact.
+      const counted = (delta: number) => ({ like: Math.max(0, target.like + delta) });
+      if (outcome.ok) return { outcome: 'changed', ...counted(like ? 1 : -1) };
+      if (outcome.failedConditions.includes(0)) return { outcome: 'unchanged', ...counted(0) };
+      return like ? { outcome: 'missing' } : { outcome: 'unchanged', ...counted(0) };
     },
   };
 }

@@ -1,3 +1,4 @@
+import { NumberValue } from '@aws-sdk/lib-dynamodb';
 import { tableDefinition } from '../../../lib/table-definition.js';
 import type { CommentStatus } from '../domain/comment.js';
 
@@ -35,21 +36,39 @@ export const statusPartition = (status: CommentStatus) => `STATUS#${status}`;
 export const rootsPartition = (url: string, status: CommentStatus, pinned: boolean) =>
   `R#${status}#${pinned ? 'pinned' : 'flow'}#${url}`;
 
-/** Digits of a like count in `likeKey`: ten, beyond any count a comment reaches. */
-const likeDigits = 10;
+/** One like in a root's like sort value: the ULID's top 96 bits sit below it. */
+const likeScale = 2n ** 96n;
+const crockford = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+
+/** The top 96 bits of a ULID (its time and the first 48 bits of its randomness); 0 for another id. */
+function ulidRank(id: string): bigint {
+  if (!/^[0-7][0-9A-HJKMNP-TV-Z]{25}$/.test(id)) return 0n;
+  let value = 0n;
+  for (const character of id) value = value * 32n + BigInt(crockford.indexOf(character));
+  return value >> 32n;
+}
 
 /**
- * The roots-by-like sort key of a root: its like count, zero-padded, then its id. Unique, so a page
- * boundary inside a tie falls at the same place on every read; read backwards, it is most liked first,
- * then newest first.
+ * The roots-by-like sort value of a root: its like count times 2^96, plus the top 96 bits of its ULID.
+ * Read backwards, that is most liked first, then newest first, and unique (ULIDs of the same millisecond
+ * differ in their randomness), so a page boundary inside a tie falls at the same place on every read. At
+ * most 38 significant digits, as DynamoDB keeps, for up to a billion likes.
  */
-export const likeSortKey = (like: number, id: string) =>
-  `${String(Math.max(0, Math.trunc(like))).padStart(likeDigits, '0')}#${id}`;
+export function likeSortValue(like: number, id: string): NumberValue {
+  const count = BigInt(Math.max(0, Math.trunc(like)));
+  return NumberValue.from((count * likeScale + ulidRank(id)).toString());
+}
 
-/** The like count and id a `likeKey` holds. */
-export function parseLikeSortKey(likeKey: string): { like: number; id: string } | undefined {
-  const match = /^(\d+)#([A-Za-z0-9]+)$/.exec(likeKey);
-  return match?.[1] && match[2] ? { like: Number(match[1]), id: match[2] } : undefined;
+/** What one like adds to a root's like sort value (with `ADD`, beside the count). */
+export const likeSortStep = NumberValue.from(likeScale.toString());
+
+/** The like count a like sort value holds (as the client reads it back: a number or a NumberValue). */
+export function likesOfSortValue(value: unknown): number {
+  try {
+    return Number(BigInt(String(value)) / likeScale);
+  } catch {
+    return 0;
+  }
 }
 
 /** Item kinds, stored as `entity` on every item. */
@@ -62,6 +81,8 @@ export const entities = {
   duplicate: 'duplicate',
   admin: 'admin',
   signInAttempts: 'signin',
+  signInFailures: 'signin-failures',
+  signInNetwork: 'signin-network',
 } as const;
 
 /** Where a comment sits: its id, its thread root (replies only) and its status. */
@@ -102,6 +123,13 @@ export const keys = {
   admin: (email: string): Key => ({ pk: `ADMIN#${email.toLowerCase()}`, sk: 'ADMIN' }),
   /** Sign-in attempts of one IP in one time window. */
   signInAttempts: (ipHash: string, window: number): Key => ({ pk: `IP#${ipHash}`, sk: `SIGNIN#${window}` }),
+  /** Failed sign-ins of one email address (a keyed hash of it), known account or not. */
+  signInFailures: (accountHash: string): Key => ({ pk: `SIGNIN#${accountHash}`, sk: 'FAILURES' }),
+  /** A network an account's administrator signed in from: exempt from the account's sign-in lock. */
+  signInNetwork: (accountHash: string, networkHash: string): Key => ({
+    pk: `SIGNIN#${accountHash}`,
+    sk: `NET#${networkHash}`,
+  }),
   rate: (ipHash: string): Key => ({ pk: `IP#${ipHash}`, sk: 'RATE' }),
   duplicate: (url: string, contentHash: string): Key => ({ pk: articlePk(url), sk: `DUP#${contentHash}` }),
 };
@@ -131,7 +159,7 @@ export const attributes = {
   recentSk: tableDefinition.indexes.recent.sortKey,
   commentId: tableDefinition.indexes.byId.partitionKey,
   rootsPk: tableDefinition.indexes.rootsByTime.partitionKey,
-  likeKey: tableDefinition.indexes.rootsByLike.sortKey,
+  likeSort: tableDefinition.indexes.rootsByLike.sortKey,
   /** The layout version, on the site-counters item. */
   layout: 'layout',
 } as const;

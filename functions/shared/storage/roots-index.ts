@@ -2,7 +2,7 @@ import { type DynamoDBDocumentClient, QueryCommand, type QueryCommandOutput } fr
 import type { CommentStatus } from '../domain/comment.js';
 import type { SortOrder } from '../domain/comment-schemas.js';
 import { mergeRootKeys, type RootKey } from '../domain/thread.js';
-import { attributes, indexNames, parseCommentSk, parseLikeSortKey, rootsPartition } from './keys.js';
+import { attributes, indexNames, likesOfSortValue, parseCommentSk, rootsPartition } from './keys.js';
 
 /** The roots of an article in page order: pinned ones, then the rest (each in the sort's order). */
 export interface RootKeys {
@@ -29,12 +29,12 @@ async function readPartition(
         TableName: tableName,
         IndexName: sortBy === 'like_desc' ? indexNames.rootsByLike : indexNames.rootsByTime,
         KeyConditionExpression: '#roots = :partition',
-        // Keys only: the time index holds no like key (its sort needs none).
-        ProjectionExpression: sortBy === 'like_desc' ? '#sk, #likeKey' : '#sk',
+        // Keys only: the time index holds no like sort value (its sort needs none).
+        ProjectionExpression: sortBy === 'like_desc' ? '#sk, #likeSort' : '#sk',
         ExpressionAttributeNames: {
           '#roots': attributes.rootsPk,
           '#sk': attributes.sk,
-          ...(sortBy === 'like_desc' ? { '#likeKey': attributes.likeKey } : {}),
+          ...(sortBy === 'like_desc' ? { '#likeSort': attributes.likeSort } : {}),
         },
         ExpressionAttributeValues: { ':partition': partition },
         // Oldest first reads the index forwards; newest first and most liked read it backwards.
@@ -47,8 +47,7 @@ async function readPartition(
     for (const item of output.Items ?? []) {
       const place = parseCommentSk(String(item.sk));
       if (place && place.replyId === undefined) {
-        const liked = typeof item.likeKey === 'string' ? parseLikeSortKey(item.likeKey) : undefined;
-        roots.push({ id: place.rootId, like: liked?.like ?? 0 });
+        roots.push({ id: place.rootId, like: likesOfSortValue(item.likeSort) });
       }
     }
     startKey = output.LastEvaluatedKey;

@@ -50,6 +50,57 @@ describe('exact counters under concurrency', () => {
   });
 });
 
+describe('likes under concurrency', () => {
+  let table: TestTable;
+  let api: ReturnType<typeof createLocalApi>;
+
+  beforeAll(async () => {
+    table = await createTestTable();
+    api = createLocalApi(table, { IPQPS: '0', LIST_CACHE_MS: '0' });
+  });
+  afterAll(() => table.drop());
+
+  it('counts 30 concurrent likes of one root exactly, and sorts by the count they made', async () => {
+    const post = async (comment: string) =>
+      (await api.call({ method: 'POST', path: '/api/comment', body: { comment, url: '/liked' } })).body.data
+        .objectId as string;
+    const popular = await post('popular');
+    const quiet = await post('quiet');
+    const like = (id: string, i: number) =>
+      api.call({
+        method: 'PUT',
+        path: `/api/comment/${id}`,
+        body: { like: true },
+        sourceIp: `203.0.113.${i}`,
+      });
+
+    const responses = await Promise.all(Array.from({ length: 30 }, (_, i) => like(popular, i)));
+    await like(quiet, 200);
+    await like(quiet, 201);
+    // Two take theirs back at once, one of them twice: the second changes nothing.
+    const unliked = await Promise.all(
+      [0, 1, 1].map((i) =>
+        api.call({
+          method: 'PUT',
+          path: `/api/comment/${popular}`,
+          body: { like: false },
+          sourceIp: `203.0.113.${i}`,
+        }),
+      ),
+    );
+
+    expect(responses.map((response) => response.status)).toEqual(Array(30).fill(200));
+    expect(unliked.map((response) => response.status)).toEqual([200, 200, 200]);
+    const { body } = await api.call({ path: '/api/comment', query: 'path=%2Fliked&sortBy=like_desc' });
+    expect(
+      body.data.data.map((root: { objectId: string; like: number }) => [root.objectId, root.like]),
+    ).toEqual([
+      [popular, 28],
+      [quiet, 2],
+    ]);
+  });
+});
+
 describe('pageviews and comments on one page at once', () => {
   let table: TestTable;
   let api: ReturnType<typeof createLocalApi>;

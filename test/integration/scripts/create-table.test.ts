@@ -66,7 +66,7 @@ describe('ensureTable', () => {
     const byLike = indexes[tableDefinition.indexes.rootsByLike.name];
     expect(byLike?.KeySchema).toEqual([
       { AttributeName: 'rootsPk', KeyType: 'HASH' },
-      { AttributeName: 'likeKey', KeyType: 'RANGE' },
+      { AttributeName: 'likeSort', KeyType: 'RANGE' },
     ]);
     expect(byLike?.Projection?.ProjectionType).toBe('KEYS_ONLY');
     expect(Object.keys(indexes)).toHaveLength(4);

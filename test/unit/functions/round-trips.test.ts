@@ -125,8 +125,13 @@ const rangeQuery = (from: string, to: string, limit: number) => ({
   ExpressionAttributeValues: { ':pk': 'URL#/p', ':from': from, ':to': to },
   Limit: limit,
 });
-const threadQuery = (rootId: string) => rangeQuery(`C#${rootId}`, `C#${rootId}#\uffff`, 201);
-const heldQuery = (rootId: string) => rangeQuery(`H#${rootId}#`, `H#${rootId}#\uffff`, 200);
+/**
+ * The first read of a thread: its root and a share of limits.listFirstReadReplies (100) replies, at
+ * least one, split between the page's threads: 10 each on a page of 10.
+ */
+const threadQuery = (rootId: string, replies = 10) =>
+  rangeQuery(`C#${rootId}`, `C#${rootId}#\uffff`, 1 + replies);
+const heldQuery = (rootId: string, replies = 10) => rangeQuery(`H#${rootId}#`, `H#${rootId}#\uffff`, replies);
 
 /** An article with a pinned root, three roots, an approved and a held reply, and a waiting root. */
 const articleItems = () => [
@@ -219,7 +224,8 @@ describe('DynamoDB round trips per operation', () => {
       rootsQuery('R#approved#pinned#/p', 4),
       rootsQuery('R#approved#flow#/p', 4),
     ]);
-    expect(second?.map(({ input }) => input)).toEqual([threadQuery('01B'), threadQuery('01A')]);
+    // A page of 2: 50 replies each at first.
+    expect(second?.map(({ input }) => input)).toEqual([threadQuery('01B', 50), threadQuery('01A', 50)]);
   });
 
   it('reads the roots index and a thread on with one more Query each when a Query stops short of its Limit', async () => {
@@ -250,8 +256,9 @@ describe('DynamoDB round trips per operation', () => {
       ],
       // The flow partition had three roots; the first Query brought two.
       [{ ...rootsQuery('R#approved#flow#/p', 1), ExclusiveStartKey: { pk: 'URL#/p', sk: 'C#01B' } }],
-      [threadQuery('01C'), threadQuery('01B'), threadQuery('01A')],
-      // The thread of 01A is four items: the root and a reply came first.
+      // A page of 3: 33 replies each at first.
+      [threadQuery('01C', 33), threadQuery('01B', 33), threadQuery('01A', 33)],
+      // The thread of 01A is four items: the root and a reply came first; it goes on up to 200 replies.
       [{ ...threadQuery('01A'), Limit: 199, ExclusiveStartKey: { pk: 'URL#/p', sk: 'C#01A#01D' } }],
     ]);
   });
@@ -528,8 +535,9 @@ describe('DynamoDB round trips per operation', () => {
     const items = ddb.commandCalls(TransactWriteCommand)[0]?.args[0].input.TransactItems ?? [];
     expect(items[1]?.Update).toMatchObject({
       Key: { pk: 'URL#/p', sk: 'C#01A#01B' },
-      ConditionExpression: 'attribute_exists(pk) AND #status = :approved AND #like = :seen',
-      ExpressionAttributeValues: { ':seen': 1, ':next': 2, ':approved': 'approved' },
+      UpdateExpression: 'ADD #like :one',
+      ConditionExpression: 'attribute_exists(pk) AND #status = :approved',
+      ExpressionAttributeValues: { ':one': 1, ':approved': 'approved' },
     });
   });
 

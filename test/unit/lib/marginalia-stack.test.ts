@@ -150,8 +150,8 @@ describe('MarginaliaStack', () => {
         { AttributeName: tableDefinition.indexes.recent.sortKey, AttributeType: 'S' },
         { AttributeName: tableDefinition.indexes.byId.partitionKey, AttributeType: 'S' },
         { AttributeName: tableDefinition.indexes.rootsByTime.partitionKey, AttributeType: 'S' },
-        // The like key is a string: the zero-padded count, then the id, unique per root.
-        { AttributeName: tableDefinition.indexes.rootsByLike.sortKey, AttributeType: 'S' },
+        // The like sort value is a number: votes move it with ADD, beside the count.
+        { AttributeName: tableDefinition.indexes.rootsByLike.sortKey, AttributeType: 'N' },
       ]),
       BillingMode: 'PAY_PER_REQUEST',
     });
@@ -192,7 +192,7 @@ describe('MarginaliaStack', () => {
     ]);
     expect(rootsByLike.KeySchema).toEqual([
       { AttributeName: 'rootsPk', KeyType: 'HASH' },
-      { AttributeName: 'likeKey', KeyType: 'RANGE' },
+      { AttributeName: 'likeSort', KeyType: 'RANGE' },
     ]);
   });
 
@@ -207,8 +207,8 @@ describe('MarginaliaStack', () => {
       tableDefinition.indexes.rootsByTime.name,
     ]);
     expect(table?.Properties.AttributeDefinitions).not.toContainEqual({
-      AttributeName: 'likeKey',
-      AttributeType: 'S',
+      AttributeName: 'likeSort',
+      AttributeType: 'N',
     });
     expect(table?.Properties.AttributeDefinitions).toContainEqual({
       AttributeName: 'rootsPk',

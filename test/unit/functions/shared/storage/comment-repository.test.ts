@@ -1,8 +1,9 @@
-import { type AttributeValue, DynamoDBClient, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBClient, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { StoredComment } from '../../../../../functions/shared/domain/comment.js';
+import { UpgradeRequiredError } from '../../../../../functions/shared/domain/errors.js';
 import { limits } from '../../../../../functions/shared/domain/limits.js';
 import {
   createCommentRepository,
@@ -71,8 +72,8 @@ describe('createCommentRepository', () => {
         TableName: 't',
         IndexName: 'roots-by-like',
         KeyConditionExpression: '#roots = :partition',
-        ProjectionExpression: '#sk, #likeKey',
-        ExpressionAttributeNames: { '#roots': 'rootsPk', '#sk': 'sk', '#likeKey': 'likeKey' },
+        ProjectionExpression: '#sk, #likeSort',
+        ExpressionAttributeNames: { '#roots': 'rootsPk', '#sk': 'sk', '#likeSort': 'likeSort' },
         ExpressionAttributeValues: { ':partition': 'R#approved#flow#/p' },
         ScanIndexForward: false,
         Limit: 10,
@@ -152,6 +153,64 @@ describe('createCommentRepository', () => {
       const [thread] = (await repository().listPage(query())).threads;
 
       expect(thread?.moreReplies).toBe(false);
+    });
+
+    it('reads no thread further once the page has read what one answer can carry', async () => {
+      // Three roots of 2 MB-ish text each: past listReadChars after the first read of the page.
+      const big = 'x'.repeat(limits.listReadChars / 3 + 1);
+      const fat = (url: string, id: string, extra = {}) => ({ ...commentItem(url, id, extra), orig: big });
+      const replies = Array.from({ length: 30 }, (_, i) =>
+        fat('/p', `01R${String(i).padStart(2, '0')}`, { rid: '01A' }),
+      );
+      const sent = serveCommentTable(ddb, [fat('/p', '01A'), fat('/p', '01B'), fat('/p', '01C'), ...replies]);
+
+      const page = await repository().listPage(query());
+
+      // The first read of each thread (root and up to 10 replies), and nothing after it.
+      expect(sent.filter(({ input }) => input.ExpressionAttributeValues?.[':from'] === 'C#01A')).toHaveLength(
+        1,
+      );
+      expect(page.threads.find((thread) => thread.root.id === '01A')).toMatchObject({ moreReplies: true });
+      expect(page.threads.find((thread) => thread.root.id === '01A')?.replies).toHaveLength(10);
+    });
+
+    it('reads a page far past the end as its counters alone, and no root key', async () => {
+      const sent = serveCommentTable(ddb, [
+        { pk: 'URL#/p', sk: 'PAGE', comments: 3, roots: 3 },
+        commentItem('/p', '01A'),
+      ]);
+
+      const page = await repository().listPage(query({ page: 1000, pageSize: 10 }));
+
+      expect(page.threads).toEqual([]);
+      expect(sent.map(({ command, input }) => [command, input.IndexName ?? input.Key?.sk])).toEqual([
+        ['GetItem', 'PAGE'],
+      ]);
+    });
+
+    it('answers the layout check rather than an index error when the table is of the previous layout', async () => {
+      serveCommentTable(ddb, []);
+      ddb
+        .on(QueryCommand)
+        .rejects(new Error('ValidationException: The table does not have the specified index'));
+
+      await expect(
+        createCommentRepository(client, 't', async () => {
+          throw new UpgradeRequiredError(undefined);
+        }).listPage(query()),
+      ).rejects.toBeInstanceOf(UpgradeRequiredError);
+    });
+
+    it('shows no thread whose root is gone, whatever reply its range now starts with', async () => {
+      // The index still lists 01A; the root item was deleted, a reply of it remains for a moment.
+      const orphan = commentItem('/p', '01B', { rid: '01A' });
+      serveCommentTable(ddb, [
+        { ...commentItem('/p', '01A'), pk: 'URL#elsewhere' },
+        orphan,
+        commentItem('/p', '01C'),
+      ]);
+
+      expect(threadIds(await repository().listPage(query()))).toEqual([['01C', []]]);
     });
 
     it('runs the layout check once for a page, whose reads take two rounds', async () => {
@@ -257,10 +316,15 @@ describe('createCommentRepository', () => {
   });
 
   describe('vote', () => {
-    const transactItems = (call = 0) =>
-      ddb.commandCalls(TransactWriteCommand)[call]?.args[0].input.TransactItems ?? [];
+    const transactItems = () => ddb.commandCalls(TransactWriteCommand)[0]?.args[0].input.TransactItems ?? [];
+    const cancelled = (...codes: string[]) =>
+      new TransactionCanceledException({
+        message: 'cancelled',
+        $metadata: {},
+        CancellationReasons: codes.map((Code) => ({ Code })),
+      });
 
-    it('sets the count of a reply at its visible key from the count it saw, and puts the voter mark', async () => {
+    it('adds one to a reply at its visible key with the voter mark, only while it is approved', async () => {
       ddb.on(TransactWriteCommand).resolves({});
 
       expect(await repository().vote({ url: '/p', id: '01B', rid: '01A', like: 4 }, 'voter', true)).toEqual({
@@ -275,15 +339,14 @@ describe('createCommentRepository', () => {
       expect(update?.Update).toEqual({
         TableName: 't',
         Key: { pk: 'URL#/p', sk: 'C#01A#01B' },
-        UpdateExpression: 'SET #like = :next',
-        ConditionExpression: 'attribute_exists(pk) AND #status = :approved AND #like = :seen',
+        UpdateExpression: 'ADD #like :one',
+        ConditionExpression: 'attribute_exists(pk) AND #status = :approved',
         ExpressionAttributeNames: { '#like': 'like', '#status': 'status' },
-        ExpressionAttributeValues: { ':next': 5, ':seen': 4, ':approved': 'approved' },
-        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        ExpressionAttributeValues: { ':one': 1, ':approved': 'approved' },
       });
     });
 
-    it("moves a root's like key with its count, and takes the mark away on unlike", async () => {
+    it("moves a root's like sort value by 2^96 with its count, and takes the mark away on unlike, never below 0", async () => {
       ddb.on(TransactWriteCommand).resolves({});
 
       expect(await repository().vote({ url: '/p', id: '01A', like: 12 }, 'voter', false)).toEqual({
@@ -291,77 +354,47 @@ describe('createCommentRepository', () => {
         like: 11,
       });
       const [mark, update] = transactItems();
-      expect(mark?.Delete).toMatchObject({ Key: { pk: 'C#01A', sk: 'VOTE#like#voter' } });
-      expect(update?.Update?.UpdateExpression).toBe('SET #like = :next, #likeKey = :likeKey');
-      expect(update?.Update?.ExpressionAttributeValues).toMatchObject({ ':likeKey': '0000000011#01A' });
-    });
-
-    it('tries again from the count another voter left when the one it saw is stale', async () => {
-      const staleCount = new TransactionCanceledException({
-        message: 'cancelled',
-        $metadata: {},
-        CancellationReasons: [
-          { Code: 'None' },
-          { Code: 'ConditionalCheckFailed', Item: { like: { N: '9' }, status: { S: 'approved' } } },
-        ],
+      expect(mark?.Delete).toMatchObject({
+        Key: { pk: 'C#01A', sk: 'VOTE#like#voter' },
+        ConditionExpression: 'attribute_exists(pk)',
       });
-      ddb.on(TransactWriteCommand).rejectsOnce(staleCount).resolves({});
-
-      expect(await repository().vote({ url: '/p', id: '01A', like: 3 }, 'voter', true)).toEqual({
-        outcome: 'changed',
-        like: 10,
-      });
-      expect(transactItems(1)[1]?.Update?.ExpressionAttributeValues).toMatchObject({
-        ':seen': 9,
-        ':next': 10,
-        ':likeKey': '0000000010#01A',
-      });
-    });
-
-    it('answers unchanged with the stored count when the voter already liked', async () => {
-      ddb.on(TransactWriteCommand).rejects(
-        new TransactionCanceledException({
-          message: 'cancelled',
-          $metadata: {},
-          CancellationReasons: [
-            { Code: 'ConditionalCheckFailed' },
-            { Code: 'None', Item: { like: { N: '6' }, status: { S: 'approved' } } },
-          ],
-        }),
+      expect(update?.Update?.UpdateExpression).toBe('ADD #like :one, #likeSort :step');
+      expect(update?.Update?.ConditionExpression).toBe(
+        'attribute_exists(pk) AND #status = :approved AND #like > :zero',
       );
+      expect(update?.Update?.ExpressionAttributeValues?.[':one']).toBe(-1);
+      expect(String(update?.Update?.ExpressionAttributeValues?.[':step'])).toBe(`-${2n ** 96n}`);
+    });
+
+    it('answers unchanged when the voter already liked, and missing when the comment is held or gone', async () => {
+      ddb
+        .on(TransactWriteCommand)
+        .rejectsOnce(cancelled('ConditionalCheckFailed', 'None'))
+        .rejectsOnce(cancelled('None', 'ConditionalCheckFailed'))
+        .rejectsOnce(cancelled('None', 'ConditionalCheckFailed'));
 
       expect(await repository().vote({ url: '/p', id: '01A', like: 6 }, 'voter', true)).toEqual({
         outcome: 'unchanged',
         like: 6,
       });
-    });
-
-    it('answers missing for a held comment and for one that is gone, and never unlikes below zero', async () => {
-      const cancelled = (item?: Record<string, AttributeValue>) =>
-        new TransactionCanceledException({
-          message: 'cancelled',
-          $metadata: {},
-          CancellationReasons: [
-            { Code: 'None' },
-            { Code: 'ConditionalCheckFailed', ...(item ? { Item: item } : {}) },
-          ],
-        });
-      ddb
-        .on(TransactWriteCommand)
-        .rejectsOnce(cancelled({ like: { N: '0' }, status: { S: 'waiting' } }))
-        .rejectsOnce(cancelled());
-
       expect(await repository().vote({ url: '/p', id: '01A', like: 0 }, 'voter', true)).toEqual({
         outcome: 'missing',
       });
-      expect(await repository().vote({ url: '/p', id: '01A', like: 0 }, 'voter', true)).toEqual({
-        outcome: 'missing',
-      });
+      // An unlike refused by the floor (or a comment gone) changes nothing.
       expect(await repository().vote({ url: '/p', id: '01A', like: 0 }, 'voter', false)).toEqual({
         outcome: 'unchanged',
         like: 0,
       });
-      expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(2);
+    });
+
+    it('sends the unlike even when the id index says 0: the stored count decides', async () => {
+      ddb.on(TransactWriteCommand).resolves({});
+
+      expect(await repository().vote({ url: '/p', id: '01A', like: 0 }, 'voter', false)).toEqual({
+        outcome: 'changed',
+        like: 0,
+      });
+      expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(1);
     });
   });
 });
