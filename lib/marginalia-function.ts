@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, type ParamsAndSecretsLayerVersion, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { type BundlingOptions, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
@@ -22,9 +23,17 @@ export interface MarginaliaFunctionProps {
   readonly logRetention?: RetentionDays;
   /** The Parameters and Secrets extension layer, for a function that reads SSM parameters; default none. */
   readonly paramsAndSecrets?: ParamsAndSecretsLayerVersion;
+  /**
+   * Instances that may run at once, reserved out of the account's regional pool: a ceiling on the function's
+   * cost and on its share of the account. Default none (the unreserved pool).
+   */
+  readonly reservedConcurrentExecutions?: number;
 }
 
-/** A NodejsFunction with the house defaults: Node.js 22 on arm64, ESM bundle with source maps, own log group. */
+/**
+ * A NodejsFunction with the house defaults: Node.js 22 on arm64, ESM bundle with source maps, own log
+ * group, and its own role that may write to that log group only.
+ */
 export class MarginaliaFunction extends Construct {
   /** The Lambda function. */
   readonly function: NodejsFunction;
@@ -40,6 +49,12 @@ export class MarginaliaFunction extends Construct {
       removalPolicy: RemovalPolicy.DESTROY,
     });
 
+    // Our own role instead of the default one with AWSLambdaBasicExecutionRole, whose log statement covers
+    // every log group in the account (`*`): this one may write to its own log group only, which exists
+    // before the function, so no logs:CreateLogGroup either.
+    const role = new Role(this, 'Role', { assumedBy: new ServicePrincipal('lambda.amazonaws.com') });
+    this.logGroup.grantWrite(role);
+
     this.function = new NodejsFunction(this, 'Function', {
       entry: props.entry,
       handler: 'handler',
@@ -51,6 +66,8 @@ export class MarginaliaFunction extends Construct {
       // The Lambda default is 3 s; a DynamoDB retry storm can outlast that, and API Gateway waits up to 30 s.
       timeout: Duration.seconds(10),
       logGroup: this.logGroup,
+      role,
+      reservedConcurrentExecutions: props.reservedConcurrentExecutions,
       projectRoot,
       depsLockFilePath: lockFile,
       environment: props.environment ? { ...props.environment } : undefined,

@@ -1,6 +1,23 @@
 import { fileURLToPath } from 'node:url';
-import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
-import { CorsHttpMethod, HttpApi, HttpMethod, HttpStage } from 'aws-cdk-lib/aws-apigatewayv2';
+import {
+  Annotations,
+  CfnOutput,
+  Duration,
+  RemovalPolicy,
+  Stack,
+  type StackProps,
+  Validations,
+} from 'aws-cdk-lib';
+import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
+import {
+  type CfnStage,
+  CorsHttpMethod,
+  HttpApi,
+  HttpMethod,
+  type HttpRoute,
+  HttpStage,
+  LogGroupLogDestination,
+} from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { AttributeType, Billing, ProjectionType, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
@@ -9,10 +26,12 @@ import {
   ParamsAndSecretsLogLevel,
   ParamsAndSecretsVersions,
 } from 'aws-cdk-lib/aws-lambda';
-import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
+import { MarginaliaAlarms } from './marginalia-alarms.js';
 import { MarginaliaFunction } from './marginalia-function.js';
+import { routeThrottles } from './route-throttles.js';
 import { routes } from './routes.js';
 import { byIdIndexAttributes, recentIndexAttributes, tableDefinition } from './table-definition.js';
 
@@ -30,10 +49,31 @@ export interface MarginaliaStackProps extends StackProps {
   readonly gravatarStr?: string;
   /** Drop browser and OS from comments (Waline `DISABLE_USERAGENT`); default false. */
   readonly disableUserAgent?: boolean;
-  /** Steady-state requests per second across the API; default 50. */
+  /**
+   * Steady-state requests per second across the whole API, shared out between the routes (each route has
+   * its own bucket; their limits add up to this, lib/route-throttles.ts); default 50, at least 1.
+   */
   readonly throttleRateLimit?: number;
-  /** Requests the API absorbs in a burst above the steady rate; default 100. */
+  /** Requests the whole API absorbs in a burst above the steady rate, shared out the same way; default 100. */
   readonly throttleBurstLimit?: number;
+  /** Instances of the comment function that may run at once (reserved concurrency); default 10. */
+  readonly commentConcurrency?: number;
+  /** Instances of the article function that may run at once (reserved concurrency); default 5. */
+  readonly articleConcurrency?: number;
+  /** Read request units per second the table, and each of its indexes, may use (on-demand maximum); default 100. */
+  readonly maxReadUnits?: number;
+  /** Write request units per second the table, and each of its indexes, may use (on-demand maximum); default 25. */
+  readonly maxWriteUnits?: number;
+  /** How long the API's access logs (no IP addresses) are kept; default one month. */
+  readonly accessLogRetention?: RetentionDays;
+  /** Where alarms (and the budget) send mail; default none (alarms show in the console and on the topic). */
+  readonly alarmEmail?: string;
+  /** A monthly AWS cost budget for the account, in US dollars, mailed to `alarmEmail`; default none. */
+  readonly monthlyBudgetUsd?: number;
+  /** API 5xx answers, or errors of one function, in 5 minutes that raise an alarm; default 5. */
+  readonly alarmErrorThreshold?: number;
+  /** Percentage of its maximum read or write units that the table or an index may use for 15 minutes before an alarm; default 80. */
+  readonly alarmCapacityPercent?: number;
   /** How long function logs are kept; default one month. */
   readonly logRetention?: RetentionDays;
   /**
@@ -47,8 +87,12 @@ export interface MarginaliaStackProps extends StackProps {
   readonly forbiddenWords?: readonly string[];
   /** IP hashes (from the moderation list) whose comments are refused; default none. */
   readonly blockedIpHashes?: readonly string[];
-  /** Akismet key; spam checking is off without one (Waline `AKISMET_KEY`). */
-  readonly akismetKey?: string;
+  /**
+   * Name of the SSM SecureString that holds the Akismet key (create it to turn spam checking on; the
+   * functions read it at runtime, so the key is in neither the template nor the function's settings);
+   * default `/marginalia/akismet-key`. Without the parameter, Akismet is off.
+   */
+  readonly akismetKeyParameterName?: string;
   /** The site's address, for Akismet (Waline `SITE_URL`). */
   readonly siteUrl?: string;
   /**
@@ -70,6 +114,12 @@ export class MarginaliaStack extends Stack {
   readonly articleFunction: MarginaliaFunction;
   /** The HTTP API in front of both functions. */
   readonly api: HttpApi;
+  /** The API's one stage: throttling and access logs. */
+  readonly stage: HttpStage;
+  /** The stage's access logs. */
+  readonly accessLogs: LogGroup;
+  /** The alarms, their topic and the optional budget. */
+  readonly alarms: MarginaliaAlarms;
 
   constructor(scope: Construct, id: string, props: MarginaliaStackProps = {}) {
     super(scope, id, props);
@@ -81,21 +131,55 @@ export class MarginaliaStack extends Stack {
     const rateLimit = props.throttleRateLimit ?? 50;
     const burstLimit = props.throttleBurstLimit ?? 100;
     validate(allowedOrigins, ipqps, rateLimit, burstLimit);
+    const ceilings = {
+      commentConcurrency: props.commentConcurrency ?? 10,
+      articleConcurrency: props.articleConcurrency ?? 5,
+      maxReadUnits: props.maxReadUnits ?? 100,
+      maxWriteUnits: props.maxWriteUnits ?? 25,
+      alarmErrorThreshold: props.alarmErrorThreshold ?? 5,
+      alarmCapacityPercent: props.alarmCapacityPercent ?? 80,
+    };
+    validateCeilings(ceilings, props.alarmEmail, props.monthlyBudgetUsd);
+    // Throws when a route has no share, or the ceiling is too small to give each route one unit.
+    const throttles = routeThrottles({ rateLimit, burstLimit });
+    if (allowedOrigins.includes('*') && props.siteUrl === undefined) {
+      Annotations.of(this).addWarningV2(
+        'marginalia:sign-in-origins',
+        'allowedOrigins is * and siteUrl is unset: the sign-in page (/ui/login) hands a token only to ' +
+          "configured origins, so the comment widget's sign-in works only from this API's own /ui pages. " +
+          'Set your blog: -c siteUrl=https://blog.example, or -c allowedOrigins=https://blog.example.',
+      );
+    }
     if (!Number.isInteger(listCacheMs) || listCacheMs < 0 || listCacheMs > 60_000) {
       throw new Error(`listCacheMs: ${listCacheMs} is not a whole number of milliseconds from 0 to 60000`);
     }
 
     const { indexes } = tableDefinition;
+    const indexNames = [
+      indexes.recent.name,
+      indexes.byId.name,
+      indexes.rootsByTime.name,
+      ...(props.rootsByLikeIndex === false ? [] : [indexes.rootsByLike.name]),
+    ];
+    // On-demand maximums: requests beyond them are throttled rather than billed. Each index has its own
+    // (an index without one is unlimited), set to the table's: with four indexes, what the table can
+    // consume at most is five times each value (docs/deploy.md).
+    const maximums = {
+      maxReadRequestUnits: ceilings.maxReadUnits,
+      maxWriteRequestUnits: ceilings.maxWriteUnits,
+    };
     // TableV2 (AWS::DynamoDB::GlobalTable) rather than Table: it is what CDK recommends for new tables,
     // replicas can be added later in place, and moving a live Table to TableV2 needs a retain-and-import.
     const table = new TableV2(this, 'Table', {
       partitionKey: { name: tableDefinition.partitionKey, type: AttributeType.STRING },
       sortKey: { name: tableDefinition.sortKey, type: AttributeType.STRING },
-      billing: Billing.onDemand(),
+      billing: Billing.onDemand(maximums),
       timeToLiveAttribute: tableDefinition.timeToLiveAttribute,
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
-      // Comments are user data: deleting the stack must not delete them.
+      // Comments are user data: deleting the stack must not delete them, and RETAIN alone does not stop a
+      // DeleteTable call from the console or the CLI.
       removalPolicy: RemovalPolicy.RETAIN,
+      deletionProtection: true,
       globalSecondaryIndexes: [
         {
           indexName: indexes.recent.name,
@@ -103,12 +187,14 @@ export class MarginaliaStack extends Stack {
           sortKey: { name: indexes.recent.sortKey, type: AttributeType.STRING },
           projectionType: ProjectionType.INCLUDE,
           nonKeyAttributes: [...recentIndexAttributes],
+          ...maximums,
         },
         {
           indexName: indexes.byId.name,
           partitionKey: { name: indexes.byId.partitionKey, type: AttributeType.STRING },
           projectionType: ProjectionType.INCLUDE,
           nonKeyAttributes: [...byIdIndexAttributes],
+          ...maximums,
         },
         // Keys only: a page of the list reads the keys of the roots before it here, a few bytes each.
         // CloudFormation adds one GSI per stack update: upgrading a 0.1.0 stack takes two deploys
@@ -118,6 +204,7 @@ export class MarginaliaStack extends Stack {
           partitionKey: { name: indexes.rootsByTime.partitionKey, type: AttributeType.STRING },
           sortKey: { name: indexes.rootsByTime.sortKey, type: AttributeType.STRING },
           projectionType: ProjectionType.KEYS_ONLY,
+          ...maximums,
         },
         ...(props.rootsByLikeIndex === false
           ? []
@@ -127,6 +214,7 @@ export class MarginaliaStack extends Stack {
                 partitionKey: { name: indexes.rootsByLike.partitionKey, type: AttributeType.STRING },
                 sortKey: { name: indexes.rootsByLike.sortKey, type: AttributeType.NUMBER },
                 projectionType: ProjectionType.KEYS_ONLY,
+                ...maximums,
               },
             ]),
       ],
@@ -138,6 +226,12 @@ export class MarginaliaStack extends Stack {
       generateSecretString: { passwordLength: 48, excludePunctuation: true, includeSpace: false },
       // Voter and rate marks in the table are hashes made with this salt; a new salt would orphan them.
       removalPolicy: RemovalPolicy.RETAIN,
+    });
+    Validations.of(ipHashSalt).acknowledge({
+      id: 'AwsSolutions-SMG4',
+      reason:
+        'Not rotated on purpose: voter and rate marks and every comment ipHash are HMACs under this salt, ' +
+        'so a new salt would orphan them all. docs/deploy.md describes a manual rotation.',
     });
 
     const environment: Record<string, string> = {
@@ -155,7 +249,6 @@ export class MarginaliaStack extends Stack {
       COMMENT_AUDIT: String(props.commentAudit ?? false),
       ...(props.forbiddenWords?.length ? { FORBIDDEN_WORDS: props.forbiddenWords.join(',') } : {}),
       ...(props.blockedIpHashes?.length ? { BLOCKED_IP_HASHES: props.blockedIpHashes.join(',') } : {}),
-      ...(props.akismetKey === undefined ? {} : { AKISMET_KEY: props.akismetKey }),
       ...(props.siteUrl === undefined ? {} : { SITE_URL: props.siteUrl }),
     };
 
@@ -169,28 +262,52 @@ export class MarginaliaStack extends Stack {
       paramsAndSecrets: ParamsAndSecretsLayerVersion.fromVersion(ParamsAndSecretsVersions.V1_0_103, {
         logLevel: ParamsAndSecretsLogLevel.WARN,
       }),
+      // At the API ceiling the comment routes take about 22 requests/s, at ~0.1 s each warm and ~1 s for a
+      // submit: 4 to 5 busy instances (Little's law); 10 leaves room for cold starts and bursts. Reserving
+      // needs an account whose regional concurrency stays at or above 100 unreserved (1,000 by default).
+      reservedConcurrentExecutions: ceilings.commentConcurrency,
     });
     const article = new MarginaliaFunction(this, 'ArticleFunction', {
       entry: entry('../functions/article/handler.ts'),
       description: 'Marginalia reading counts and reactions.',
       environment,
       logRetention: props.logRetention,
+      // About 28 requests/s at the API ceiling, a few tens of ms each: 1 to 2 busy instances; 5 for bursts.
+      reservedConcurrentExecutions: ceilings.articleConcurrency,
     });
+    for (const fn of [comment, article]) {
+      Validations.of(fn.function).acknowledge({
+        id: 'AwsSolutions-L1',
+        reason:
+          'nodejs22.x is maintained until April 2027 and is what the bundles target and the benchmarks ' +
+          'measure (lib/bundle-options.ts); moving to nodejs24.x is planned with a benchmark run.',
+      });
+    }
     this.commentFunction = comment;
     this.articleFunction = article;
 
     // Named actions only: no Scan, no wildcard. TransactWriteItems has no IAM action of its own;
     // each item in a transaction is authorised as its Put/Update/Delete/ConditionCheck.
-    // grant() on a table with indexes also covers `<table>/index/*` (the recent and by-id Queries).
-    table.grant(
-      comment.function,
-      'dynamodb:Query',
-      'dynamodb:GetItem',
-      'dynamodb:BatchGetItem',
-      'dynamodb:PutItem',
-      'dynamodb:UpdateItem',
-      'dynamodb:DeleteItem',
-      'dynamodb:ConditionCheckItem',
+    comment.function.addToRolePolicy(
+      new PolicyStatement({
+        actions: [
+          'dynamodb:Query',
+          'dynamodb:GetItem',
+          'dynamodb:BatchGetItem',
+          'dynamodb:PutItem',
+          'dynamodb:UpdateItem',
+          'dynamodb:DeleteItem',
+          'dynamodb:ConditionCheckItem',
+        ],
+        resources: [table.tableArn],
+      }),
+    );
+    // The indexes are only queried, each by name: no `<table>/index/*` (AwsSolutions-IAM5).
+    comment.function.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['dynamodb:Query'],
+        resources: indexNames.map((name) => `${table.tableArn}/index/${name}`),
+      }),
     );
     // Sign-in reads its token key once per cold start; only that one parameter. The key is a
     // SecureString under the AWS managed key, which SSM decrypts for callers allowed to read it.
@@ -221,6 +338,34 @@ export class MarginaliaStack extends Stack {
       }),
     );
 
+    // ---- The Akismet key -------------------------------------------------------------------------
+    // An SSM SecureString the operator creates (CloudFormation cannot create SecureStrings), read at
+    // runtime through the Parameters and Secrets extension like the token key: never in the template,
+    // cdk.out or the function's configuration. Only the comment function checks comments, so only it
+    // gets the parameter's name and the right to read that one parameter. No parameter: Akismet is off.
+    if (this.node.tryGetContext('akismetKey') !== undefined) {
+      throw new Error(
+        'akismetKey: the Akismet key is no longer taken from context, which put it into the template; ' +
+          'store it as the SSM SecureString akismetKeyParameterName names (default /marginalia/akismet-key) ' +
+          'and remove akismetKey',
+      );
+    }
+    const akismetKeyParameterName = props.akismetKeyParameterName ?? '/marginalia/akismet-key';
+    comment.function.addEnvironment('AKISMET_KEY_PARAMETER', akismetKeyParameterName);
+    comment.function.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['ssm:GetParameter'],
+        resources: [
+          Stack.of(this).formatArn({
+            service: 'ssm',
+            resource: 'parameter',
+            resourceName: akismetKeyParameterName.replace(/^\//, ''),
+          }),
+        ],
+      }),
+    );
+    // ---- End of the Akismet key ------------------------------------------------------------------
+
     const integrations = {
       comment: new HttpLambdaIntegration('CommentIntegration', comment.function),
       article: new HttpLambdaIntegration('ArticleIntegration', article.function),
@@ -248,20 +393,71 @@ export class MarginaliaStack extends Stack {
       },
     });
     this.api = api;
-    for (const route of routes) {
+    Validations.of(api).acknowledge({
+      id: 'AwsSolutions-APIG4',
+      reason:
+        'A public comment widget API by design: readers are anonymous. Administrator routes check the ' +
+        'sign-in token in the function (functions/comment), which answers 401 without a valid one.',
+    });
+    const apiRoutes: HttpRoute[] = routes.flatMap((route) =>
       api.addRoutes({
         path: route.path,
         methods: [HttpMethod[route.method]],
         integration: integrations[route.function],
-      });
-    }
+      }),
+    );
 
-    new HttpStage(this, 'DefaultStage', {
+    // Access logs without the caller's IP address (nor user agent, nor query string): the functions keep
+    // only a salted hash of it, and HTTP APIs take neither WAF nor per-client limits, so the IP would buy
+    // nothing we could act on. What is left (route, status, latencies, errors) shows which routes drive
+    // traffic and where the ceilings bite, and holds no personal data: it can be kept a month.
+    const accessLogs = new LogGroup(this, 'AccessLogs', {
+      retention: props.accessLogRetention ?? RetentionDays.ONE_MONTH,
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    this.accessLogs = accessLogs;
+    const shares = Object.values(throttles);
+    const stage = new HttpStage(this, 'DefaultStage', {
       httpApi: api,
       stageName: '$default',
       autoDeploy: true,
-      // A ceiling on cost and abuse: requests above it get a 429 before any Lambda runs.
-      throttle: { rateLimit, burstLimit },
+      // Each route's own limits are in the route settings below. A route missing from them (none: every
+      // route has a share) would get the smallest share rather than the account's limit.
+      throttle: {
+        rateLimit: Math.min(...shares.map((share) => share.rateLimit)),
+        burstLimit: Math.min(...shares.map((share) => share.burstLimit)),
+      },
+      accessLogSettings: {
+        destination: new LogGroupLogDestination(accessLogs),
+        format: AccessLogFormat.custom(JSON.stringify(accessLogFields)),
+      },
+    });
+    this.stage = stage;
+    // A ceiling on cost and abuse, true across the API: each route's token bucket gets its share of the
+    // API's rate and burst, and the shares add up to them. Requests above a route's share get a 429
+    // before any Lambda runs. No L2 property sets route settings.
+    (stage.node.defaultChild as CfnStage).routeSettings = Object.fromEntries(
+      Object.entries(throttles).map(([routeKey, share]) => [
+        routeKey,
+        { ThrottlingRateLimit: share.rateLimit, ThrottlingBurstLimit: share.burstLimit },
+      ]),
+    );
+    // CloudFormation refuses route settings that name a route it has not created yet.
+    stage.node.addDependency(...apiRoutes);
+    const defaultRoute = api.node.tryFindChild('DefaultRoute');
+    if (defaultRoute !== undefined) stage.node.addDependency(defaultRoute);
+
+    this.alarms = new MarginaliaAlarms(this, 'Alarms', {
+      stage,
+      functions: { Comment: comment.function, Article: article.function },
+      table,
+      indexNames,
+      maxReadUnits: ceilings.maxReadUnits,
+      maxWriteUnits: ceilings.maxWriteUnits,
+      errorThreshold: ceilings.alarmErrorThreshold,
+      capacityPercent: ceilings.alarmCapacityPercent,
+      email: props.alarmEmail,
+      monthlyBudgetUsd: props.monthlyBudgetUsd,
     });
 
     new CfnOutput(this, 'ApiUrl', {
@@ -269,8 +465,31 @@ export class MarginaliaStack extends Stack {
       value: api.apiEndpoint,
     });
     new CfnOutput(this, 'TableName', { description: 'The DynamoDB table.', value: table.tableName });
+    new CfnOutput(this, 'AlarmTopicArn', {
+      description: 'The SNS topic every alarm notifies.',
+      value: this.alarms.topic.topicArn,
+    });
   }
 }
+
+/**
+ * One JSON object per request. `requestId` is required by API Gateway; `$context.identity.sourceIp`,
+ * `$context.identity.userAgent` and the query string are left out on purpose (see the stage).
+ */
+const accessLogFields = {
+  requestId: '$context.requestId',
+  time: '$context.requestTimeEpoch',
+  method: '$context.httpMethod',
+  routeKey: '$context.routeKey',
+  path: '$context.path',
+  status: '$context.status',
+  responseLength: '$context.responseLength',
+  responseLatency: '$context.responseLatency',
+  integrationStatus: '$context.integrationStatus',
+  integrationLatency: '$context.integrationLatency',
+  integrationError: '$context.integrationErrorMessage',
+  error: '$context.error.message',
+};
 
 function validate(allowedOrigins: readonly string[], ipqps: number, rateLimit: number, burstLimit: number) {
   if (allowedOrigins.length === 0) {
@@ -283,9 +502,35 @@ function validate(allowedOrigins: readonly string[], ipqps: number, rateLimit: n
   if (!Number.isInteger(ipqps) || ipqps < 0 || ipqps > 86_400) {
     throw new Error(`ipqps: ${ipqps} is not a whole number of seconds from 0 to 86400`);
   }
-  if (!(rateLimit > 0) || !Number.isInteger(burstLimit) || burstLimit < 1) {
+  if (!(rateLimit >= 1) || !Number.isInteger(burstLimit) || burstLimit < 1) {
     throw new Error(
-      `throttle: rate ${rateLimit} must be above 0 and burst ${burstLimit} a whole number >= 1`,
+      `throttle: rate ${rateLimit} must be at least 1 request/s and burst ${burstLimit} a whole number >= 1`,
     );
+  }
+}
+
+function validateCeilings(
+  ceilings: Readonly<Record<string, number>>,
+  alarmEmail: string | undefined,
+  monthlyBudgetUsd: number | undefined,
+) {
+  for (const [name, value] of Object.entries(ceilings)) {
+    if (!Number.isInteger(value) || value < 1) {
+      throw new Error(`${name}: ${value} is not a whole number of at least 1`);
+    }
+  }
+  if ((ceilings.alarmCapacityPercent ?? 0) > 100) {
+    throw new Error(`alarmCapacityPercent: ${ceilings.alarmCapacityPercent} is above 100`);
+  }
+  if (alarmEmail !== undefined && !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(alarmEmail)) {
+    throw new Error(`alarmEmail: "${alarmEmail}" is not a mail address`);
+  }
+  if (monthlyBudgetUsd !== undefined) {
+    if (!(monthlyBudgetUsd > 0)) {
+      throw new Error(`monthlyBudgetUsd: ${monthlyBudgetUsd} is not an amount above 0`);
+    }
+    if (alarmEmail === undefined) {
+      throw new Error('monthlyBudgetUsd: a budget notifies by mail; set alarmEmail too');
+    }
   }
 }

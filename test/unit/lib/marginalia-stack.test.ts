@@ -3,10 +3,11 @@ import { join } from 'node:path';
 import { App, type Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
-import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { type CfnLogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { MarginaliaFunction } from '../../../lib/marginalia-function.js';
 import { MarginaliaStack, type MarginaliaStackProps } from '../../../lib/marginalia-stack.js';
+import { routeKeys } from '../../../lib/route-throttles.js';
 import { routes } from '../../../lib/routes.js';
 import {
   byIdIndexAttributes,
@@ -24,6 +25,7 @@ const rootsByTime = {
     { AttributeName: tableDefinition.indexes.rootsByTime.sortKey, KeyType: 'RANGE' },
   ],
   Projection: { ProjectionType: 'KEYS_ONLY' },
+  WriteOnDemandThroughputSettings: { MaxWriteRequestUnits: 25 },
 };
 const rootsByLike = {
   IndexName: tableDefinition.indexes.rootsByLike.name,
@@ -32,6 +34,7 @@ const rootsByLike = {
     { AttributeName: tableDefinition.indexes.rootsByLike.sortKey, KeyType: 'RANGE' },
   ],
   Projection: { ProjectionType: 'KEYS_ONLY' },
+  WriteOnDemandThroughputSettings: { MaxWriteRequestUnits: 25 },
 };
 
 const commentActions = [
@@ -42,6 +45,8 @@ const commentActions = [
   'dynamodb:PutItem',
   'dynamodb:Query',
   'dynamodb:UpdateItem',
+  'logs:CreateLogStream',
+  'logs:PutLogEvents',
   'ssm:GetParameter',
 ];
 
@@ -53,7 +58,7 @@ const customProps: MarginaliaStackProps = {
   gravatarStr: 'https://gravatar.example.com/avatar/{{mail|md5}}',
   disableUserAgent: true,
   throttleRateLimit: 5,
-  throttleBurstLimit: 10,
+  throttleBurstLimit: 30,
   logRetention: RetentionDays.ONE_WEEK,
 };
 
@@ -98,9 +103,23 @@ function statementsOf(fnId: string): Array<{ Action: string | string[]; Resource
 }
 
 function actionsOf(fnId: string): string[] {
-  return statementsOf(fnId)
-    .flatMap((statement) => statement.Action)
-    .sort();
+  return [...new Set(statementsOf(fnId).flatMap((statement) => statement.Action))].sort();
+}
+
+/** The sums of the route settings' rates and bursts of a stage. */
+function routeSettingsTotals(owner: Template): { keys: string[]; rate: number; burst: number } {
+  const stage = Object.values(owner.findResources('AWS::ApiGatewayV2::Stage'))[0];
+  const settings = stage?.Properties.RouteSettings as Record<
+    string,
+    { ThrottlingRateLimit: number; ThrottlingBurstLimit: number }
+  >;
+  const values = Object.values(settings);
+  return {
+    keys: Object.keys(settings),
+    // Rates are in hundredths: sum them as whole hundredths so rounding cannot hide a difference.
+    rate: values.reduce((sum, value) => sum + Math.round(value.ThrottlingRateLimit * 100), 0) / 100,
+    burst: values.reduce((sum, value) => sum + value.ThrottlingBurstLimit, 0),
+  };
 }
 
 /** The environment variables of a function. */
@@ -176,11 +195,13 @@ describe('MarginaliaStack', () => {
             { AttributeName: tableDefinition.indexes.recent.sortKey, KeyType: 'RANGE' },
           ],
           Projection: { ProjectionType: 'INCLUDE', NonKeyAttributes: [...recentIndexAttributes] },
+          WriteOnDemandThroughputSettings: { MaxWriteRequestUnits: 25 },
         },
         {
           IndexName: tableDefinition.indexes.byId.name,
           KeySchema: [{ AttributeName: tableDefinition.indexes.byId.partitionKey, KeyType: 'HASH' }],
           Projection: { ProjectionType: 'INCLUDE', NonKeyAttributes: [...byIdIndexAttributes] },
+          WriteOnDemandThroughputSettings: { MaxWriteRequestUnits: 25 },
         },
         rootsByTime,
         rootsByLike,
@@ -267,13 +288,16 @@ describe('MarginaliaStack', () => {
     });
   });
 
-  it('throttles one auto-deployed $default stage at 50 rps and 100 burst when no limits are given', () => {
+  it('throttles one auto-deployed $default stage at 50 rps and 100 burst across all routes when no limits are given', () => {
     template.resourceCountIs('AWS::ApiGatewayV2::Stage', 1);
     template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
       StageName: '$default',
       AutoDeploy: true,
-      DefaultRouteSettings: { ThrottlingRateLimit: 50, ThrottlingBurstLimit: 100 },
     });
+
+    const totals = routeSettingsTotals(template);
+    expect(totals.keys.sort()).toEqual(routeKeys().sort());
+    expect(totals).toMatchObject({ rate: 50, burst: 100 });
   });
 
   it('runs both functions on nodejs22.x arm64 with 512 MB and 10 s when synthesized', () => {
@@ -292,7 +316,8 @@ describe('MarginaliaStack', () => {
   });
 
   it('logs each function to its own log group kept one month when no retention is given', () => {
-    template.resourceCountIs('AWS::Logs::LogGroup', 2);
+    // The two functions' and the API's access logs.
+    template.resourceCountIs('AWS::Logs::LogGroup', 3);
     for (const fn of [stack.commentFunction, stack.articleFunction]) {
       const logGroup = (props(functionId(stack, fn)).LoggingConfig as { LogGroup: { Ref: string } }).LogGroup
         .Ref;
@@ -317,12 +342,20 @@ describe('MarginaliaStack', () => {
     }
   });
 
-  it('grants the comment function exactly its item actions on the table and its indexes', () => {
+  it('grants the comment function exactly its item actions on the table and Query on each index by name', () => {
     const statements = statementsOf(functionId(stack, stack.commentFunction));
+    const resourcesJson = JSON.stringify(statements.map((statement) => statement.Resource));
 
     expect(actionsOf(functionId(stack, stack.commentFunction))).toEqual(commentActions);
     expect(statements.every((statement) => statement.Effect === 'Allow')).toBe(true);
-    expect(JSON.stringify(statements.map((statement) => statement.Resource))).toContain('/index/*');
+    expect(resourcesJson).not.toContain('/index/*');
+    for (const index of Object.values(tableDefinition.indexes)) {
+      expect(resourcesJson).toContain(`/index/${index.name}`);
+    }
+    const indexStatements = statements.filter((statement) =>
+      JSON.stringify(statement.Resource).includes('/index/'),
+    );
+    expect(indexStatements.flatMap((statement) => statement.Action)).toEqual(['dynamodb:Query']);
   });
 
   it('grants the article function only its item actions on the table, not its indexes', () => {
@@ -334,16 +367,23 @@ describe('MarginaliaStack', () => {
       'dynamodb:GetItem',
       'dynamodb:PutItem',
       'dynamodb:UpdateItem',
+      'logs:CreateLogStream',
+      'logs:PutLogEvents',
     ]);
     expect(JSON.stringify(statements.map((statement) => statement.Resource))).not.toContain('index');
   });
 
-  it('lets the comment function read only the sign-in key parameter', () => {
+  it('lets the comment function read only the sign-in key and the Akismet key parameters', () => {
     const statements = statementsOf(functionId(stack, stack.commentFunction));
     const ssm = statements.filter((statement) => JSON.stringify(statement.Action).includes('ssm:'));
+    const parameters = ssm
+      .flatMap((statement) => [statement.Resource].flat())
+      .map((arn) => JSON.stringify(arn));
 
-    expect(ssm).toHaveLength(1);
-    expect(JSON.stringify(ssm[0]?.Resource)).toContain(':parameter/marginalia/jwt-secret');
+    expect(ssm.flatMap((statement) => statement.Action)).toEqual(ssm.map(() => 'ssm:GetParameter'));
+    expect(parameters).toHaveLength(2);
+    expect(parameters.some((arn) => arn.includes(':parameter/marginalia/jwt-secret'))).toBe(true);
+    expect(parameters.some((arn) => arn.includes(':parameter/marginalia/akismet-key'))).toBe(true);
     expect(environmentOf(template, functionId(stack, stack.commentFunction))).toMatchObject({
       JWT_SECRET_PARAMETER: '/marginalia/jwt-secret',
       COMMENT_AUDIT: 'false',
@@ -403,10 +443,12 @@ describe('MarginaliaStack', () => {
     custom.hasResourceProperties('AWS::ApiGatewayV2::Api', {
       CorsConfiguration: Match.objectLike({ AllowOrigins: customProps.allowedOrigins }),
     });
-    custom.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
-      DefaultRouteSettings: { ThrottlingRateLimit: 5, ThrottlingBurstLimit: 10 },
-    });
-    custom.allResourcesProperties('AWS::Logs::LogGroup', { RetentionInDays: 7 });
+    expect(routeSettingsTotals(custom)).toMatchObject({ rate: 5, burst: 30 });
+    const logGroups = custom.findResources('AWS::Logs::LogGroup');
+    for (const fn of [customStack.commentFunction, customStack.articleFunction]) {
+      const logGroupId = customStack.getLogicalId(fn.logGroup.node.defaultChild as CfnLogGroup);
+      expect(logGroups[logGroupId]?.Properties.RetentionInDays).toBe(7);
+    }
     expect(environmentOf(custom, functionId(customStack, customStack.commentFunction))).toMatchObject({
       IPQPS: '0',
       LIST_CACHE_MS: '0',
@@ -422,6 +464,8 @@ describe('MarginaliaStack', () => {
     ['ipqps is negative', { ipqps: -1 }, /ipqps/],
     ['the list cache outlives a minute', { listCacheMs: 60_001 }, /listCacheMs/],
     ['the burst limit is zero', { throttleBurstLimit: 0 }, /throttle/],
+    ['the burst limit is below one per route', { throttleBurstLimit: routes.length }, /throttle/],
+    ['the rate limit is below 1 request/s', { throttleRateLimit: 0.5 }, /throttle/],
   ])('throws when %s', (_case, bad: MarginaliaStackProps, message) => {
     const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
 

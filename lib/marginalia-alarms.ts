@@ -1,0 +1,208 @@
+import { Duration, Validations } from 'aws-cdk-lib';
+import type { IHttpStage } from 'aws-cdk-lib/aws-apigatewayv2';
+import { CfnBudget } from 'aws-cdk-lib/aws-budgets';
+import {
+  Alarm,
+  ComparisonOperator,
+  type IMetric,
+  MathExpression,
+  Metric,
+  TreatMissingData,
+} from 'aws-cdk-lib/aws-cloudwatch';
+import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import { Operation, type TableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import { Topic } from 'aws-cdk-lib/aws-sns';
+import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
+import { Construct } from 'constructs';
+
+/** What the alarms watch and when they fire. */
+export interface MarginaliaAlarmsProps {
+  /** The API stage: its 5xx answers. */
+  readonly stage: IHttpStage;
+  /** The functions by name (`Comment`, `Article`): errors and throttles of each. */
+  readonly functions: Readonly<Record<string, IFunction>>;
+  /** The table: throttled requests and consumed units. */
+  readonly table: TableV2;
+  /** The table's GSIs: each has its own consumed units and its own maximums. */
+  readonly indexNames: readonly string[];
+  /** The read request units per second the table and each index may consume. */
+  readonly maxReadUnits: number;
+  /** The write request units per second the table and each index may consume. */
+  readonly maxWriteUnits: number;
+  /** API 5xx answers, or errors of one function, in 5 minutes that raise an alarm. */
+  readonly errorThreshold: number;
+  /** Percentage of its maximum that the busiest of the table and its indexes may use for 15 minutes. */
+  readonly capacityPercent: number;
+  /** Where alarms and the budget send mail; none: alarms only show in the console (and on the topic). */
+  readonly email?: string;
+  /** A monthly AWS cost budget for the whole account, in US dollars; needs `email`. Default none. */
+  readonly monthlyBudgetUsd?: number;
+}
+
+/** The operations the functions send: any throttled one raises the table's alarm. */
+const tableOperations = [
+  Operation.GET_ITEM,
+  Operation.BATCH_GET_ITEM,
+  Operation.QUERY,
+  Operation.PUT_ITEM,
+  Operation.UPDATE_ITEM,
+  Operation.TRANSACT_WRITE_ITEMS,
+];
+
+const fiveMinutes = Duration.minutes(5);
+
+/**
+ * CloudWatch alarms on every ceiling of the stack (API 5xx, function errors and throttles, table
+ * throttles and consumed units), an SNS topic they notify, an optional mail subscription and an optional
+ * monthly AWS budget.
+ */
+export class MarginaliaAlarms extends Construct {
+  /** The topic every alarm notifies (subscribe a chat or pager to it if mail is not enough). */
+  readonly topic: Topic;
+  /** Every alarm, by construct id. */
+  readonly alarms: Readonly<Record<string, Alarm>>;
+
+  constructor(scope: Construct, id: string, props: MarginaliaAlarmsProps) {
+    super(scope, id);
+
+    this.topic = new Topic(this, 'Topic', {
+      displayName: 'Marginalia alarms',
+      // Refuses publishing over plain HTTP (AwsSolutions-SNS3).
+      enforceSSL: true,
+    });
+    Validations.of(this.topic).acknowledge({
+      id: 'AwsSolutions-SNS2',
+      reason:
+        'Alarm notifications carry alarm names and numbers, nothing secret. CloudWatch cannot publish to a ' +
+        'topic under the AWS managed SNS key, and a customer managed key would cost $1 a month for this.',
+    });
+    if (props.email !== undefined) this.topic.addSubscription(new EmailSubscription(props.email));
+
+    const alarms: Record<string, Alarm> = {};
+    const add = (
+      alarmId: string,
+      description: string,
+      metric: IMetric,
+      threshold: number,
+      evaluationPeriods = 1,
+    ): void => {
+      const alarm = new Alarm(this, alarmId, {
+        alarmDescription: description,
+        metric,
+        threshold,
+        evaluationPeriods,
+        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        // No data means no traffic: nothing is wrong.
+        treatMissingData: TreatMissingData.NOT_BREACHING,
+      });
+      alarm.addAlarmAction(new SnsAction(this.topic));
+      alarms[alarmId] = alarm;
+    };
+
+    add(
+      'ServerErrors',
+      `The API answered ${props.errorThreshold} or more 5xx in 5 minutes: function errors (502) or ` +
+        'function throttles (500, the reserved concurrency is reached).',
+      props.stage.metricServerError({ period: fiveMinutes }),
+      props.errorThreshold,
+    );
+    for (const [name, fn] of Object.entries(props.functions)) {
+      add(
+        `${name}Errors`,
+        `The ${name.toLowerCase()} function failed ${props.errorThreshold} or more times in 5 minutes.`,
+        fn.metricErrors({ period: fiveMinutes }),
+        props.errorThreshold,
+      );
+      // One throttle is enough to say: the function's reserved concurrency, a ceiling, was reached.
+      add(
+        `${name}Throttles`,
+        `The ${name.toLowerCase()} function reached its reserved concurrency: requests were refused (500).`,
+        fn.metricThrottles({ period: fiveMinutes }),
+        1,
+      );
+    }
+    add(
+      'TableThrottles',
+      'DynamoDB throttled requests: the table or an index reached its on-demand maximum (or a hot partition).',
+      props.table.metricThrottledRequestsForOperations({ operations: tableOperations, period: fiveMinutes }),
+      1,
+    );
+    add(
+      'ReadCapacity',
+      `The table or one of its indexes read more than ${props.capacityPercent}% of its maximum ` +
+        `(${props.maxReadUnits} units/s) for 15 minutes.`,
+      busiest(props.table, props.indexNames, 'ConsumedReadCapacityUnits'),
+      (props.maxReadUnits * props.capacityPercent) / 100,
+      3,
+    );
+    add(
+      'WriteCapacity',
+      `The table or one of its indexes wrote more than ${props.capacityPercent}% of its maximum ` +
+        `(${props.maxWriteUnits} units/s) for 15 minutes.`,
+      busiest(props.table, props.indexNames, 'ConsumedWriteCapacityUnits'),
+      (props.maxWriteUnits * props.capacityPercent) / 100,
+      3,
+    );
+    this.alarms = alarms;
+
+    if (props.monthlyBudgetUsd !== undefined && props.email !== undefined) {
+      const subscribers = [{ subscriptionType: 'EMAIL', address: props.email }];
+      // A cost budget without filters watches the whole account's bill, not only this stack: cost
+      // allocation tags would have to be activated by hand in the Billing console before a filter works.
+      new CfnBudget(this, 'MonthlyBudget', {
+        budget: {
+          budgetType: 'COST',
+          timeUnit: 'MONTHLY',
+          budgetLimit: { amount: props.monthlyBudgetUsd, unit: 'USD' },
+        },
+        notificationsWithSubscribers: [
+          {
+            notification: {
+              notificationType: 'ACTUAL',
+              comparisonOperator: 'GREATER_THAN',
+              threshold: 80,
+              thresholdType: 'PERCENTAGE',
+            },
+            subscribers,
+          },
+          {
+            notification: {
+              notificationType: 'FORECASTED',
+              comparisonOperator: 'GREATER_THAN',
+              threshold: 100,
+              thresholdType: 'PERCENTAGE',
+            },
+            subscribers,
+          },
+        ],
+      });
+    }
+  }
+}
+
+/**
+ * The units per second consumed by the busiest of the table and its indexes (each has the same maximum):
+ * a 5-minute sum of each, the largest of them at each point, divided by the period's seconds.
+ */
+function busiest(table: TableV2, indexNames: readonly string[], metricName: string): IMetric {
+  const metric = (indexName?: string) =>
+    new Metric({
+      namespace: 'AWS/DynamoDB',
+      metricName,
+      dimensionsMap: {
+        TableName: table.tableName,
+        ...(indexName === undefined ? {} : { GlobalSecondaryIndexName: indexName }),
+      },
+      statistic: 'Sum',
+      period: fiveMinutes,
+    });
+  const metrics = [metric(), ...indexNames.map(metric)];
+  const usingMetrics = Object.fromEntries(metrics.map((m, i) => [`m${i}`, m]));
+  return new MathExpression({
+    expression: `MAX([${Object.keys(usingMetrics).join(', ')}]) / PERIOD(m0)`,
+    usingMetrics,
+    label: `${metricName} per second, busiest of the table and its indexes`,
+    period: fiveMinutes,
+  });
+}

@@ -1,0 +1,106 @@
+/**
+ * How the API's request ceiling is shared out between its routes. HTTP API throttling keeps one token
+ * bucket per route (the stage's default settings are each route's own bucket, not a shared one), so a
+ * ceiling that holds across the API is the sum of the routes' limits: this module splits the ceiling
+ * into per-route limits whose sum is exactly the ceiling.
+ */
+import { routes } from './routes.js';
+
+/** The route key of the catch-all route: unknown paths, and the trailing-slash forms of the real ones. */
+export const defaultRouteKey = '$default';
+
+/**
+ * Each route's percentage of the API ceiling (they add up to 100). The costly routes get small shares:
+ * list, count and recent (`GET …/comment`: a list reads a page of comments), submit (renders markdown,
+ * may call Akismet, writes in a transaction), like and moderation (`PUT`/`DELETE …/comment/{id}`) and
+ * sign-in (`POST …/token`: a password hash). Reading counts (`…/article`: one small item read or
+ * updated) get the largest. The v2 client's bare paths get less than the v3 client's `/api` ones.
+ * `$default` answers 404s and, for `…/comment/` with a trailing slash, lists: 1%.
+ */
+export const routeShares: Readonly<Record<string, number>> = {
+  'GET /api/comment': 16,
+  'POST /api/comment': 2,
+  'PUT /api/comment/{id}': 2,
+  'DELETE /api/comment/{id}': 1,
+  'GET /api/article': 20,
+  'POST /api/article': 20,
+  'GET /api/token': 2,
+  'POST /api/token': 1,
+  'DELETE /api/token': 1,
+  'GET /comment': 8,
+  'POST /comment': 1,
+  'PUT /comment/{id}': 1,
+  'DELETE /comment/{id}': 1,
+  'GET /article': 8,
+  'POST /article': 8,
+  'GET /token': 1,
+  'POST /token': 1,
+  'DELETE /token': 1,
+  'GET /ui': 2,
+  'GET /ui/login': 2,
+  [defaultRouteKey]: 1,
+};
+
+/** One route's token bucket: steady requests per second and the burst it absorbs. */
+export interface RouteThrottle {
+  readonly rateLimit: number;
+  readonly burstLimit: number;
+}
+
+/** Every route key the API has, `$default` last. */
+export function routeKeys(): string[] {
+  return [...routes.map((route) => `${route.method} ${route.path}`), defaultRouteKey];
+}
+
+/**
+ * Splits the API ceiling between the routes by their shares: rates to the hundredth of a request per
+ * second, bursts in whole requests. Each sum equals the ceiling exactly, and every route gets at least
+ * one unit, so the ceiling must be at least 0.01 × routes (rate) and 1 × routes (burst).
+ */
+export function routeThrottles(ceiling: RouteThrottle): Record<string, RouteThrottle> {
+  const keys = routeKeys();
+  const shares = keys.map((key) => {
+    const share = routeShares[key];
+    if (share === undefined) throw new Error(`lib/route-throttles.ts: route ${key} has no share of the API`);
+    return share;
+  });
+  const rateHundredths = Math.round(ceiling.rateLimit * 100);
+  if (rateHundredths < keys.length || ceiling.burstLimit < keys.length) {
+    throw new Error(
+      `throttle: the API has ${keys.length} routes, each with its own limit: the rate must be at least ` +
+        `${keys.length / 100} and the burst at least ${keys.length}`,
+    );
+  }
+  const rates = apportion(rateHundredths, shares);
+  const bursts = apportion(ceiling.burstLimit, shares);
+  return Object.fromEntries(
+    keys.map((key, i) => [key, { rateLimit: (rates[i] ?? 0) / 100, burstLimit: bursts[i] ?? 0 }]),
+  );
+}
+
+/**
+ * Splits `total` whole units in proportion to `weights` (largest remainder: each gets the floor of its
+ * exact share, the units left over go to the largest fractions), then moves a unit from the largest
+ * allocation to any that got none: a route limited to 0 would refuse every request.
+ */
+function apportion(total: number, weights: readonly number[]): number[] {
+  const sum = weights.reduce((a, b) => a + b, 0);
+  const exact = weights.map((weight) => (total * weight) / sum);
+  const units = exact.map(Math.floor);
+  const byRemainder = exact
+    .map((value, i) => ({ i, remainder: value - Math.floor(value) }))
+    .sort((a, b) => b.remainder - a.remainder || a.i - b.i);
+  let left = total - units.reduce((a, b) => a + b, 0);
+  for (const { i } of byRemainder) {
+    if (left === 0) break;
+    units[i] = (units[i] ?? 0) + 1;
+    left -= 1;
+  }
+  for (let i = 0; i < units.length; i += 1) {
+    if (units[i] !== 0) continue;
+    const largest = units.indexOf(Math.max(...units));
+    units[largest] = (units[largest] ?? 0) - 1;
+    units[i] = 1;
+  }
+  return units;
+}
