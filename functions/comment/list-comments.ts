@@ -6,7 +6,7 @@ import { type PublicComment, presentComment, presentReplyUser } from '../shared/
 import { pairReplies } from '../shared/domain/thread.js';
 import { bare, envelope } from '../shared/http/envelope.js';
 import type { Router } from '../shared/http/http-function.js';
-import { parseInput } from '../shared/http/request.js';
+import { parseInput, singleQuery } from '../shared/http/request.js';
 import type { Services } from '../shared/services.js';
 
 /**
@@ -21,13 +21,14 @@ import type { Services } from '../shared/services.js';
 export function createListComments(services: Services): Router {
   const { comments, presentation } = services;
   return async (request) => {
+    // Each is given once: which of two paths (or orders) the caller meant cannot be guessed.
     const query = parseInput(
       listQuerySchema,
       {
-        path: request.query('path'),
-        page: request.query('page') || undefined,
-        pageSize: request.query('pageSize') || undefined,
-        sortBy: request.query('sortBy') || undefined,
+        path: singleQuery(request, 'path'),
+        page: singleQuery(request, 'page') || undefined,
+        pageSize: singleQuery(request, 'pageSize') || undefined,
+        sortBy: singleQuery(request, 'sortBy') || undefined,
       },
       request.lang,
     );

@@ -6,7 +6,7 @@ import { contentHash, hashIp } from '../shared/domain/hashing.js';
 import { limits } from '../shared/domain/limits.js';
 import { translate } from '../shared/domain/messages.js';
 import { presentComment, presentReplyUser } from '../shared/domain/present-comment.js';
-import { loadMarkdownRenderer, loadUserAgentParser } from '../shared/domain/write-only-modules.js';
+import { loadUserAgentParser } from '../shared/domain/write-only-modules.js';
 import { envelope } from '../shared/http/envelope.js';
 import type { Router } from '../shared/http/http-function.js';
 import { parseInput } from '../shared/http/request.js';
@@ -14,35 +14,54 @@ import type { Services } from '../shared/services.js';
 import { initialStatus } from './initial-status.js';
 
 /**
- * `POST /api/comment`: validates, renders the markdown once, decides the status (filters,
- * moderation), and stores the comment in one transaction with its duplicate mark, its rate mark,
- * its parents' checks and its counters. The poster's answer shows the status, waiting or spam
- * included; nobody else sees such a comment until it is approved.
+ * `POST /api/comment`: validates; refuses, before anything costly, what its marks say will be refused
+ * (blocked IP, an administrator's mail from an anonymous poster, duplicate content, too fast); renders
+ * the markdown once, decides the status (filters, moderation, Akismet), and stores the comment in one
+ * transaction with its duplicate mark, its rate mark, its parents' checks and its counters. The poster's
+ * answer shows the status, waiting or spam included; nobody else sees such a comment until it is approved.
  */
 export function createSubmitComment(services: Services): Router {
-  const { comments, config, now, newId, presentation } = services;
+  const { comments, config, now, newId, presentation, readSubmitMarks, renderMarkdown } = services;
   return async (request) => {
     const body = parseInput(submitBodySchema, request.jsonBody(), request.lang);
-    const byAdmin = (await resolveViewer(services, request)) !== undefined;
+    const ipHash = hashIp(config.IP_HASH_SALT, request.sourceIp);
+    const hash = contentHash(body);
+    // One read of the marks beside the token check: a submission they refuse costs no rendering and no
+    // spam-service call. The transaction below checks the rate and duplicate marks again, and decides.
+    const [viewer, marks] = await Promise.all([
+      resolveViewer(services, request),
+      readSubmitMarks({ url: body.url, contentHash: hash, ipHash, mail: body.mail }),
+    ]);
+    const byAdmin = viewer !== undefined;
     const insertedAt = now();
+    const windowMs = config.IPQPS * 1000;
+    // Administrators are not rate-limited: they may answer many comments in a row.
+    const rateLimited = config.IPQPS > 0 && !byAdmin;
+    if (!byAdmin && config.BLOCKED_IP_HASHES.includes(ipHash)) {
+      throw new AppError('forbidden', translate(request.lang, 'ipBlocked'));
+    }
+    // Nobody posts as an administrator without signing in: refused rather than posted without the mail, so
+    // the administrator who forgot to sign in learns why, and nobody's comment is changed behind their back.
+    if (!byAdmin && marks.adminMail) {
+      throw new AppError('forbidden', translate(request.lang, 'adminMailNeedsSignIn'), {
+        mail: 'belongs to an administrator: sign in to use it',
+      });
+    }
+    if (marks.duplicate) throw new AppError('duplicate', translate(request.lang, 'duplicate'));
+    if (rateLimited && marks.lastPostAt !== undefined && marks.lastPostAt > insertedAt - windowMs) {
+      throw new AppError('rate_limited', translate(request.lang, 'rateLimited'));
+    }
+
     const pid = body.pid ?? undefined;
     const rid = body.rid ?? undefined;
     // The v2 client expects the legacy route to prefix replies with a link to the parent.
     const orig = request.legacy && pid && body.at ? `[@${body.at}](#${pid}): ${body.comment}` : body.comment;
-    const [{ renderMarkdown }, { describeUserAgent }] = await Promise.all([
-      loadMarkdownRenderer(),
-      loadUserAgentParser(),
-    ]);
-    const html = renderMarkdown(orig);
+    const [html, { describeUserAgent }] = await Promise.all([renderMarkdown(orig), loadUserAgentParser()]);
     if (Buffer.byteLength(orig) + Buffer.byteLength(html) > limits.storedCommentBytes) {
       throw new AppError(
         'payload_too_large',
         translate(request.lang, 'commentTooLarge', { limit: limits.storedCommentBytes }),
       );
-    }
-    const ipHash = hashIp(config.IP_HASH_SALT, request.sourceIp);
-    if (!byAdmin && config.BLOCKED_IP_HASHES.includes(ipHash)) {
-      throw new AppError('forbidden', translate(request.lang, 'ipBlocked'));
     }
     const status = await initialStatus(services, {
       byAdmin,
@@ -70,27 +89,37 @@ export function createSubmitComment(services: Services): Router {
       like: 0,
       sticky: false,
       insertedAt,
+      ...(byAdmin ? { type: 'administrator' as const } : {}),
     };
 
     // The answer names a reply's parent (`reply_user`) as the list does, and the widget shows it at once; the
     // parent is read beside the write, not after it. A failed read only leaves the name out: the reply is stored.
     const insert = (parentStatus?: CommentStatus) =>
       comments.insert(comment, {
-        contentHash: contentHash(body),
-        // Administrators are not rate-limited: they may answer many comments in a row.
-        ...(config.IPQPS > 0 && !byAdmin ? { rateLimit: { ipHash, windowMs: config.IPQPS * 1000 } } : {}),
+        contentHash: hash,
+        ...(rateLimited ? { rateLimit: { ipHash, windowMs } } : {}),
         ...(parentStatus ? { parentStatus } : {}),
+        // A visitor answers only what visitors can see; an administrator may answer a held comment too.
+        ...(byAdmin ? {} : { visibleParents: true }),
       });
     const parentRef =
       pid === undefined ? undefined : { url: body.url, id: pid, ...(pid === rid ? {} : { rid }) };
     const [firstTry, parent] = await Promise.all([
       insert(),
-      parentRef === undefined ? undefined : comments.find(parentRef).catch(() => undefined),
+      parentRef === undefined
+        ? undefined
+        : comments.find(parentRef, { withHeld: byAdmin }).catch(() => undefined),
     ]);
     let result = firstTry;
     // The insert looked for the parent where visible replies are; one held from visitors (an administrator
     // answering a waiting reply) is elsewhere: the transaction wrote nothing, so it is tried there.
-    if (!result.ok && result.reason === 'parent_missing' && parent && parent.status !== 'approved') {
+    if (
+      byAdmin &&
+      !result.ok &&
+      result.reason === 'parent_missing' &&
+      parent &&
+      parent.status !== 'approved'
+    ) {
       result = await insert(parent.status);
     }
     // `id_taken` means our own write already landed: the SDK retried a commit whose answer was

@@ -30,6 +30,14 @@ async function openContext(
   return { context, page: await context.newPage(), problems };
 }
 
+/** Fills and submits the sign-in form from the page's own context, as a script could even while it is hidden. */
+const submitHiddenForm = `(() => {
+  const form = document.getElementById('login');
+  form.email.value = ${JSON.stringify(admin.email)};
+  form.password.value = ${JSON.stringify(admin.password)};
+  form.requestSubmit();
+})()`;
+
 describe('moderating with the real widget (v3)', () => {
   let server: WidgetServer;
   let browser: Browser;
@@ -184,15 +192,17 @@ describe('moderating with the real widget (v3)', () => {
     expect(moderator.problems).toEqual([]);
   });
 
-  it('refuses to send a sign-in to a redirect the server does not trust', async () => {
+  it('refuses to send a sign-in to a redirect the server is not configured for', async () => {
     const visitor = await openContext(browser);
     opened.push(visitor);
     const login = `${server.base}/ui/login?redirect=${encodeURIComponent('https://attacker.example/steal')}`;
     await visitor.page.goto(login);
-    await visitor.page.locator('input[name=email]').fill(admin.email);
-    await visitor.page.locator('input[name=password]').fill(admin.password);
-    await visitor.page.getByRole('button', { name: 'Sign in' }).click();
 
+    await visitor.page.locator('#refused').waitFor();
+    expect(await visitor.page.locator('#unknown-site').textContent()).toBe('https://attacker.example');
+    expect(await visitor.page.locator('#login').isVisible()).toBe(false);
+    // Submitted anyway (by a script), the sign-in still goes nowhere.
+    await visitor.page.evaluate(submitHiddenForm);
     await expect
       .poll(() => visitor.page.locator('#error').textContent())
       .toContain('Refusing to send a sign-in');
@@ -200,15 +210,17 @@ describe('moderating with the real widget (v3)', () => {
     expect(visitor.problems).toEqual([]);
   });
 
-  it('asks before handing a sign-in to an opener on another origin, and sends nothing until then', async () => {
+  /**
+   * Opens /ui/login of `base` from a page served (by the browser's router) at `opener`, another origin than
+   * the server's, that records every message it receives. Resolves with the visitor and the sign-in popup.
+   */
+  const openLoginFrom = async (base: string, opener: string) => {
     const visitor = await openContext(browser);
     opened.push(visitor);
-    // Another origin than the server's (localhost, not 127.0.0.1): a site that embeds the widget.
-    const other = server.base.replace('127.0.0.1', 'localhost');
     await visitor.context.route('**/*', (route) => {
       const url = new URL(route.request().url());
       if (url.hostname === '127.0.0.1') return route.continue();
-      if (url.href === `${other}/opener.html`) {
+      if (url.href === `${opener}/opener.html`) {
         return route.fulfill({
           contentType: 'text/html',
           body: '<script>window.received = []; addEventListener("message", (e) => received.push(e.data));</script>',
@@ -216,31 +228,65 @@ describe('moderating with the real widget (v3)', () => {
       }
       return route.abort('blockedbyclient');
     });
-    await visitor.page.goto(`${other}/opener.html`);
+    await visitor.page.goto(`${opener}/opener.html`);
     const popupOpened = visitor.page.waitForEvent('popup');
-    await visitor.page.evaluate(
-      `void window.open('${server.base}/ui/login', '_blank', 'width=450,height=450')`,
-    );
-    const login = await popupOpened;
-    await login.locator('#confirm-row').waitFor();
-    expect(await login.locator('#confirm-site').textContent()).toBe(other);
-
-    await login.locator('input[name=email]').fill(admin.email);
-    await login.locator('input[name=password]').fill(admin.password);
-    await login.getByRole('button', { name: 'Sign in' }).click();
-    // The box is required: the form did not go out, and the opener got nothing.
-    expect(await visitor.page.evaluate('window.received')).toEqual([]);
-
-    await login.locator('input[name=confirm]').check();
-    const closed = login.waitForEvent('close');
-    await login.getByRole('button', { name: 'Sign in' }).click();
-    await closed;
-    const received = (await visitor.page.evaluate('window.received')) as Array<{
+    await visitor.page.evaluate(`void window.open('${base}/ui/login', '_blank', 'width=450,height=450')`);
+    return { visitor, login: await popupOpened };
+  };
+  const received = async (page: Page) =>
+    (await page.evaluate('window.received')) as Array<{
       type: string;
-      data: { email: string };
+      data: { email: string; token?: string };
     }>;
-    expect(received.map((message) => [message.type, message.data.email])).toEqual([
-      ['userInfo', admin.email],
-    ]);
+
+  it('hands a sign-in to no opener on an origin the server is not configured for, and says what to set', async () => {
+    // Another origin than the server's (localhost, not 127.0.0.1), under the defaults: ALLOWED_ORIGINS `*`
+    // and no SITE_URL.
+    const other = server.base.replace('127.0.0.1', 'localhost');
+    const { visitor, login } = await openLoginFrom(server.base, other);
+
+    const notice = login.locator('#refused');
+    await notice.waitFor();
+    expect(await login.locator('#unknown-site').textContent()).toBe(other);
+    expect(await notice.innerText()).toMatch(/SITE_URL.*ALLOWED_ORIGINS/s);
+    // No form to fill, and no way to consent to the site.
+    expect(await login.locator('#login').isVisible()).toBe(false);
+    expect(await login.locator('input[name=confirm]').count()).toBe(0);
+
+    // Even a sign-in sent from the page's own script reaches only configured origins: none of them is this one.
+    await login.evaluate(submitHiddenForm);
+    await login.waitForEvent('close');
+    expect(await received(visitor.page)).toEqual([]);
+  });
+
+  it('hands a sign-in to an opener on the origin SITE_URL names', async () => {
+    const site = 'http://localhost:9';
+    const configured = await startWidgetServer({ JWT_TOKEN: 'j'.repeat(48), SITE_URL: `${site}/blog/` });
+    try {
+      await configured.services.admins.save({
+        id: '01ADMINBROWSERTEST0000000B',
+        email: admin.email,
+        displayName: 'Site Admin',
+        passwordHash: await hashPassword(admin.password),
+        createdAt: 0,
+      });
+      const { visitor, login } = await openLoginFrom(configured.base, site);
+
+      expect(await login.locator('#target').textContent()).toBe(`Signing in for ${site}`);
+      expect(await login.locator('#refused').isVisible()).toBe(false);
+      await login.locator('input[name=email]').fill(admin.email);
+      await login.locator('input[name=password]').fill(admin.password);
+      const closed = login.waitForEvent('close');
+      await login.getByRole('button', { name: 'Sign in' }).click();
+      await closed;
+
+      const messages = await received(visitor.page);
+      expect(messages.map((message) => [message.type, message.data.email])).toEqual([
+        ['userInfo', admin.email],
+      ]);
+      expect(messages[0]?.data.token).toBeTruthy();
+    } finally {
+      await configured.stop();
+    }
   });
 });

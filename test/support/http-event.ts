@@ -6,30 +6,63 @@ export interface EventSpec {
   method?: string;
   path: string;
   query?: string;
+  /** A string is sent as it is; anything else as its JSON. */
   body?: unknown;
+  /**
+   * The `Content-Type` header: `application/json` by default when there is a body (what the widgets
+   * send), none without one; `null` sends a body with none, as a cross-site `no-cors` fetch does.
+   */
+  contentType?: string | null;
+  /**
+   * Whether the body arrives base64-encoded (`isBase64Encoded`). By default as API Gateway does: text
+   * types as they are; any other type, or none, in base64.
+   */
+  base64?: boolean;
   headers?: Record<string, string>;
   sourceIp?: string;
 }
 
-/** Builds an API Gateway HTTP API (payload 2.0) event, as the gateway would send it. */
+/** Content types API Gateway passes as text; any other body, or one without a type, arrives in base64. */
+function isTextContentType(contentType: string | undefined): boolean {
+  const type = contentType?.split(';')[0]?.trim().toLowerCase() ?? '';
+  return (
+    type.startsWith('text/') ||
+    type === 'application/x-www-form-urlencoded' ||
+    /^application\/([\w.-]+\+)?(json|xml)$/.test(type) ||
+    type === 'application/javascript'
+  );
+}
+
+/**
+ * Builds an API Gateway HTTP API (payload 2.0) event, as the gateway would send it: a body whose type is
+ * not text, or that has no type, arrives base64-encoded (`isBase64Encoded: true`).
+ */
 export function buildEvent(spec: EventSpec): HttpEvent {
   const method = spec.method ?? 'GET';
   const id = /\/comment\/([^/]+)$/.exec(spec.path)?.[1];
-  const body =
+  const text =
     spec.body === undefined
       ? undefined
       : typeof spec.body === 'string'
         ? spec.body
         : JSON.stringify(spec.body);
+  const contentType =
+    spec.contentType === null
+      ? undefined
+      : (spec.contentType ?? (text === undefined ? undefined : 'application/json'));
+  const headers: Record<string, string> = {
+    // API Gateway passes the Host the client reached it at (the API's own domain).
+    host: 'localhost',
+    ...(contentType !== undefined ? { 'content-type': contentType } : {}),
+    ...spec.headers,
+  };
+  const base64 = text !== undefined && (spec.base64 ?? !isTextContentType(headers['content-type']));
   return {
     version: '2.0',
     routeKey: '$default',
     rawPath: spec.path,
     rawQueryString: spec.query ?? '',
-    headers: {
-      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-      ...spec.headers,
-    },
+    headers,
     ...(id ? { pathParameters: { id: decodeURIComponent(id) } } : {}),
     requestContext: {
       accountId: 'test',
@@ -49,8 +82,8 @@ export function buildEvent(spec: EventSpec): HttpEvent {
       time: '21/Nov/2026:00:00:00 +0000',
       timeEpoch: 0,
     },
-    body,
-    isBase64Encoded: false,
+    body: base64 ? Buffer.from(text).toString('base64') : text,
+    isBase64Encoded: base64,
   };
 }
 

@@ -9,10 +9,11 @@ export interface LoginPageSettings {
   readonly siteUrl?: string;
 }
 
-// Runs in the browser. The token is handed only to a trusted origin: one of ALLOWED_ORIGINS, the
-// server's own, or SITE_URL. When every origin is allowed and no SITE_URL is set, the page that
-// opened this one may receive it too, but only once the administrator ticks a box naming that
-// site: a stranger's page cannot collect a sign-in silently.
+// Runs in the browser. The token goes only to a configured origin: an ALLOWED_ORIGINS entry (not `*`),
+// SITE_URL's origin, or this server's own. An opener or a redirect elsewhere gets nothing, and the page
+// says what to configure: there is no way for a stranger's page to collect a sign-in, even with a click.
+// The opener is told by postMessage aimed at each configured origin: the browser delivers it only to an
+// opener on that very origin, whatever `document.referrer` claims or hides.
 const script = String.raw`
 const settings = JSON.parse(document.getElementById('settings').textContent);
 const root = location.pathname.replace(/\/ui(\/.*)?$/, '/');
@@ -22,19 +23,21 @@ const form = document.getElementById('login');
 const error = document.getElementById('error');
 const target = document.getElementById('target');
 const originOf = (url) => { try { return new URL(url).origin; } catch { return undefined; } };
+const configuredOrigins = [...new Set([
+  ...settings.allowedOrigins.filter((origin) => origin !== '*'),
+  originOf(settings.siteUrl || ''),
+  location.origin,
+].filter(Boolean))];
+const configured = (origin) => Boolean(origin) && configuredOrigins.includes(origin);
 const referrer = originOf(document.referrer);
-const siteOrigin = originOf(settings.siteUrl || '');
-const configured = (origin) => Boolean(origin) &&
-  (settings.allowedOrigins.includes(origin) || origin === location.origin || origin === siteOrigin);
-const confirmable = (origin) => Boolean(origin) && !siteOrigin &&
-  settings.allowedOrigins.includes('*') && origin === referrer && !configured(origin);
-const trusted = (origin) => configured(origin) || (confirmable(origin) && form.confirm.checked);
+// Where the token would go: the redirect's site, the opener's (as far as the referrer tells), or here.
 const destination = redirect ? originOf(redirect) : window.opener ? referrer : location.origin;
-target.textContent = destination ? 'Signing in for ' + destination : '';
-if (confirmable(destination)) {
-  document.getElementById('confirm-site').textContent = destination;
-  document.getElementById('confirm-row').hidden = false;
-  form.confirm.required = true;
+if (redirect ? !configured(destination) : window.opener && referrer && !configured(referrer)) {
+  document.getElementById('unknown-site').textContent = destination || redirect;
+  document.getElementById('refused').hidden = false;
+  form.hidden = true;
+} else if (destination) {
+  target.textContent = 'Signing in for ' + destination;
 }
 
 form.addEventListener('submit', async (event) => {
@@ -54,14 +57,13 @@ form.addEventListener('submit', async (event) => {
   if (answer.errno) { error.textContent = answer.errmsg || 'Sign-in failed.'; return; }
   const user = { ...answer.data, remember: form.remember.checked };
   if (redirect) {
-    if (!trusted(originOf(redirect))) { error.textContent = 'Refusing to send a sign-in to ' + redirect; return; }
+    if (!configured(originOf(redirect))) { error.textContent = 'Refusing to send a sign-in to ' + redirect; return; }
+    // The widget reads the token from the query (?token=), not from a fragment.
     const url = new URL(redirect);
     url.searchParams.set('token', user.token);
     location.href = url.toString();
   } else if (window.opener) {
-    const origins = settings.allowedOrigins.includes('*') ? [referrer] : settings.allowedOrigins;
-    if (!origins.some(trusted)) { error.textContent = 'Refusing to send a sign-in to an unknown site.'; return; }
-    for (const origin of origins.filter(trusted)) window.opener.postMessage({ type: 'userInfo', data: user }, origin);
+    for (const origin of configuredOrigins) window.opener.postMessage({ type: 'userInfo', data: user }, origin);
     window.close();
   } else {
     sessionStorage.setItem('MARGINALIA_TOKEN', user.token);
@@ -77,11 +79,15 @@ export function loginPage(settings: LoginPageSettings): HttpResult {
     body: `<main>
 <h1>Sign in to moderate</h1>
 <p id="target" class="muted"></p>
+<div id="refused" class="card" role="alert" hidden>
+  <p>Sign-in goes only to the sites this server is configured for, and <strong id="unknown-site"></strong> is not one of them.</p>
+  <p>If it is your site, set <code>SITE_URL</code> to its address, or add its origin to <code>ALLOWED_ORIGINS</code>, and sign in from it again.</p>
+  <p><a href="../ui">Moderate on this server instead</a></p>
+</div>
 <form id="login" class="card">
   <label>Email <input name="email" type="email" autocomplete="username" required></label>
   <label>Password <input name="password" type="password" autocomplete="current-password" required></label>
   <label><span><input name="remember" type="checkbox" checked> Remember me on this device</span></label>
-  <label id="confirm-row" hidden><span><input name="confirm" type="checkbox"> Send my sign-in to <strong id="confirm-site"></strong>: I trust this site</span></label>
   <button type="submit">Sign in</button>
   <p id="error" class="error" role="alert"></p>
 </form>

@@ -24,6 +24,7 @@ const baseStyle = `
   button.danger { background: #c0392b; border-color: #c0392b; }
   .error { color: #c0392b; min-height: 1.5em; }
   .muted { opacity: .7; font-size: .85rem; }
+  [hidden] { display: none !important; }
 `;
 
 /**

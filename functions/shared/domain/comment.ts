@@ -27,6 +27,8 @@ export interface StoredComment {
   readonly sticky: boolean;
   /** Epoch milliseconds. */
   readonly insertedAt: number;
+  /** `administrator` when written by a signed-in administrator (Waline's user `type`); absent otherwise. */
+  readonly type?: 'administrator';
 }
 
 /** What list, recent and moderation read back: no user agent; the IP hash only for administrators. */

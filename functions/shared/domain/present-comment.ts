@@ -24,6 +24,8 @@ export interface PublicComment {
   like: number;
   time: number;
   sticky?: true;
+  /** Written by a signed-in administrator: the widgets show a badge. */
+  type?: 'administrator';
   pid?: string;
   rid?: string;
   url?: string;
@@ -57,6 +59,7 @@ export function presentComment(
     like: comment.like,
     time: comment.insertedAt,
     ...(comment.sticky ? { sticky: true as const } : {}),
+    ...(comment.type === 'administrator' ? { type: comment.type } : {}),
     ...(comment.pid !== undefined ? { pid: comment.pid } : {}),
     ...(comment.rid !== undefined ? { rid: comment.rid } : {}),
     ...(extra.withUrl ? { url: comment.url } : {}),

@@ -5,6 +5,7 @@ import { resolveLang, translate } from '../domain/messages.js';
 import { logError } from '../log.js';
 import { sourceMappedStack } from '../source-mapped-stack.js';
 import { corsHeaders, preflightResponse } from './cors.js';
+import { refuseCrossSiteWrite } from './cross-site.js';
 import { failure } from './envelope.js';
 import type { HttpEvent, HttpHandler, HttpResult } from './http-types.js';
 import { type ApiRequest, toApiRequest } from './request.js';
@@ -78,7 +79,10 @@ function describeError(error: unknown): string {
   }
 }
 
-/** Wraps a router with the middleware every function shares: preflight, CORS, error envelope. */
+/**
+ * Wraps a router with the middleware every function shares: preflight, CORS, error envelope; and refuses
+ * cross-site writes (cross-site.ts) before any route runs.
+ */
 export function createHttpFunction(
   router: Router,
   options: { allowedOrigins: readonly string[] },
@@ -87,6 +91,10 @@ export function createHttpFunction(
     .use(cors(options.allowedOrigins))
     .use(errorEnvelope())
     .use(preflight(options.allowedOrigins))
-    .handler((event) => router(toApiRequest(event)));
+    .handler((event) => {
+      const request = toApiRequest(event);
+      refuseCrossSiteWrite(request, options.allowedOrigins);
+      return router(request);
+    });
   return (event, context) => handler(event, context);
 }

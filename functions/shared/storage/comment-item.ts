@@ -6,6 +6,12 @@ import { attributes, entities, keys, likeSortValue, rootsPartition, statusPartit
 export const listedAttributes = recentIndexAttributes;
 
 /**
+ * Attributes read back from the base table (threads, a parent): the listed ones and `type`, which the
+ * recent index does not copy (adding it there would mean rebuilding that index).
+ */
+export const threadAttributes = [...listedAttributes, 'type'] as const;
+
+/**
  * The index attributes of a comment in `status`: the recent index's status partition for every comment,
  * and for a root its roots-index partition (by status, pinned or not).
  */
@@ -57,6 +63,7 @@ export function fromCommentItem(item: Record<string, unknown>): ListedComment {
     ...(pid !== undefined ? { pid } : {}),
     ...(rid !== undefined ? { rid } : {}),
     ...(optional('ipHash') !== undefined ? { ipHash: optional('ipHash') as string } : {}),
+    ...(item.type === 'administrator' ? { type: 'administrator' as const } : {}),
     nick: text('nick'),
     mail: text('mail'),
     link: text('link'),

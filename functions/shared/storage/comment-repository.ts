@@ -4,7 +4,7 @@ import type { SortOrder } from '../domain/comment-schemas.js';
 import { limits } from '../domain/limits.js';
 import { pageOfRoots, type StoredThread } from '../domain/thread.js';
 import { type RangeRead, readCommentRange } from './article-comments.js';
-import { fromCommentItem, listedAttributes, toCommentItem } from './comment-item.js';
+import { fromCommentItem, threadAttributes, toCommentItem } from './comment-item.js';
 import { contribution, counterUpdates } from './counter-deltas.js';
 import {
   attributes,
@@ -27,6 +27,8 @@ export interface InsertGuards {
   readonly rateLimit?: { readonly ipHash: string; readonly windowMs: number };
   /** The status of the comment a reply answers, when it is not the thread root (it says where it is). */
   readonly parentStatus?: CommentStatus;
+  /** A visitor's reply: the thread root must be approved too (a visitor answers only what it can see). */
+  readonly visibleParents?: boolean;
 }
 
 /** Why an insert was refused; nothing was written. */
@@ -80,8 +82,11 @@ export interface CommentRepository {
   listPage(query: PageQuery): Promise<StoredPage>;
   /** The site's `count` newest approved comments, newest first. */
   recent(count: number): Promise<readonly ListedComment[]>;
-  /** Comment `ref`, read consistently wherever its status put it, or undefined when there is none. */
-  find(ref: CommentRef): Promise<ListedComment | undefined>;
+  /**
+   * Comment `ref`, read consistently, or undefined when there is none: a reply is looked for where its
+   * status may have put it, its held place only `withHeld` (an administrator's read).
+   */
+  find(ref: CommentRef, options?: { withHeld?: boolean }): Promise<ListedComment | undefined>;
   /** Stores `comment` with its guards and counters, or says why not. */
   insert(
     comment: StoredComment,
@@ -150,7 +155,7 @@ export function createCommentRepository(
   ): Promise<ThreadRead> => {
     const read = (part: 'visible' | 'held', limit: number) =>
       readCommentRange(client, tableName, url, threadRange(rootId, part), {
-        names: listedAttributes,
+        names: threadAttributes,
         consistent: options.consistent,
         limit,
         onPage: options.budget.count,
@@ -174,7 +179,7 @@ export function createCommentRepository(
   ): Promise<RangeRead> => {
     if (!range.more || !range.next || options.limit <= 0 || !options.budget.goOn()) return range;
     const further = await readCommentRange(client, tableName, url, threadRange(rootId, part), {
-      names: listedAttributes,
+      names: threadAttributes,
       consistent: options.consistent,
       limit: options.limit,
       after: range.next,
@@ -295,14 +300,14 @@ export function createCommentRepository(
       return comments;
     },
 
-    async find(ref) {
+    async find(ref, options = {}) {
       const read = async (key: ReturnType<typeof keys.root>) => {
         const output = await client.send(
           new GetCommand({
             TableName: tableName,
             Key: key,
-            ProjectionExpression: listedAttributes.map((_, i) => `#p${i}`).join(', '),
-            ExpressionAttributeNames: Object.fromEntries(listedAttributes.map((name, i) => [`#p${i}`, name])),
+            ProjectionExpression: threadAttributes.map((_, i) => `#p${i}`).join(', '),
+            ExpressionAttributeNames: Object.fromEntries(threadAttributes.map((name, i) => [`#p${i}`, name])),
             // A reply may follow its parent within a second; an eventually consistent read could miss it.
             ConsistentRead: true,
           }),
@@ -310,10 +315,10 @@ export function createCommentRepository(
         return output.Item ? fromCommentItem(output.Item) : undefined;
       };
       if (ref.rid === undefined) return read(keys.root(ref.url, ref.id));
-      // A reply is under its root, visible or held: both places are read at once.
+      // A reply is under its root, visible or held: both places are read at once, for an administrator.
       const [visible, held] = await Promise.all([
         read(keys.reply(ref.url, ref.rid, ref.id, false)),
-        read(keys.reply(ref.url, ref.rid, ref.id, true)),
+        options.withHeld ? read(keys.reply(ref.url, ref.rid, ref.id, true)) : undefined,
       ]);
       return visible ?? held;
     },
@@ -383,8 +388,15 @@ export function createCommentRepository(
             ConditionCheck: {
               TableName: tableName,
               Key: keys.root(comment.url, comment.rid),
-              // The thread root exists on this very url (the key says so) and is itself a root.
-              ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(rid)',
+              // The thread root exists on this very url (the key says so) and is itself a root; for a
+              // visitor, it is also one visitors can see.
+              ConditionExpression: `attribute_exists(pk) AND attribute_not_exists(rid)${guards.visibleParents ? ' AND #status = :approved' : ''}`,
+              ...(guards.visibleParents
+                ? {
+                    ExpressionAttributeNames: { '#status': 'status' },
+                    ExpressionAttributeValues: { ':approved': 'approved' },
+                  }
+                : {}),
             },
           },
           'parent_missing',

@@ -8,7 +8,8 @@ import { testConfig } from '../../../support/test-config.js';
 const handler = createCommentHandler(
   createServices(testConfig({ ALLOWED_ORIGINS: 'https://blog.example', SITE_URL: 'https://blog.example' })),
 );
-const get = (path: string, method = 'GET') => handler(buildEvent({ method, path }), testContext);
+const get = (path: string, method = 'GET') =>
+  handler(buildEvent({ method, path, ...(method === 'GET' ? {} : { body: {} }) }), testContext);
 
 describe('the sign-in and moderation pages', () => {
   it('serves /ui/login with a nonce-only script policy that no other site can frame', async () => {
@@ -26,6 +27,14 @@ describe('the sign-in and moderation pages', () => {
       '{"allowedOrigins":["https://blog.example"],"siteUrl":"https://blog.example"}',
     );
     expect(response.body).toContain("type: 'userInfo'");
+  });
+
+  it('serves /ui/login with no way to consent to an unconfigured site, only the notice of what to set', async () => {
+    const response = await get('/ui/login');
+
+    expect(response.body).not.toMatch(/name="confirm"|I trust this site/);
+    expect(response.body).toContain('<div id="refused" class="card" role="alert" hidden>');
+    expect(response.body).toMatch(/set <code>SITE_URL<\/code>.*<code>ALLOWED_ORIGINS<\/code>/);
   });
 
   it('serves /ui with a fresh nonce per response and no inline HTML from comments', async () => {

@@ -1,4 +1,4 @@
-import { DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createCommentHandler } from '../../../../../functions/comment/comment-handler.js';
@@ -89,12 +89,14 @@ describe('the HTTP layer of a function', () => {
     // rendered, past what one item holds.
     const comment = '&'.repeat(limits.commentChars);
     expect(6 * comment.length).toBeGreaterThan(limits.storedCommentBytes);
+    ddb.on(BatchGetCommand).resolves({});
 
     const response = await call({ method: 'POST', path: '/api/comment', body: { comment, url: '/p' } });
 
     expect(response.statusCode).toBe(413);
     expect(response.json.errmsg).toMatch(/^comment: /);
-    expect(ddb.calls()).toHaveLength(0);
+    // Only the marks were read (before rendering); nothing was written.
+    expect(ddb.calls().map((call) => call.args[0].constructor.name)).toEqual(['BatchGetCommand']);
   });
 
   it('refuses a comment longer than 64 KiB with a 400 naming comment, before rendering it', async () => {
@@ -195,6 +197,28 @@ describe('the HTTP layer of a function', () => {
     expect(english.json.details).toEqual({ pageSize: 'Too big: expected number to be <=100' });
     expect(chinese.statusCode).toBe(400);
     expect(chinese.json.details).toEqual({ pageSize: '数值过大：期望 number <=100' });
+    expect(ddb.calls()).toHaveLength(0);
+  });
+
+  it('refuses a list with path given twice, or an unknown sortBy, with a 400 naming the field, in either language', async () => {
+    const twice = await call({ path: '/api/comment', query: 'path=%2Fa&path=%2Fb' });
+    const twiceZh = await call({ path: '/comment', query: 'path=%2Fa&path=%2Fa&lang=zh-CN' });
+    const sortBy = await call({ path: '/api/comment', query: 'path=%2Fa&sortBy=random' });
+    const sortByZh = await call({ path: '/api/comment', query: 'path=%2Fa&sortBy=random&lang=zh-CN' });
+
+    expect(twice).toMatchObject({
+      statusCode: 400,
+      json: {
+        errno: 1001,
+        errmsg: 'path: give it once; it was given 2 times.',
+        details: { path: 'must be given once' },
+      },
+    });
+    expect(twiceZh.json.errmsg).toBe('path：只能提供一次，实际提供了 2 次。');
+    const allowed = /sortBy: .*"insertedAt_desc"\|"insertedAt_asc"\|"like_desc"\|"create_time"/;
+    expect(sortBy.statusCode).toBe(400);
+    expect(sortBy.json.errmsg).toMatch(allowed);
+    expect(sortByZh.json.errmsg).toMatch(/^输入无效：sortBy: .*"insertedAt_desc"/);
     expect(ddb.calls()).toHaveLength(0);
   });
 

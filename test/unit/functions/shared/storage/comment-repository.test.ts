@@ -238,15 +238,22 @@ describe('createCommentRepository', () => {
       ]);
     });
 
-    it('reads both places of a reply at once and finds it where it is held', async () => {
+    it('reads both places of a reply at once for an administrator and finds it where it is held', async () => {
       const sent = serveCommentTable(ddb, [commentItem('/p', '01B', { rid: '01A', status: 'spam' })]);
 
-      const found = await repository().find({ url: '/p', id: '01B', rid: '01A' });
+      const found = await repository().find({ url: '/p', id: '01B', rid: '01A' }, { withHeld: true });
 
       expect(found).toMatchObject({ id: '01B', rid: '01A', status: 'spam' });
       expect(byRound(sent).map((round) => round.map(({ input }) => input.Key.sk))).toEqual([
         ['C#01A#01B', 'H#01A#01B'],
       ]);
+    });
+
+    it("reads only a reply's visible place for a visitor, and finds no held one", async () => {
+      const sent = serveCommentTable(ddb, [commentItem('/p', '01B', { rid: '01A', status: 'spam' })]);
+
+      expect(await repository().find({ url: '/p', id: '01B', rid: '01A' })).toBeUndefined();
+      expect(sent.map(({ input }) => input.Key.sk)).toEqual(['C#01A#01B']);
     });
 
     it('returns undefined when neither place holds the reply', async () => {
