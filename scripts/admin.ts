@@ -2,20 +2,26 @@
  * `npm run admin -- add <email> [--name "Display name"] [--replace]`: creates an administrator.
  * The password is asked for on the terminal (not echoed) or read from standard input when piped;
  * it is hashed with scrypt and never printed.
+ * `npm run admin -- list`: the administrators, by email (one Scan of the table).
+ * `npm run admin -- remove <email>`: deletes an administrator; the tokens it holds stop working at once.
  *
- * Where it writes: the local table by default, or another one; see scripts/table-target.ts.
+ * Where it works: the local table by default, or another one; see scripts/table-target.ts.
  */
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { ulid } from 'ulid';
 import { z } from 'zod';
 import { hashPassword } from '../functions/shared/auth/password.js';
-import { createAdminRepository } from '../functions/shared/storage/admin-repository.js';
+import { type AdminRepository, createAdminRepository } from '../functions/shared/storage/admin-repository.js';
 import { openTarget } from './table-target.js';
 import { runCli } from './run-cli.js';
 
-const usage =
-  'usage: npm run admin -- add <email> [--name "Display name"] [--replace] [--table NAME [--region R] | --outputs cdk-outputs.json | --endpoint URL --table NAME]';
+const target = '[--table NAME [--region R] | --outputs cdk-outputs.json | --endpoint URL --table NAME]';
+const usage = [
+  `usage: npm run admin -- add <email> [--name "Display name"] [--replace] ${target}`,
+  `       npm run admin -- list ${target}`,
+  `       npm run admin -- remove <email> ${target}`,
+].join('\n');
 
 await runCli(main);
 
@@ -32,11 +38,42 @@ async function main(): Promise<void> {
     },
   });
   const [command, rawEmail] = positionals;
-  if (command !== 'add' || !rawEmail) throw new Error(usage);
-  const email = z
-    .email()
-    .max(254)
-    .parse(rawEmail.trim().toLowerCase(), { error: () => `not an email address: ${rawEmail}` });
+  const arity = command === 'list' ? 0 : 1;
+  if (!command || !['add', 'list', 'remove'].includes(command) || positionals.length !== arity + 1) {
+    throw new Error(usage);
+  }
+  /** Runs `work` on the administrators of the target table, and closes it. */
+  const withAdmins = async (work: (admins: AdminRepository, tableName: string) => Promise<void>) => {
+    const opened = await openTarget(values, (line) => console.log(line));
+    try {
+      await work(createAdminRepository(opened.client, opened.tableName), opened.tableName);
+    } finally {
+      await opened.close();
+    }
+  };
+
+  if (command === 'list') {
+    await withAdmins(async (admins, tableName) => {
+      const accounts = await admins.list();
+      if (accounts.length === 0) console.log(`No administrators in table ${tableName}.`);
+      for (const account of accounts) {
+        const added = account.createdAt ? new Date(account.createdAt).toISOString() : 'unknown';
+        console.log(`${account.email}\t${account.displayName}\tadded ${added}`);
+      }
+    });
+    return;
+  }
+
+  const email = parseEmail(rawEmail);
+  if (command === 'remove') {
+    await withAdmins(async (admins, tableName) => {
+      if (!(await admins.remove(email)))
+        throw new Error(`${email} is not an administrator in table ${tableName}.`);
+      console.log(`Administrator ${email} removed from table ${tableName}; its tokens no longer work.`);
+    });
+    return;
+  }
+
   const password = await askPassword(`Password for ${email}: `);
   if (password.length < 12) throw new Error('Choose a password of at least 12 characters.');
   const account = {
@@ -46,17 +83,20 @@ async function main(): Promise<void> {
     passwordHash: await hashPassword(password),
     createdAt: Date.now(),
   };
-
-  const target = await openTarget(values, (line) => console.log(line));
-  try {
-    const admins = createAdminRepository(target.client, target.tableName);
+  await withAdmins(async (admins, tableName) => {
     if (!(await admins.save(account, { replace: values.replace }))) {
       throw new Error(`${email} is already an administrator; add --replace to set a new password.`);
     }
-    console.log(`Administrator ${email} saved in table ${target.tableName}.`);
-  } finally {
-    await target.close();
-  }
+    console.log(`Administrator ${email} saved in table ${tableName}.`);
+  });
+}
+
+/** The address given, lowercased, or an error that names it. */
+function parseEmail(raw: string | undefined): string {
+  return z
+    .email()
+    .max(254)
+    .parse((raw ?? '').trim().toLowerCase(), { error: () => `not an email address: ${raw}` });
 }
 
 /** Reads a password without echoing it on a terminal; reads one line from a pipe. */

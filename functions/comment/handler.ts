@@ -1,16 +1,28 @@
 import { loadConfig } from '../shared/config.js';
 import { createServices } from '../shared/services.js';
+import { createAkismetCheckWithKeySource } from '../shared/spam/akismet-with-key-source.js';
+import { createAkismetKey } from '../shared/storage/akismet-key.js';
 import { createTokenSecret } from '../shared/storage/token-secret.js';
 import { createCommentHandler } from './comment-handler.js';
 
 const config = loadConfig();
+// The Parameters and Secrets extension (a layer of this function only) reads the SSM secrets.
+const extension = {
+  port: config.PARAMETERS_SECRETS_EXTENSION_HTTP_PORT,
+  sessionToken: process.env.AWS_SESSION_TOKEN,
+};
+const akismetKey = createAkismetKey(config, extension);
 
 /** Lambda entry point: configuration and clients are built once per cold start. */
 export const handler = createCommentHandler(
   createServices(config, {
-    tokenSecret: createTokenSecret(config, {
-      port: config.PARAMETERS_SECRETS_EXTENSION_HTTP_PORT,
-      sessionToken: process.env.AWS_SESSION_TOKEN,
-    }),
+    tokenSecret: createTokenSecret(config, extension),
+    ...(akismetKey
+      ? {
+          spamCheck: createAkismetCheckWithKeySource(akismetKey, {
+            siteUrl: config.SITE_URL ?? 'http://localhost',
+          }),
+        }
+      : {}),
   }),
 );

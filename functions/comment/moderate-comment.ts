@@ -30,8 +30,9 @@ const moderationBodySchema = z.object({
 });
 
 /**
- * `PUT /api/comment/{id}` from an administrator: status (approved/waiting/spam, with the counters
- * moved in the same transaction), sticky, or an edit of the text (rendered and sanitised again).
+ * `PUT /api/comment/{id}` from an administrator: status (approved/waiting/spam), sticky, and an edit of
+ * the text (rendered and sanitised again), in any combination, applied in one transaction with the
+ * counters the status moves.
  */
 export function createModerateComment(services: Services): Router {
   const { comments, moderation, presentation } = services;
@@ -45,8 +46,9 @@ export function createModerateComment(services: Services): Router {
     const changed = () =>
       new AppError('duplicate', translate(request.lang, 'statusChanged', { id: target.id }));
 
-    let current = await moderation.get(target);
+    const current = await moderation.get(target);
     if (!current) throw notFound();
+    let text: { orig: string; html: string } | undefined;
     if (change.comment !== undefined) {
       const { renderMarkdown } = await loadMarkdownRenderer();
       const html = renderMarkdown(change.comment);
@@ -56,13 +58,10 @@ export function createModerateComment(services: Services): Router {
           translate(request.lang, 'commentTooLarge', { limit: limits.storedCommentBytes }),
         );
       }
-      if (!(await moderation.edit(current, { orig: change.comment, html }))) throw changed();
+      text = { orig: change.comment, html };
     }
-    if (change.sticky !== undefined) {
-      if (!(await moderation.setSticky(current, change.sticky))) throw changed();
-      current = { ...current, sticky: change.sticky };
-    }
-    if (change.status !== undefined && !(await moderation.setStatus(current, change.status))) {
+    // Text, pin and status in one transaction with the counters: all applied, or none.
+    if (!(await moderation.moderate(current, { text, sticky: change.sticky, status: change.status }))) {
       throw changed();
     }
 

@@ -1,4 +1,5 @@
 import { verifyPassword } from '../shared/auth/password.js';
+import { admitAttempt, clientNetwork, signInLimits } from '../shared/auth/sign-in-guard.js';
 import { signToken } from '../shared/auth/token.js';
 import { AppError } from '../shared/domain/errors.js';
 import { hashIp } from '../shared/domain/hashing.js';
@@ -15,16 +16,21 @@ const signInBodySchema = z.object({
   password: z.string().check(z.minLength(1), z.maxLength(1024)),
 });
 
-/** Sign-in attempts one IP may make per window. */
+/** Sign-in attempts one IP (an IPv6 /64) may make per window. */
 const attemptsPerWindow = 10;
 const windowMs = 15 * 60 * 1000;
+/** How often an attempt that raced another one on the same account reads the account's record again. */
+const accountRaceAttempts = 3;
 
 /** A hash no password matches, verified for unknown accounts so their timing matches known ones. */
 const decoyHash = 'scrypt$32768$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
 
 /**
  * `POST /api/token {email, password}`: signs an administrator in and answers Waline's user shape
- * with a signed token. Attempts are counted per IP and window, so passwords cannot be guessed fast.
+ * with a signed token. Attempts are limited per IP (an IPv6 /64) and window, and per email address
+ * with a growing lock (auth/sign-in-guard.ts, which says how the lock is bounded), so passwords cannot
+ * be guessed fast from one address or from many. Unknown addresses are limited alike: the answers
+ * never tell which addresses are administrators'.
  */
 export function createSignIn(services: Services): Router {
   const { admins, config, now, presentation } = services;
@@ -34,21 +40,42 @@ export function createSignIn(services: Services): Router {
     if (!secret) throw new AppError('forbidden', translate(request.lang, 'signInDisabled'));
 
     const time = now();
+    const tooMany = (retryAt: number) =>
+      new AppError(
+        'rate_limited',
+        translate(request.lang, 'tooManySignIns', {
+          minutes: Math.max(1, Math.ceil((retryAt - time) / 60_000)),
+        }),
+      );
     const window = Math.floor(time / windowMs);
-    const ipHash = hashIp(config.IP_HASH_SALT, request.sourceIp);
-    const attempts = await admins.countSignInAttempt(
-      ipHash,
-      window,
-      Math.ceil(((window + 2) * windowMs) / 1000),
-    );
-    if (attempts > attemptsPerWindow) {
-      const minutes = Math.ceil(((window + 1) * windowMs - time) / 60_000);
-      throw new AppError('rate_limited', translate(request.lang, 'tooManySignIns', { minutes }));
+    const networkHash = hashIp(config.IP_HASH_SALT, clientNetwork(request.sourceIp));
+    // Keyed like IPs: the table keeps no address typed into the form.
+    const accountHash = hashIp(config.IP_HASH_SALT, `account:${email.toLowerCase()}`);
+    const [attempts, record] = await Promise.all([
+      admins.countSignInAttempt(networkHash, window, Math.ceil(((window + 2) * windowMs) / 1000)),
+      admins.signInRecord(accountHash, networkHash),
+    ]);
+    if (attempts > attemptsPerWindow) throw tooMany((window + 1) * windowMs);
+
+    // Where the administrator signed in lately only the IP limit applies: an attacker who keeps the
+    // account locked does not lock its owner out there.
+    if (record.networkKnownUntil <= time) {
+      let failures = record.failures;
+      for (let race = 1; ; race++) {
+        const decision = admitAttempt(failures, time);
+        if (!decision.admitted) throw tooMany(decision.retryAt);
+        const expiresAt = Math.ceil((time + signInLimits.memoryMs) / 1000);
+        if (await admins.countAccountAttempt(accountHash, failures, decision.next, expiresAt)) break;
+        // Another attempt on this account was counted meanwhile: decide again on the record as it is.
+        if (race >= accountRaceAttempts) throw tooMany(time + signInLimits.firstLockMs);
+        failures = (await admins.signInRecord(accountHash, networkHash)).failures;
+      }
     }
 
     const account = await admins.find(email);
     const valid = await verifyPassword(password, account?.passwordHash ?? decoyHash);
     if (!account || !valid) throw new AppError('unauthorized', translate(request.lang, 'wrongCredentials'));
+    await admins.signedIn(accountHash, networkHash, Math.ceil((time + signInLimits.knownNetworkMs) / 1000));
 
     const token = signToken(secret, {
       sub: account.id,

@@ -1,3 +1,4 @@
+import { templatePublishesMail } from './domain/avatar.js';
 import { coercedInt } from './domain/coerced-int.js';
 import * as z from './domain/zod.js';
 
@@ -44,18 +45,47 @@ const unlessFalse = z.pipe(
 const configSchema = z.object({
   TABLE_NAME: z.string().check(z.minLength(3), z.maxLength(255)),
   DYNAMODB_ENDPOINT: z.optional(z.url()),
+  /**
+   * Timeouts of each DynamoDB request, in ms; the SDK tries 3 times, so 3 x the request timeout (plus
+   * a few hundred ms of backoff) stays inside the functions' 10 s.
+   */
+  DYNAMODB_CONNECT_TIMEOUT_MS: coercedInt({ min: 10, max: 60_000, default: 1000 }),
+  DYNAMODB_REQUEST_TIMEOUT_MS: coercedInt({ min: 10, max: 60_000, default: 2500 }),
   IPQPS: coercedInt({ min: 0, max: 86_400, default: 60 }),
   IP_HASH_SALT: z.string().check(z.minLength(16)),
   ALLOWED_ORIGINS: originList,
   AVATAR_PROXY: z.pipe(unlessFalse, z.optional(z.url())),
-  GRAVATAR_STR: z.optional(z.string().check(z.maxLength(1024))),
+  /**
+   * Avatar URL template (Waline's name): `{{nick}}`, `{{mail|md5}}`, `{{mail|sha256}}`. A bare
+   * `{{mail}}` is refused: it would publish every commenter's address.
+   */
+  GRAVATAR_STR: z.optional(
+    z.string().check(
+      z.maxLength(1024),
+      z.refine(
+        (template) => !templatePublishesMail(template),
+        'must hash the mail, as {{mail|md5}} or {{mail|sha256}}: a bare {{mail}} publishes every address',
+      ),
+    ),
+  ),
+  /**
+   * Waline's QQ avatar rule (Marginalia's name; Waline always applies it): a nick of digits or a
+   * `<digits>@qq.com` mail shows that QQ number's avatar, whose URL spells the number out, so the
+   * address. Off by default: every other address is shown as libravatar's md5 of it.
+   */
+  AVATAR_QQ: flag,
   DISABLE_USERAGENT: flag,
   /** The HMAC key of sign-in tokens (Waline's name). Locally; on AWS the SSM parameter below. */
   JWT_TOKEN: z.optional(z.string().check(z.minLength(32))),
-  /** Name of an SSM SecureString holding the token key, read once per cold start. */
+  /** Name of an SSM SecureString holding the token key, read through the extension below. */
   JWT_SECRET_PARAMETER: z.optional(z.string().check(z.minLength(1), z.maxLength(2048))),
   /** Port of the Parameters and Secrets extension that reads it (the layer's own variable). */
   PARAMETERS_SECRETS_EXTENSION_HTTP_PORT: coercedInt({ min: 1, max: 65_535, default: 2773 }),
+  /**
+   * How long a warm instance reuses a secret it read through the extension (the token key, the
+   * Akismet key), in seconds; a rotated value is used within this plus the extension's own cache.
+   */
+  SECRETS_CACHE_SECONDS: coercedInt({ min: 0, max: 3600, default: 120 }),
   TOKEN_TTL_HOURS: coercedInt({ min: 1, max: 24 * 90, default: 24 * 7 }),
   /**
    * How long a warm instance reuses an article's comments and the recent comments it read, in ms; 0
@@ -71,6 +101,8 @@ const configSchema = z.object({
   BLOCKED_IP_HASHES: list,
   /** Akismet spam check, only when a key is set (Waline's name; `false` also turns it off). */
   AKISMET_KEY: unlessFalse,
+  /** Name of an SSM SecureString holding the Akismet key, read through the extension (on AWS). */
+  AKISMET_KEY_PARAMETER: z.optional(z.string().check(z.minLength(1), z.maxLength(2048))),
   /** The site's address, for Akismet's `blog` and permalinks (Waline's name). */
   SITE_URL: z.optional(z.url()),
 });

@@ -2,6 +2,7 @@ import { ulid } from 'ulid';
 import type { Config } from './config.js';
 import { createAvatarResolver } from './domain/avatar.js';
 import type { PresentOptions } from './domain/present-comment.js';
+import { loadMarkdownRenderer } from './domain/write-only-modules.js';
 import { createAkismetCheck, type SpamCheck } from './spam/akismet.js';
 import { type AdminRepository, createAdminRepository } from './storage/admin-repository.js';
 import { cacheListReads } from './storage/cached-reads.js';
@@ -10,6 +11,8 @@ import { type CommentRepository, createCommentRepository } from './storage/comme
 import { type CounterRepository, createCounterRepository } from './storage/counter-repository.js';
 import { createLayoutCheck } from './storage/layout.js';
 import { createModerationRepository, type ModerationRepository } from './storage/moderation-repository.js';
+import type { SecretSource } from './storage/parameter-secret.js';
+import { createSubmitMarksReader, type ReadSubmitMarks } from './storage/submit-marks.js';
 
 /** Everything a route needs, built once per cold start and injected into the route factories. */
 export interface Services {
@@ -18,10 +21,17 @@ export interface Services {
   readonly counters: CounterRepository;
   readonly moderation: ModerationRepository;
   readonly admins: AdminRepository;
-  /** The key that signs sign-in tokens; undefined when sign-in is not configured. */
-  readonly tokenSecret: () => Promise<string | undefined>;
-  /** Akismet, when AKISMET_KEY is set. */
+  /**
+   * The key that signs sign-in tokens; undefined when sign-in is not configured. `{ refresh: true }`
+   * asks for the key again after a token failed verification with it (it may have been rotated).
+   */
+  readonly tokenSecret: SecretSource;
+  /** Akismet, when AKISMET_KEY is set (the comment function on AWS reads AKISMET_KEY_PARAMETER: handler.ts). */
   readonly spamCheck: SpamCheck | undefined;
+  /** A submission's rate mark, duplicate mark and administrator mail, read before it costs anything. */
+  readonly readSubmitMarks: ReadSubmitMarks;
+  /** Markdown to sanitised HTML; the renderer is loaded on first use (write-only-modules.ts). */
+  readonly renderMarkdown: (text: string) => Promise<string>;
   /** Milliseconds since the epoch; injected so tests control time. */
   readonly now: () => number;
   /** A new comment id (a ULID) for a comment inserted at `time`. */
@@ -32,7 +42,13 @@ export interface Services {
 
 /** Builds the services for `config`; `overrides` lets tests and local mode swap any part. */
 export function createServices(config: Config, overrides: Partial<Services> = {}): Services {
-  const client = createDocumentClient({ endpoint: config.DYNAMODB_ENDPOINT });
+  const client = createDocumentClient({
+    endpoint: config.DYNAMODB_ENDPOINT,
+    timeouts: {
+      connectMs: config.DYNAMODB_CONNECT_TIMEOUT_MS,
+      requestMs: config.DYNAMODB_REQUEST_TIMEOUT_MS,
+    },
+  });
   // Reads that depend on the item layout first check, once per instance, that the table has it.
   const ensureLayout = createLayoutCheck(client, config.TABLE_NAME);
   const { comments, moderation } = cacheListReads(
@@ -54,10 +70,16 @@ export function createServices(config: Config, overrides: Partial<Services> = {}
     spamCheck: config.AKISMET_KEY
       ? createAkismetCheck({ key: config.AKISMET_KEY, siteUrl: config.SITE_URL ?? 'http://localhost' })
       : undefined,
+    readSubmitMarks: createSubmitMarksReader(client, config.TABLE_NAME),
+    renderMarkdown: async (text) => (await loadMarkdownRenderer()).renderMarkdown(text),
     now: Date.now,
     newId: (time) => ulid(time),
     presentation: {
-      avatarFor: createAvatarResolver({ proxy: config.AVATAR_PROXY, template: config.GRAVATAR_STR }),
+      avatarFor: createAvatarResolver({
+        proxy: config.AVATAR_PROXY,
+        template: config.GRAVATAR_STR,
+        qq: config.AVATAR_QQ,
+      }),
       showUserAgent: !config.DISABLE_USERAGENT,
     },
     ...overrides,

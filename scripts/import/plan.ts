@@ -4,6 +4,7 @@
  * ids, reply links rewritten to the new ids, rendering, hashing, counters merged. Pure: no I/O.
  */
 import type { CommentStatus, StoredComment } from '../../functions/shared/domain/comment.js';
+import { submitBodySchema } from '../../functions/shared/domain/comment-schemas.js';
 import type { CounterName } from '../../functions/shared/domain/counters.js';
 import { contentHash, hashIp } from '../../functions/shared/domain/hashing.js';
 import { importedCommentId } from '../../functions/shared/domain/import-id.js';
@@ -45,8 +46,8 @@ export interface PlanOptions {
   readonly ipHashSalt?: string;
 }
 
-const webLink = (link: string) =>
-  link === '' || /^https?:\/\//i.test(link) || !/^[a-z][a-z\d+.-]*:/i.test(link);
+/** The link rule of live comments: http(s) addresses (or bare hosts) only, no control characters. */
+const linkRule = submitBodySchema.shape.link;
 const fits = (value: string, max: number) => Array.from(value).length <= max;
 const cut = (value: string, max: number) => Array.from(value).slice(0, max).join('');
 
@@ -131,9 +132,9 @@ export function planImport(source: ParsedSource, options: PlanOptions = {}): Imp
         fixes.push(`${name} values cut to the limit`);
       }
     }
-    if (!webLink(fields.link)) {
+    if (!linkRule.safeParse(fields.link).success) {
       fields.link = '';
-      fixes.push('links with a non-web scheme dropped');
+      fixes.push('links a visitor could not post (not http(s), or with control characters) dropped');
     }
     const orig = rewrite(comment.text, fixes);
     const hash = contentHash({ ...fields, url: comment.url, comment: orig });

@@ -1,8 +1,8 @@
 /**
  * Carries out an import plan on a table: skips what is already there (a rerun or a resumed run adds
- * nothing twice), writes the rest in batches, then recounts every page touched and moves the site
- * counters by what those pages gained, and adds to reading counters what the source holds beyond
- * what earlier imports added.
+ * nothing twice) and what an administrator deleted since (its tombstone), writes the rest in batches,
+ * then recounts every page touched and moves the site counters by what those pages gained, and adds
+ * to reading counters what the source holds beyond what earlier imports added.
  */
 import type { CommentStatus } from '../../functions/shared/domain/comment.js';
 import type { ImportRepository, PageCounts } from '../../functions/shared/storage/import-repository.js';
@@ -62,9 +62,11 @@ export async function runImport(
     comment.rid === undefined
       ? [keys.root(comment.url, comment.id)]
       : [true, false].map((held) => keys.reply(comment.url, comment.rid as string, comment.id, held));
+  // With each comment, its tombstone: one an administrator deleted since an earlier run stays deleted.
   const wanted = plan.comments.flatMap((comment) => [
     ...places(comment),
     keys.duplicate(comment.url, comment.contentHash),
+    keys.tombstone(comment.url, comment.id),
   ]);
   const existing = await repository.existing(wanted);
   const writes: Record<string, unknown>[] = [];
@@ -75,6 +77,8 @@ export async function runImport(
       alreadyThere++;
       // A run stopped between a comment and its mark: write the mark now.
       if (!mark) writes.push(comment.duplicateMark);
+    } else if (existing.has(keyId(keys.tombstone(comment.url, comment.id)))) {
+      skipped.push({ ref: comment.ref, reason: 'deleted by an administrator after an earlier import' });
     } else if (mark && mark.of !== comment.id) {
       skipped.push({ ref: comment.ref, reason: 'the same author already posted the same text on this page' });
     } else {

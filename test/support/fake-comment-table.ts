@@ -1,4 +1,5 @@
 import {
+  BatchGetCommand,
   type DynamoDBDocumentClient,
   GetCommand,
   NumberValue,
@@ -12,7 +13,7 @@ export type Item = Record<string, unknown>;
 
 /** A command the table received: its kind, its input, and the round trip it went out in. */
 export interface SentCommand {
-  readonly command: 'GetItem' | 'Query' | 'TransactWriteItems';
+  readonly command: 'GetItem' | 'BatchGetItem' | 'Query' | 'TransactWriteItems';
   // The inputs differ by command; tests read the fields they assert.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   readonly input: Record<string, any>;
@@ -82,10 +83,10 @@ export interface FakeTableOptions {
 }
 
 /**
- * Answers GetItem, Query (base table ranges, the roots, by-id and recent indexes) and TransactWriteItems
- * from `items` as DynamoDB would, each answer one macrotask later, and records every command with its
- * round trip. `items` is read at each command: a test may change it between requests. Transactions
- * succeed and write nothing.
+ * Answers GetItem, BatchGetItem, Query (base table ranges, the roots, by-id and recent indexes) and
+ * TransactWriteItems from `items` as DynamoDB would, each answer one macrotask later, and records every
+ * command with its round trip. `items` is read at each command: a test may change it between requests.
+ * Transactions succeed and write nothing.
  */
 export function serveCommentTable(
   ddb: AwsClientStub<DynamoDBDocumentClient>,
@@ -189,6 +190,16 @@ export function serveCommentTable(
       const found = items.find((row) => row.pk === key.pk && row.sk === key.sk);
       return found ? { Item: found } : {};
     }),
+  );
+  ddb.on(BatchGetCommand).callsFake((input: Item) =>
+    answer('BatchGetItem', input, () => ({
+      Responses: Object.fromEntries(
+        Object.entries(input.RequestItems as Record<string, { Keys: Item[] }>).map(([table, { Keys }]) => [
+          table,
+          Keys.flatMap((key) => items.filter((row) => row.pk === key.pk && row.sk === key.sk)),
+        ]),
+      ),
+    })),
   );
   ddb.on(QueryCommand).callsFake((input: Item) => answer('Query', input, () => query(input)));
   ddb.on(TransactWriteCommand).callsFake((input: Item) => answer('TransactWriteItems', input, () => ({})));

@@ -19,6 +19,42 @@ export function signToken(secret: string, claims: TokenClaims): string {
   return `${body}.${sign(secret, body).toString('base64url')}`;
 }
 
+/** Why a token was refused: not ours in shape, signed with another key, or expired. */
+export type TokenRefusal = 'malformed' | 'signature' | 'expired';
+
+/**
+ * Checks `token` against `secret` at `nowMs`: its claims when it is an HS256 JWT signed with `secret`
+ * and not expired, else why not. Only `signature` can mean that the key changed since it was read.
+ */
+export function checkToken(
+  secret: string,
+  token: string | undefined,
+  nowMs: number,
+): { ok: true; claims: TokenClaims } | { ok: false; refusal: TokenRefusal } {
+  const refused = (refusal: TokenRefusal) => ({ ok: false, refusal }) as const;
+  if (!token || token.length > 4096) return refused('malformed');
+  const [head, payload, signature, extra] = token.split('.');
+  // Only our own header: no `alg: none`, no algorithm switching.
+  if (head !== header || !payload || !signature || extra !== undefined) return refused('malformed');
+  const expected = sign(secret, `${head}.${payload}`);
+  const actual = Buffer.from(signature, 'base64url');
+  if (actual.length !== expected.length) return refused('malformed');
+  if (!timingSafeEqual(actual, expected)) return refused('signature');
+  try {
+    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Partial<TokenClaims>;
+    if (
+      typeof claims.sub !== 'string' ||
+      typeof claims.email !== 'string' ||
+      typeof claims.exp !== 'number'
+    ) {
+      return refused('malformed');
+    }
+    return claims.exp * 1000 > nowMs ? { ok: true, claims: claims as TokenClaims } : refused('expired');
+  } catch {
+    return refused('malformed');
+  }
+}
+
 /**
  * The claims of `token` when it is an HS256 JWT signed with `secret` and not expired at `nowMs`;
  * undefined for anything else (the widget sends `Bearer undefined`: that is simply anonymous).
@@ -28,26 +64,8 @@ export function verifyToken(
   token: string | undefined,
   nowMs: number,
 ): TokenClaims | undefined {
-  if (!token || token.length > 4096) return undefined;
-  const [head, payload, signature, extra] = token.split('.');
-  // Only our own header: no `alg: none`, no algorithm switching.
-  if (head !== header || !payload || !signature || extra !== undefined) return undefined;
-  const expected = sign(secret, `${head}.${payload}`);
-  const actual = Buffer.from(signature, 'base64url');
-  if (actual.length !== expected.length || !timingSafeEqual(actual, expected)) return undefined;
-  try {
-    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Partial<TokenClaims>;
-    if (
-      typeof claims.sub !== 'string' ||
-      typeof claims.email !== 'string' ||
-      typeof claims.exp !== 'number'
-    ) {
-      return undefined;
-    }
-    return claims.exp * 1000 > nowMs ? (claims as TokenClaims) : undefined;
-  } catch {
-    return undefined;
-  }
+  const check = checkToken(secret, token, nowMs);
+  return check.ok ? check.claims : undefined;
 }
 
 /** The bearer token of an `Authorization` header, if any. */

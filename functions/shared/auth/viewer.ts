@@ -2,7 +2,7 @@ import { AppError } from '../domain/errors.js';
 import { translate } from '../domain/messages.js';
 import type { ApiRequest } from '../http/request.js';
 import type { Services } from '../services.js';
-import { bearerToken, verifyToken } from './token.js';
+import { bearerToken, checkToken } from './token.js';
 
 /** A signed-in administrator, as the token says. */
 export interface Viewer {
@@ -22,8 +22,15 @@ export async function resolveViewer(
   if (!token || token === 'undefined') return undefined;
   const secret = await services.tokenSecret();
   if (!secret) return undefined;
-  const claims = verifyToken(secret, token, services.now());
-  if (!claims) return undefined;
+  let check = checkToken(secret, token, services.now());
+  if (!check.ok && check.refusal === 'signature') {
+    // Signed with another key: the key may have been rotated since this instance read it. The source
+    // reads it again at most every so often, so forged tokens cannot make each request do so.
+    const fresh = await services.tokenSecret({ refresh: true });
+    if (fresh && fresh !== secret) check = checkToken(fresh, token, services.now());
+  }
+  if (!check.ok) return undefined;
+  const { claims } = check;
   // The account must still exist with the id the token names: re-adding an administrator (a new
   // password) gives a new id, which revokes every token issued before. One GetItem, for
   // requests that carry a valid token only.

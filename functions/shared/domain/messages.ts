@@ -62,6 +62,18 @@ const catalog = {
     'zh-CN': '此服务器未配置登录（请设置 JWT_TOKEN 或 JWT_SECRET_PARAMETER）。',
   },
   ipBlocked: { en: 'Comments from your address are blocked.', 'zh-CN': '你的地址已被禁止评论。' },
+  adminMailNeedsSignIn: {
+    en: 'mail: this address belongs to an administrator of this site; sign in to post with it, or use another.',
+    'zh-CN': 'mail：该邮箱属于本站管理员；请登录后再用它发表评论，或换一个邮箱。',
+  },
+  originNotAllowed: {
+    en: 'Requests from {origin} are not allowed: it is not one of the sites in ALLOWED_ORIGINS.',
+    'zh-CN': '不接受来自 {origin} 的请求：它不在 ALLOWED_ORIGINS 所列的站点中。',
+  },
+  queryRepeated: {
+    en: '{name}: give it once; it was given {count} times.',
+    'zh-CN': '{name}：只能提供一次，实际提供了 {count} 次。',
+  },
   statusChanged: {
     en: 'Comment {id} changed meanwhile; reload and try again.',
     'zh-CN': '评论 {id} 已被修改，请刷新后重试。',
@@ -70,6 +82,10 @@ const catalog = {
   upgradeRequired: {
     en: 'The comment table was written by an older version of Marginalia: its operator must run `npm run migrate` (see CHANGELOG.md).',
     'zh-CN': '评论数据表由旧版 Marginalia 写入：管理员需要运行 `npm run migrate`（见 CHANGELOG.md）。',
+  },
+  pageviewsOnlyGoUp: {
+    en: '`desc` applies to reactions only: pageviews only go up',
+    'zh-CN': '`desc` 只适用于表态，浏览量只增不减',
   },
   textOmitted: {
     en: 'This comment is too long to show in this list.',

@@ -10,12 +10,14 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /**
  * Reads the items at `keys` (duplicates allowed) and returns them by `pk`/`sk`, one BatchGetItem per
  * 100 distinct keys. Keys DynamoDB leaves unprocessed (throttling) are asked for again with backoff.
+ * `consistent` reads what was just written (at twice the read cost).
  */
 export async function batchGet(
   client: DynamoDBDocumentClient,
   tableName: string,
   keys: readonly Key[],
   attributeNames: readonly string[],
+  options: { readonly consistent?: boolean } = {},
 ): Promise<Map<string, Record<string, unknown>>> {
   const found = new Map<string, Record<string, unknown>>();
   const distinct = [...new Map(keys.map((key) => [keyId(key), key])).values()];
@@ -32,7 +34,12 @@ export async function batchGet(
       const output = await client.send(
         new BatchGetCommand({
           RequestItems: {
-            [tableName]: { Keys: pending, ProjectionExpression: projection, ExpressionAttributeNames: names },
+            [tableName]: {
+              Keys: pending,
+              ProjectionExpression: projection,
+              ExpressionAttributeNames: names,
+              ...(options.consistent ? { ConsistentRead: true } : {}),
+            },
           },
         }),
       );

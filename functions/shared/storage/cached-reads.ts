@@ -100,9 +100,7 @@ export function cacheListReads(
     },
     moderation: {
       ...moderation,
-      setStatus: (comment, next) => writing(comment.url, () => moderation.setStatus(comment, next)),
-      setSticky: (comment, sticky) => writing(comment.url, () => moderation.setSticky(comment, sticky)),
-      edit: (comment, text) => writing(comment.url, () => moderation.edit(comment, text)),
+      moderate: (comment, change) => writing(comment.url, () => moderation.moderate(comment, change)),
       remove: (ref) => writing(ref.url, () => moderation.remove(ref)),
     },
   };

@@ -1,27 +1,64 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, NumberValue } from '@aws-sdk/lib-dynamodb';
 
+/** How long one DynamoDB request may take, in milliseconds. */
+export interface RequestTimeouts {
+  /** To open the connection. */
+  readonly connectMs: number;
+  /** For the whole request and its answer, connection included. */
+  readonly requestMs: number;
+}
+
+/** Options of {@link createDocumentClient}. */
+export interface DocumentClientOptions {
+  /** DynamoDB Local's address; unset on AWS. */
+  readonly endpoint?: string;
+  /**
+   * Timeouts of each attempt; none when unset (the SDK's default: a stalled request waits for the socket's
+   * 300 s idle timeout). The functions set them; the CLIs, which may send megabytes per request from a
+   * slow uplink, do not.
+   */
+  readonly timeouts?: RequestTimeouts;
+}
+
 /** A DynamoDB number as JavaScript holds it: a number when exact as one, else a NumberValue. */
 function readNumber(text: string): number | NumberValue {
   const value = Number(text);
   return Number.isSafeInteger(value) || !Number.isInteger(value) ? value : NumberValue.from(text);
 }
 
+/** Attempts per request: the first and two retries, each within the timeouts. */
+const maxAttempts = 3;
+
 /**
  * Builds the document client the repositories share. `endpoint` is set only in local mode, where
  * DynamoDB Local accepts any credentials: fixed ones keep a developer's real AWS keys out of it.
  */
-export function createDocumentClient(options: { endpoint?: string } = {}): DynamoDBDocumentClient {
+export function createDocumentClient(options: DocumentClientOptions = {}): DynamoDBDocumentClient {
+  const { endpoint, timeouts } = options;
   const client = new DynamoDBClient({
-    ...(options.endpoint
+    ...(endpoint
       ? {
-          endpoint: options.endpoint,
+          endpoint,
           region: process.env.AWS_REGION ?? 'us-east-1',
           credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
         }
       : {}),
     // Lambda has a 10 s budget: fail fast rather than queue behind a throttled table.
-    maxAttempts: 3,
+    maxAttempts,
+    // Options of the SDK's own NodeHttpHandler (@smithy/node-http-handler, which the client already
+    // bundles): passed as options rather than an instance, so nothing more is imported. A timed-out
+    // attempt throws TimeoutError, which the SDK retries as a transient error.
+    ...(timeouts
+      ? {
+          requestHandler: {
+            connectionTimeout: timeouts.connectMs,
+            requestTimeout: timeouts.requestMs,
+            // Without it a request over its timeout is only logged, and still waits.
+            throwOnRequestTimeout: true,
+          },
+        }
+      : {}),
   });
   // The logger middleware builds a redacted copy of every input and output for `logger.info`, even for
   // the SDK's no-op logger: a fifth of the CPU of a 30-item Query. We configure no logger, so drop it.

@@ -1,4 +1,3 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { type DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { CounterName, ReactionName } from '../domain/counters.js';
 import { batchGet, keyId } from './batch-get.js';
@@ -17,10 +16,8 @@ export interface CounterRepository {
   commentCounts(urls: readonly string[]): Promise<number[]>;
   /** Visible comments of the whole site. */
   siteCommentCount(): Promise<number>;
-  /** Adds one to a page counter and returns its new value. */
+  /** Adds one to a page counter and returns its new value (pageviews only go up). */
   increment(url: string, name: CounterName): Promise<number>;
-  /** Takes one from a page counter, never below 0, and returns its new value. */
-  decrement(url: string, name: CounterName): Promise<number>;
   /**
    * Adds (`inc`) or withdraws (`desc`) one voter's reaction, once per voter, and returns the
    * counter's value. Two round trips: the transaction, then a consistent read of the value.
@@ -82,30 +79,6 @@ export function createCounterRepository(
         ),
       );
       return count(output.Attributes?.[name]);
-    },
-
-    async decrement(url, name) {
-      try {
-        const output = await retryOnConflict(() =>
-          client.send(
-            new UpdateCommand({
-              TableName: tableName,
-              Key: keys.pageCounters(url),
-              UpdateExpression: 'ADD #counter :minusOne',
-              // Only while above zero: the floor holds under concurrency without a read, and a
-              // missing page or counter is left uncreated.
-              ConditionExpression: '#counter > :zero',
-              ExpressionAttributeNames: { '#counter': name },
-              ExpressionAttributeValues: { ':minusOne': -1, ':zero': 0 },
-              ReturnValues: 'UPDATED_NEW',
-            }),
-          ),
-        );
-        return count(output.Attributes?.[name]);
-      } catch (error) {
-        if (error instanceof ConditionalCheckFailedException) return 0;
-        throw error;
-      }
     },
 
     async react(url, name, voterHash, action) {

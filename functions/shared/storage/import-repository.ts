@@ -40,7 +40,10 @@ const markAttempts = 8;
 export interface ImportRepository {
   /** Resolves when the table has this item layout (or is new); throws UpgradeRequiredError when not. */
   ensureLayout(): Promise<void>;
-  /** Which of `keys` exist, with their `of` attribute (a duplicate mark's comment id), by key id. */
+  /**
+   * Which of `keys` exist, with their `of` attribute (a duplicate mark's comment id), by key id; read
+   * consistently, so that what a stopped run or a delete just wrote is seen.
+   */
   existing(keys: readonly Key[]): Promise<Map<string, { of?: string }>>;
   /** Puts items in batches of 25, retrying what is left unprocessed. */
   putAll(items: readonly Record<string, unknown>[], options?: BulkWriteOptions): Promise<void>;
@@ -76,7 +79,7 @@ export function createImportRepository(client: DynamoDBDocumentClient, tableName
     ensureLayout: createLayoutCheck(client, tableName),
 
     async existing(wanted) {
-      const found = await batchGet(client, tableName, wanted, ['of']);
+      const found = await batchGet(client, tableName, wanted, ['of'], { consistent: true });
       const result = new Map<string, { of?: string }>();
       for (const [id, item] of found) result.set(id, typeof item.of === 'string' ? { of: item.of } : {});
       return result;

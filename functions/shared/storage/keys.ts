@@ -83,6 +83,7 @@ export const entities = {
   signInAttempts: 'signin',
   signInFailures: 'signin-failures',
   signInNetwork: 'signin-network',
+  tombstone: 'tombstone',
 } as const;
 
 /** Where a comment sits: its id, its thread root (replies only) and its status. */
@@ -132,6 +133,8 @@ export const keys = {
   }),
   rate: (ipHash: string): Key => ({ pk: `IP#${ipHash}`, sk: 'RATE' }),
   duplicate: (url: string, contentHash: string): Key => ({ pk: articlePk(url), sk: `DUP#${contentHash}` }),
+  /** What is left of a comment an administrator deleted: an import run again does not bring it back. */
+  tombstone: (url: string, id: string): Key => ({ pk: articlePk(url), sk: `DEL#${id}` }),
 };
 
 /**

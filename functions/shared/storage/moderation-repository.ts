@@ -8,9 +8,10 @@ import {
 import { type CommentStatus, isRoot, type ListedComment } from '../domain/comment.js';
 import { readCommentRange } from './article-comments.js';
 import type { CommentRef } from './comment-repository.js';
-import { fromCommentItem, indexAttributes, listedAttributes } from './comment-item.js';
+import { fromCommentItem, listedAttributes } from './comment-item.js';
 import { combine, contribution, counterUpdates, noDelta } from './counter-deltas.js';
-import { attributes, indexNames, type Key, keys, statusPartition, threadRange } from './keys.js';
+import { attributes, entities, indexNames, type Key, keys, statusPartition, threadRange } from './keys.js';
+import { type ModerationChange, moderationItems, movesKey } from './moderation-items.js';
 import { transactWrite } from './transact.js';
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
@@ -23,18 +24,15 @@ export interface ModerationRepository {
   /** One comment, read consistently wherever its status put it. */
   get(ref: CommentRef): Promise<ModeratedComment | undefined>;
   /**
-   * Moves a comment to `next` (a reply changes key between visible and held); false when it changed
-   * meanwhile (nothing written).
+   * Applies a change of text, pin and status to a comment as it was read, in one transaction with the
+   * counters (a reply changing status may change key between visible and held); false when it changed
+   * meanwhile or is gone (nothing written).
    */
-  setStatus(comment: ModeratedComment, next: CommentStatus): Promise<boolean>;
-  /** Pins or unpins a comment as it was read; false when it changed status or is gone. */
-  setSticky(comment: ModeratedComment, sticky: boolean): Promise<boolean>;
-  /** Replaces a comment's text and HTML, never its author; false when it no longer exists. */
-  edit(comment: ModeratedComment, text: { orig: string; html: string }): Promise<boolean>;
+  moderate(comment: ModeratedComment, change: ModerationChange): Promise<boolean>;
   /**
-   * Deletes a comment, the replies that answer it, and their duplicate marks, reading only its thread;
-   * returns how many, or `conflict` when one of them changed status meanwhile (that part was not
-   * deleted: try again).
+   * Deletes a comment, the replies that answer it, and their duplicate marks, leaving a tombstone of
+   * each (imports skip their ids), reading only its thread; returns how many, or `conflict` when one
+   * of them changed status meanwhile (that part was not deleted: try again).
    */
   remove(ref: CommentRef): Promise<number | 'conflict'>;
   /** The newest `limit` comments of `status` (all of them without a limit), newest first. */
@@ -43,8 +41,11 @@ export interface ModerationRepository {
   queueSizes(): Promise<Record<CommentStatus, number>>;
 }
 
-/** Items per transaction (DynamoDB allows 100): a comment, its mark, and the two counter updates. */
-const commentsPerTransaction = 45;
+/**
+ * Comments per transaction (DynamoDB allows 100 items): three items each (the comment, its duplicate
+ * mark, its tombstone), and the two counter updates.
+ */
+const commentsPerTransaction = 32;
 
 const withHash = (item: Record<string, unknown>): ModeratedComment => {
   const hash = item.contentHash;
@@ -59,31 +60,6 @@ export function createModerationRepository(
 ): ModerationRepository {
   const readItem = async (key: Key) =>
     (await client.send(new GetCommand({ TableName: tableName, Key: key, ConsistentRead: true }))).Item;
-
-  /** Applies `update` to `comment` at its key if it still has the status it was read with. */
-  const updateAsRead = async (
-    comment: ModeratedComment,
-    update: string,
-    names: Record<string, string>,
-    values: Record<string, unknown>,
-  ): Promise<boolean> => {
-    const outcome = await transactWrite(client, {
-      TransactItems: [
-        {
-          Update: {
-            TableName: tableName,
-            Key: keys.comment(comment),
-            UpdateExpression: update,
-            // Never create a bare item for a comment deleted meanwhile, nor index it under a stale status.
-            ConditionExpression: 'attribute_exists(pk) AND #status = :read',
-            ExpressionAttributeNames: { ...names, '#status': 'status' },
-            ExpressionAttributeValues: { ...values, ':read': comment.status },
-          },
-        },
-      ],
-    });
-    return outcome.ok;
-  };
 
   return {
     async get(ref) {
@@ -100,81 +76,17 @@ export function createModerationRepository(
       return item ? withHash(item) : undefined;
     },
 
-    async setStatus(comment, next) {
-      if (comment.status === next) return true;
-      const root = isRoot(comment);
-      const delta = combine(contribution(next, root), contribution(comment.status, root), -1);
-      const from = keys.comment(comment);
-      const to = keys.comment({ ...comment, status: next });
-      let change: TransactItem[];
-      if (from.sk === to.sk) {
-        const index = indexAttributes({ ...comment, status: next });
-        const names = Object.keys(index);
-        change = [
-          {
-            Update: {
-              TableName: tableName,
-              Key: from,
-              UpdateExpression: `SET #status = :next, ${names.map((_, i) => `#i${i} = :i${i}`).join(', ')}`,
-              // Only from the status the counters were computed from: a concurrent change refuses this one.
-              ConditionExpression: '#status = :previous',
-              ExpressionAttributeNames: {
-                '#status': 'status',
-                ...Object.fromEntries(names.map((name, i) => [`#i${i}`, name])),
-              },
-              ExpressionAttributeValues: {
-                ':next': next,
-                ':previous': comment.status,
-                ...Object.fromEntries(names.map((name, i) => [`:i${i}`, index[name]])),
-              },
-            },
-          },
-        ];
-      } else {
-        // A reply crossing between visible and held changes key: its whole item moves, as it is now.
-        const item = await readItem(from);
-        if (!item || item.status !== comment.status) return false;
-        change = [
-          {
-            Delete: {
-              TableName: tableName,
-              Key: from,
-              // Moved as read: a status change or a like meanwhile refuses the move (try again).
-              ConditionExpression: '#status = :previous AND #like = :like',
-              ExpressionAttributeNames: { '#status': 'status', '#like': 'like' },
-              ExpressionAttributeValues: { ':previous': comment.status, ':like': item.like ?? 0 },
-            },
-          },
-          {
-            Put: {
-              TableName: tableName,
-              Item: { ...item, ...to, status: next, ...indexAttributes({ ...comment, status: next }) },
-              ConditionExpression: 'attribute_not_exists(pk)',
-            },
-          },
-        ];
+    async moderate(comment, change) {
+      // A reply changing side moves as a whole: its item is read again, consistently, to be moved as it is.
+      let stored: Record<string, unknown> | undefined;
+      if (movesKey(comment, change)) {
+        stored = await readItem(keys.comment(comment));
+        if (!stored || stored.status !== comment.status) return false;
       }
-      const outcome = await transactWrite(client, {
-        TransactItems: [...change, ...counterUpdates(tableName, comment.url, delta)],
-      });
-      return outcome.ok;
+      const items = moderationItems(tableName, comment, change, stored);
+      if (items.length === 0) return true;
+      return (await transactWrite(client, { TransactItems: items })).ok;
     },
-
-    setSticky: (comment, sticky) => {
-      const index = indexAttributes({ ...comment, sticky });
-      const names = Object.keys(index);
-      return updateAsRead(
-        comment,
-        // A root moves between its pinned and unpinned roots-index partitions with it.
-        `SET sticky = :sticky${names.map((_, i) => `, #i${i} = :i${i}`).join('')}`,
-        Object.fromEntries(names.map((name, i) => [`#i${i}`, name])),
-        { ':sticky': sticky, ...Object.fromEntries(names.map((name, i) => [`:i${i}`, index[name]])) },
-      );
-    },
-
-    // Only the text: nick, mail and link stay the author's.
-    edit: (comment, text) =>
-      updateAsRead(comment, 'SET orig = :orig, html = :html', {}, { ':orig': text.orig, ':html': text.html }),
 
     async remove(ref) {
       await ensureLayout();
@@ -215,6 +127,19 @@ export function createModerationRepository(
                     },
                   ]
                 : []),
+              {
+                Put: {
+                  TableName: tableName,
+                  // An import run again skips this id, rather than bring the comment back (a few bytes
+                  // per deleted comment, kept for good). The duplicate mark goes: the same text may be
+                  // posted again.
+                  Item: {
+                    ...keys.tombstone(comment.url, comment.id),
+                    entity: entities.tombstone,
+                    deletedAt: Date.now(),
+                  },
+                },
+              },
             ]),
             ...counterUpdates(tableName, ref.url, delta),
           ],

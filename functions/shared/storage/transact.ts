@@ -24,8 +24,19 @@ export type TransactOutcome =
       oldItems: (Record<string, AttributeValue> | undefined)[];
     };
 
-/** How often a write that lost a race against a transaction is tried again. */
+/** How often a write that lost a race against a transaction, or was throttled, is tried again. */
 const conflictAttempts = 8;
+
+/**
+ * Cancellation reasons that say nothing about the items, only about the moment: another transaction
+ * held one of them, or a hot item (the site counters, a viral page) was throttled. The SDK retries
+ * neither inside a TransactionCanceledException.
+ */
+const transientReasons: ReadonlySet<string> = new Set([
+  'TransactionConflict',
+  'ThrottlingError',
+  'ProvisionedThroughputExceeded',
+]);
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const backoff = (attempt: number) => pause(Math.random() * Math.min(1000, 25 * 2 ** attempt));
@@ -47,9 +58,9 @@ export async function retryOnConflict<T>(write: () => Promise<T>): Promise<T> {
 }
 
 /**
- * Sends a TransactWriteItems. A cancellation caused only by a concurrent transaction on the same
- * item (hot counters) is retried with jittered backoff; the items are identical on each try and the
- * transaction is all-or-nothing, so a retry never writes twice. A cancellation by a failed
+ * Sends a TransactWriteItems. A cancellation caused by a concurrent transaction on the same item or
+ * by throttling (hot counters) is retried with jittered backoff; the items are identical on each try
+ * and the transaction is all-or-nothing, so a retry never writes twice. A cancellation by a failed
  * condition is returned, not thrown, with the indexes of the failed items; a refusal by the layout guard
  * (layout.ts) throws UpgradeRequiredError.
  */
@@ -74,8 +85,10 @@ export async function transactWrite(
       if (failedConditions.length > 0) {
         return { ok: false, failedConditions, oldItems: reasons.map((reason) => reason.Item) };
       }
-      const conflicted = reasons.some((reason) => reason.Code === 'TransactionConflict');
-      if (!conflicted || attempt >= conflictAttempts) throw error;
+      const transient = reasons.some(
+        (reason) => reason.Code !== undefined && transientReasons.has(reason.Code),
+      );
+      if (!transient || attempt >= conflictAttempts) throw error;
       await backoff(attempt);
     }
   }

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyPassword } from '../../../functions/shared/auth/password.js';
 import { createAdminRepository } from '../../../functions/shared/storage/admin-repository.js';
 import { createDocumentClient } from '../../../functions/shared/storage/client.js';
+import { createLocalApi } from '../../support/local-services.js';
 import { createTestTable, type TestTable } from '../../support/test-table.js';
 
 /** Runs `npm run admin -- ...args` as a user would, with `input` piped as the password. */
@@ -59,5 +60,55 @@ describe('npm run admin', () => {
     expect(short.output).toContain('at least 12 characters');
     expect(notEmail.code).toBe(1);
     expect(notEmail.output).toContain('not an email address');
+  });
+
+  it('lists the administrators by email, without their password hashes', async () => {
+    await runAdmin(['add', 'alice@example.com', '--name', 'Alice', ...target], 'alice has a long password\n');
+
+    const { code, output } = await runAdmin(['list', ...target], '');
+
+    expect(code).toBe(0);
+    const lines = output.split('\n').filter((line) => line.includes('@'));
+    expect(lines.map((line) => line.split('\t').slice(0, 2))).toEqual([
+      ['alice@example.com', 'Alice'],
+      ['boss@example.com', 'Boss'],
+    ]);
+    expect(output).not.toContain('scrypt');
+  });
+
+  it('removes an administrator, whose token then stops working, and says when there is none', async () => {
+    const password = 'carol has a long password';
+    await runAdmin(['add', 'carol@example.com', ...target], `${password}\n`);
+    const api = createLocalApi(table, { JWT_TOKEN: 'j'.repeat(40) });
+    const signIn = await api.call({
+      method: 'POST',
+      path: '/api/token',
+      body: { email: 'carol@example.com', password },
+    });
+    const authorization = `Bearer ${signIn.body.data.token}`;
+    expect((await api.call({ path: '/api/token', headers: { authorization } })).body.data).toMatchObject({
+      email: 'carol@example.com',
+    });
+
+    const removed = await runAdmin(['remove', 'Carol@Example.com', ...target], '');
+    const again = await runAdmin(['remove', 'carol@example.com', ...target], '');
+    const listed = await runAdmin(['list', ...target], '');
+
+    expect(removed.code).toBe(0);
+    expect(removed.output).toContain('Administrator carol@example.com removed');
+    expect((await api.call({ path: '/api/token', headers: { authorization } })).body.data).toEqual({});
+    expect(again.code).toBe(1);
+    expect(again.output).toContain('carol@example.com is not an administrator');
+    expect(listed.output).not.toContain('carol@example.com');
+  });
+
+  it('prints the usage when a command is unknown or lacks its email', async () => {
+    const unknown = await runAdmin(['delete', 'boss@example.com', ...target], '');
+    const bare = await runAdmin(['remove', ...target], '');
+
+    expect(unknown.code).toBe(1);
+    expect(unknown.output).toContain('npm run admin -- remove <email>');
+    expect(bare.code).toBe(1);
+    expect(bare.output).toContain('usage:');
   });
 });

@@ -35,6 +35,32 @@ describe('reading counts on DynamoDB Local', () => {
     expect((await read('path=%2Fr&type=reaction2')).body.data).toEqual([{ reaction2: 0 }]);
   });
 
+  it('refuses desc on pageviews with a 400 naming the action, in the caller language, and keeps the count', async () => {
+    await update({ path: '/views' });
+    await update({ path: '/views' });
+
+    const refused = await update({ path: '/views', type: 'time', action: 'desc' });
+    const inChinese = await api.call({
+      method: 'POST',
+      path: '/api/article',
+      query: 'lang=zh-CN',
+      body: { path: '/views', action: 'desc' },
+    });
+    const legacy = await update({ path: '/views', type: 'time', action: 'desc' }, '/article');
+
+    expect(refused).toMatchObject({ status: 400, body: { errno: 1001 } });
+    expect(refused.body.errmsg).toBe(
+      'Invalid input: action: `desc` applies to reactions only: pageviews only go up',
+    );
+    expect(refused.body.details).toEqual({
+      action: '`desc` applies to reactions only: pageviews only go up',
+    });
+    expect(inChinese.status).toBe(400);
+    expect(inChinese.body.errmsg).toContain('浏览量只增不减');
+    expect(legacy.status).toBe(400);
+    expect((await read('path=%2Fviews')).body.data).toEqual([{ time: 2 }]);
+  });
+
   it('counts a reaction once per voter, and only its voter can take it back', async () => {
     const react = (action: string, sourceIp: string) =>
       update({ path: '/votes', type: 'reaction4', action }, '/api/article', sourceIp);

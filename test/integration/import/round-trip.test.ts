@@ -127,7 +127,7 @@ describe('export then import (round trip)', () => {
     const { moderation } = sourceApi.services;
     // Moderation changes a comment as it was read.
     const pinned = await moderation.get({ url: two, id: f.objectId });
-    if (!pinned || !(await moderation.setSticky(pinned, true))) {
+    if (!pinned || !(await moderation.moderate(pinned, { sticky: true }))) {
       throw new Error(`could not pin ${f.objectId}`);
     }
     for (const [id, status] of [
@@ -135,7 +135,7 @@ describe('export then import (round trip)', () => {
       [h.objectId, 'waiting'],
     ] as const) {
       const comment = await moderation.get({ url: two, id });
-      if (comment) await moderation.setStatus(comment, status);
+      if (comment) await moderation.moderate(comment, { status });
     }
     for (const [path, type] of [
       [one, 'time'],

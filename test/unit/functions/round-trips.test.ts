@@ -86,6 +86,8 @@ const listedNames = [
   'like',
   'sticky',
   'insertedAt',
+  // Read from the base table only: the recent index does not copy it.
+  'type',
 ];
 const listedProjection = {
   ProjectionExpression: listedNames.map((_, i) => `#p${i}`).join(', '),
@@ -334,21 +336,31 @@ describe('DynamoDB round trips per operation', () => {
     expect(input).toMatchObject({ IndexName: 'recent', ScanIndexForward: false, Limit: 2 });
   });
 
-  it('submits a root with one TransactWriteItems and reads nothing else', async () => {
-    ddb.on(TransactWriteCommand).resolves({});
+  it('submits a root in two round trips: one BatchGetItem of its marks, then one TransactWriteItems', async () => {
+    const sent = serveCommentTable(ddb, []);
 
     const { status, body } = await call({
       method: 'POST',
       path: '/api/comment',
-      body: { comment: 'x', url: '/p' },
+      body: { comment: 'x', url: '/p', mail: 'Ann@Example.com' },
     });
 
     expect(status).toBe(200);
-    expect(ddb.calls()).toHaveLength(1);
     expect(body.data).not.toHaveProperty('reply_user');
+    const rounds = byRound(sent).map((round) => round.map(({ command }) => command));
+    expect(rounds).toEqual([['BatchGetItem'], ['TransactWriteItems']]);
+    // The IP's rate mark, the content's duplicate mark and the mail's administrator account, in one read.
+    const keys = sent[0]?.input.RequestItems['marginalia-test'].Keys;
+    expect(keys).toEqual([
+      { pk: expect.stringMatching(/^IP#/), sk: 'RATE' },
+      { pk: 'URL#/p', sk: expect.stringMatching(/^DUP#/) },
+      { pk: 'ADMIN#ann@example.com', sk: 'ADMIN' },
+    ]);
+    // The transaction writes the same duplicate mark the read looked for.
+    expect(sent[1]?.input.TransactItems[1].Put.Item.sk).toBe(keys[1].sk);
   });
 
-  it('submits a reply with one TransactWriteItems holding every guard and counter, and reads its parent beside it', async () => {
+  it('submits a reply with one TransactWriteItems holding every guard and counter after reading its marks, and reads its parent beside it', async () => {
     const sent = serveCommentTable(ddb, [
       commentItem('/p', '01A'),
       commentItem('/p', '01B', { rid: '01A', nick: 'Bea' }),
@@ -362,14 +374,14 @@ describe('DynamoDB round trips per operation', () => {
 
     expect(status).toBe(200);
     expect(body.data.reply_user).toMatchObject({ nick: 'Bea', link: '' });
-    // The parent's reads go out with the transaction, not after it: one round trip of waiting. A reply
-    // is looked for in both of its places, visible and held.
-    const [round, ...more] = byRound(sent);
+    // The marks first; the parent's read goes out with the transaction, not after it. A visitor's reply
+    // looks for its parent only where visitors' comments are: never in a held place.
+    const [marks, round, ...more] = byRound(sent);
     expect(more).toEqual([]);
-    expect(round?.map(({ command }) => command)).toEqual(['TransactWriteItems', 'GetItem', 'GetItem']);
+    expect(marks?.map(({ command }) => command)).toEqual(['BatchGetItem']);
+    expect(round?.map(({ command }) => command)).toEqual(['TransactWriteItems', 'GetItem']);
     expect(round?.slice(1).map(({ input }) => [input.Key, input.ConsistentRead])).toEqual([
       [{ pk: 'URL#/p', sk: 'C#01A#01B' }, true],
-      [{ pk: 'URL#/p', sk: 'H#01A#01B' }, true],
     ]);
     const items = round?.[0]?.input.TransactItems ?? [];
     expect(items.map((item: object) => Object.keys(item)[0])).toEqual([
@@ -389,9 +401,11 @@ describe('DynamoDB round trips per operation', () => {
     expect(items[1]?.Put?.Item).not.toHaveProperty('commentId');
     expect(items[2]?.Put?.Item?.pk).toMatch(/^IP#/);
     expect(items[2]?.Put?.ExpressionAttributeValues).toEqual({ ':cutoff': now - 60_000 });
+    // A visitor's reply: the root must be one visitors can see.
     expect(items[3]?.ConditionCheck).toMatchObject({
       Key: { pk: 'URL#/p', sk: 'C#01A' },
-      ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(rid)',
+      ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(rid) AND #status = :approved',
+      ExpressionAttributeValues: { ':approved': 'approved' },
     });
     expect(items[4]?.ConditionCheck).toMatchObject({
       Key: { pk: 'URL#/p', sk: 'C#01A#01B' },
@@ -455,6 +469,7 @@ describe('DynamoDB round trips per operation', () => {
       $metadata: {},
       CancellationReasons: [{ Code: 'None' }, { Code: 'TransactionConflict' }],
     });
+    ddb.on(BatchGetCommand).resolves({});
     ddb.on(TransactWriteCommand).rejectsOnce(conflict).resolves({});
 
     const { status } = await call({
@@ -599,6 +614,7 @@ describe('DynamoDB round trips per operation', () => {
       $metadata: {},
       CancellationReasons: [{ Code: 'ConditionalCheckFailed' }, { Code: 'ConditionalCheckFailed' }],
     });
+    ddb.on(BatchGetCommand).resolves({});
     ddb.on(TransactWriteCommand).rejects(alreadyThere);
 
     const { status, body } = await call({

@@ -1,6 +1,11 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { bearerToken, signToken, verifyToken } from '../../../../../functions/shared/auth/token.js';
+import {
+  bearerToken,
+  checkToken,
+  signToken,
+  verifyToken,
+} from '../../../../../functions/shared/auth/token.js';
 
 const secret = 'k'.repeat(32);
 const now = 1_800_000_000_000;
@@ -44,5 +49,17 @@ describe('bearerToken', () => {
     expect(bearerToken('bearer abc')).toBe('abc');
     expect(bearerToken('Basic abc')).toBeUndefined();
     expect(bearerToken(undefined)).toBeUndefined();
+  });
+});
+
+describe('checkToken', () => {
+  it('names why a token is refused: another key, expiry, or a shape that is not ours', () => {
+    const token = signToken(secret, claims);
+
+    expect(checkToken(secret, token, now)).toEqual({ ok: true, claims });
+    expect(checkToken('x'.repeat(32), token, now)).toEqual({ ok: false, refusal: 'signature' });
+    expect(checkToken(secret, token, now + 61_000)).toEqual({ ok: false, refusal: 'expired' });
+    expect(checkToken(secret, 'a.b.c', now)).toEqual({ ok: false, refusal: 'malformed' });
+    expect(checkToken(secret, undefined, now)).toEqual({ ok: false, refusal: 'malformed' });
   });
 });

@@ -1,5 +1,5 @@
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBClient, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
@@ -44,7 +44,7 @@ describe('createModerationRepository', () => {
     const comment = await asRead({ url: '/p', id: '01B', rid: '01A' });
     const before = sent.length;
 
-    expect(await repository().setStatus(comment, 'spam')).toBe(true);
+    expect(await repository().moderate(comment, { status: 'spam' })).toBe(true);
 
     // The item is read again (consistently) so that the moved copy is the item as it is now.
     expect(
@@ -92,7 +92,7 @@ describe('createModerationRepository', () => {
       status: 'spam',
     };
 
-    expect(await repository().setStatus(comment, 'approved')).toBe(false);
+    expect(await repository().moderate(comment, { status: 'approved' })).toBe(false);
     expect(transactions(sent)).toEqual([]);
   });
 
@@ -100,27 +100,28 @@ describe('createModerationRepository', () => {
     const sent = serveCommentTable(ddb, [commentItem('/p', '01A', { status: 'waiting', sticky: true })]);
     const comment = await asRead({ url: '/p', id: '01A' });
 
-    expect(await repository().setStatus(comment, 'approved')).toBe(true);
+    expect(await repository().moderate(comment, { status: 'approved' })).toBe(true);
 
     const [items] = transactions(sent);
     expect(items?.[0]).toEqual({
       Update: {
         TableName: 't',
         Key: { pk: 'URL#/p', sk: 'C#01A' },
-        UpdateExpression: 'SET #status = :next, #i0 = :i0, #i1 = :i1, #i2 = :i2',
-        ConditionExpression: '#status = :previous',
+        UpdateExpression: 'SET #a0 = :a0, #a1 = :a1, #a2 = :a2, #a3 = :a3',
+        ConditionExpression: 'attribute_exists(pk) AND #status = :read',
         ExpressionAttributeNames: {
+          '#a0': 'status',
+          '#a1': 'recentPk',
+          '#a2': 'recentSk',
+          '#a3': 'rootsPk',
           '#status': 'status',
-          '#i0': 'recentPk',
-          '#i1': 'recentSk',
-          '#i2': 'rootsPk',
         },
         ExpressionAttributeValues: {
-          ':next': 'approved',
-          ':previous': 'waiting',
-          ':i0': 'STATUS#approved',
-          ':i1': '01A',
-          ':i2': 'R#approved#pinned#/p',
+          ':a0': 'approved',
+          ':a1': 'STATUS#approved',
+          ':a2': '01A',
+          ':a3': 'R#approved#pinned#/p',
+          ':read': 'waiting',
         },
       },
     });
@@ -137,7 +138,7 @@ describe('createModerationRepository', () => {
     const sent = serveCommentTable(ddb, [commentItem('/p', '01A', { status: 'spam' })]);
     const comment = await asRead({ url: '/p', id: '01A' });
 
-    expect(await repository().setSticky(comment, true)).toBe(true);
+    expect(await repository().moderate(comment, { sticky: true })).toBe(true);
 
     const [items] = transactions(sent);
     expect(items).toEqual([
@@ -145,19 +146,20 @@ describe('createModerationRepository', () => {
         Update: {
           TableName: 't',
           Key: { pk: 'URL#/p', sk: 'C#01A' },
-          UpdateExpression: 'SET sticky = :sticky, #i0 = :i0, #i1 = :i1, #i2 = :i2',
+          UpdateExpression: 'SET #a0 = :a0, #a1 = :a1, #a2 = :a2, #a3 = :a3',
           ConditionExpression: 'attribute_exists(pk) AND #status = :read',
           ExpressionAttributeNames: {
-            '#i0': 'recentPk',
-            '#i1': 'recentSk',
-            '#i2': 'rootsPk',
+            '#a0': 'sticky',
+            '#a1': 'recentPk',
+            '#a2': 'recentSk',
+            '#a3': 'rootsPk',
             '#status': 'status',
           },
           ExpressionAttributeValues: {
-            ':sticky': true,
-            ':i0': 'STATUS#spam',
-            ':i1': '01A',
-            ':i2': 'R#spam#pinned#/p',
+            ':a0': true,
+            ':a1': 'STATUS#spam',
+            ':a2': '01A',
+            ':a3': 'R#spam#pinned#/p',
             ':read': 'spam',
           },
         },
@@ -169,12 +171,61 @@ describe('createModerationRepository', () => {
     const sent = serveCommentTable(ddb, [commentItem('/p', '01B', { rid: '01A', status: 'waiting' })]);
     const comment = await asRead({ url: '/p', id: '01B', rid: '01A' });
 
-    expect(await repository().edit(comment, { orig: 'x', html: '<p>x</p>' })).toBe(true);
+    expect(await repository().moderate(comment, { text: { orig: 'x', html: '<p>x</p>' } })).toBe(true);
 
     expect(transactions(sent)[0]?.[0]?.Update).toMatchObject({
       Key: { pk: 'URL#/p', sk: 'H#01A#01B' },
-      UpdateExpression: 'SET orig = :orig, html = :html',
-      ExpressionAttributeValues: { ':orig': 'x', ':html': '<p>x</p>', ':read': 'waiting' },
+      UpdateExpression: 'SET #a0 = :a0, #a1 = :a1',
+      ExpressionAttributeNames: { '#a0': 'orig', '#a1': 'html' },
+      ExpressionAttributeValues: { ':a0': 'x', ':a1': '<p>x</p>', ':read': 'waiting' },
+    });
+  });
+
+  it('edits, pins and approves a held reply in one transaction: the moved item carries the new text', async () => {
+    const stored = commentItem('/p', '01B', { rid: '01A', status: 'waiting' });
+    const sent = serveCommentTable(ddb, [stored]);
+    const comment = await asRead({ url: '/p', id: '01B', rid: '01A' });
+
+    expect(
+      await repository().moderate(comment, {
+        text: { orig: 'new', html: '<p>new</p>' },
+        sticky: true,
+        status: 'approved',
+      }),
+    ).toBe(true);
+
+    const all = transactions(sent);
+    expect(all).toHaveLength(1);
+    expect(all[0]?.[1]?.Put).toMatchObject({
+      Item: { sk: 'C#01A#01B', status: 'approved', orig: 'new', html: '<p>new</p>', sticky: true },
+    });
+  });
+
+  it('says the comment changed, and sends nothing more, when its one transaction is refused', async () => {
+    serveCommentTable(ddb, [commentItem('/p', '01A', { status: 'waiting' })]);
+    const comment = await asRead({ url: '/p', id: '01A' });
+    ddb.on(TransactWriteCommand).rejects(
+      new TransactionCanceledException({
+        message: 'cancelled',
+        $metadata: {},
+        CancellationReasons: [{ Code: 'ConditionalCheckFailed' }, { Code: 'None' }, { Code: 'None' }],
+      }),
+    );
+
+    expect(
+      await repository().moderate(comment, { text: { orig: 'x', html: '<p>x</p>' }, status: 'approved' }),
+    ).toBe(false);
+    // The edit went in the same transaction as the status change and its counters: refused with them.
+    const calls = ddb.commandCalls(TransactWriteCommand);
+    expect(calls).toHaveLength(1);
+    expect(calls[0]?.args[0].input.TransactItems?.map((item) => Object.keys(item)[0])).toEqual([
+      'Update',
+      'Update',
+      'Update',
+    ]);
+    expect(calls[0]?.args[0].input.TransactItems?.[0]?.Update?.ExpressionAttributeValues).toMatchObject({
+      ':a0': 'approved',
+      ':a1': 'x',
     });
   });
 
@@ -201,6 +252,17 @@ describe('createModerationRepository', () => {
       'C#01A#01B',
       'H#01A#01C',
     ]);
+    // Each leaves a tombstone, in the same transaction, that a rerun of an import respects.
+    expect(
+      items?.flatMap((item) => {
+        const put = item.Put as { Item: Item } | undefined;
+        return put ? [[put.Item.pk, put.Item.sk, put.Item.entity]] : [];
+      }),
+    ).toEqual([
+      ['URL#/p', 'DEL#01A', 'tombstone'],
+      ['URL#/p', 'DEL#01B', 'tombstone'],
+      ['URL#/p', 'DEL#01C', 'tombstone'],
+    ]);
     // Two visible comments (one a root) and one held reply.
     expect(
       items?.find((item) => (item.Update as { Key: Item } | undefined)?.Key.sk === 'PAGE'),
@@ -210,6 +272,20 @@ describe('createModerationRepository', () => {
         ExpressionAttributeValues: { ':c0': -2, ':c1': -1, ':c2': -1 },
       },
     });
+  });
+
+  it('keeps each transaction within 100 items when a thread of 80 comments is removed', async () => {
+    const replies = Array.from({ length: 79 }, (_, i) => ({
+      ...commentItem('/p', `01R${String(i).padStart(2, '0')}`, { rid: '01A' }),
+      contentHash: `h${i}`,
+    }));
+    const sent = serveCommentTable(ddb, [{ ...commentItem('/p', '01A'), contentHash: 'hA' }, ...replies]);
+
+    expect(await repository().remove({ url: '/p', id: '01A' })).toBe(80);
+
+    const sizes = transactions(sent).map((items) => items.length);
+    expect(Math.max(...sizes)).toBeLessThanOrEqual(100);
+    expect(sizes.reduce((sum, size) => sum + size, 0)).toBe(80 * 3 + 2 * sizes.length);
   });
 
   it('removes a reply with its direct replies only', async () => {

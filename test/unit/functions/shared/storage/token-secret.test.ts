@@ -70,7 +70,7 @@ describe('createTokenSecret', () => {
     ]);
   });
 
-  it('turns sign-in off, without asking again, when the parameter does not exist', async () => {
+  it('turns sign-in off, without asking again within the cache time, when the parameter does not exist', async () => {
     extension = await startExtension(status(400, 'ParameterNotFound: /marginalia/jwt-secret'));
     const secret = fromParameter(extension.port);
 
@@ -126,6 +126,95 @@ describe('createTokenSecret', () => {
 
     await expect(secret()).rejects.toThrow('answered 404');
     expect(await secret()).toBe('k'.repeat(32));
+  });
+
+  describe('when the key is rotated', () => {
+    let time = 0;
+    const cached = (port: number) =>
+      createTokenSecret(
+        testConfig({ JWT_SECRET_PARAMETER: '/marginalia/jwt-secret', SECRETS_CACHE_SECONDS: '120' }),
+        { host: '127.0.0.1', port, sessionToken: 'session-token' },
+        { now: () => time },
+      );
+    beforeEach(() => {
+      time = 1_000_000;
+    });
+
+    it('reads the key again once the cache time has passed, and not before', async () => {
+      extension = await startExtension(value('a'.repeat(32)), value('b'.repeat(32)));
+      const secret = cached(extension.port);
+
+      expect(await secret()).toBe('a'.repeat(32));
+      time += 119_000;
+      expect(await secret()).toBe('a'.repeat(32));
+      time += 1000;
+      expect(await secret()).toBe('b'.repeat(32));
+      expect(extension.requests).toHaveLength(2);
+    });
+
+    it('reads the key again at once when asked to refresh, then at most once per 30 s', async () => {
+      extension = await startExtension(value('a'.repeat(32)), value('b'.repeat(32)), value('c'.repeat(32)));
+      const secret = cached(extension.port);
+
+      expect(await secret()).toBe('a'.repeat(32));
+      time += 1000;
+      expect(await secret({ refresh: true })).toBe('b'.repeat(32));
+      time += 29_000;
+      expect(await secret({ refresh: true })).toBe('b'.repeat(32));
+      expect(extension.requests).toHaveLength(2);
+      time += 1000;
+      expect(await secret({ refresh: true })).toBe('c'.repeat(32));
+    });
+
+    it('picks up a parameter created after it was found missing, once the cache time has passed', async () => {
+      extension = await startExtension(status(400, 'ParameterNotFound'), value('k'.repeat(32)));
+      const secret = cached(extension.port);
+
+      expect(await secret()).toBeUndefined();
+      time += 120_000;
+      expect(await secret()).toBe('k'.repeat(32));
+    });
+
+    it('says once, not at every read, that the parameter does not exist', async () => {
+      extension = await startExtension(status(400, 'ParameterNotFound'));
+      const secret = cached(extension.port);
+
+      for (let i = 0; i < 3; i++) {
+        expect(await secret()).toBeUndefined();
+        time += 120_000;
+      }
+      expect(extension.requests).toHaveLength(3);
+      expect(console.error).toHaveBeenCalledTimes(1);
+    });
+
+    it('keeps the key read before, and logs, when a later read fails', async () => {
+      extension = await startExtension(
+        value('a'.repeat(32)),
+        status(500, 'throttled'),
+        value('b'.repeat(32)),
+      );
+      const secret = cached(extension.port);
+
+      expect(await secret()).toBe('a'.repeat(32));
+      time += 120_000;
+      expect(await secret()).toBe('a'.repeat(32));
+      expect(console.error).toHaveBeenCalledWith(expect.stringContaining('could not be read again'));
+      // Tried again after 30 s, not at the next request.
+      expect(await secret()).toBe('a'.repeat(32));
+      expect(extension.requests).toHaveLength(2);
+      time += 30_000;
+      expect(await secret()).toBe('b'.repeat(32));
+    });
+
+    it('asks the extension once for requests that need the key at the same time', async () => {
+      extension = await startExtension(value('a'.repeat(32)));
+      const secret = cached(extension.port);
+
+      expect(await Promise.all([secret(), secret({ refresh: true }), secret()])).toEqual(
+        Array(3).fill('a'.repeat(32)),
+      );
+      expect(extension.requests).toHaveLength(1);
+    });
   });
 
   it('uses JWT_TOKEN without calling the extension when it is set', async () => {

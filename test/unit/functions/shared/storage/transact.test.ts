@@ -58,6 +58,28 @@ describe('transactWrite', () => {
     });
   });
 
+  it.each(['TransactionConflict', 'ThrottlingError', 'ProvisionedThroughputExceeded'])(
+    'tries again, and succeeds, when a %s cancelled the transaction',
+    async (code) => {
+      ddb
+        .on(TransactWriteCommand)
+        .rejectsOnce(cancelled('None', code, 'None'))
+        .resolves({});
+
+      await expect(transactWrite(client, insertRoot)).resolves.toEqual({ ok: true });
+      const calls = ddb.commandCalls(TransactWriteCommand);
+      expect(calls).toHaveLength(2);
+      expect(calls[1]?.args[0].input).toEqual(insertRoot);
+    },
+  );
+
+  it('throws at once, without trying again, when the cancellation is of another kind', async () => {
+    ddb.on(TransactWriteCommand).rejects(cancelled('None', 'ValidationError', 'None'));
+
+    await expect(transactWrite(client, insertRoot)).rejects.toBeInstanceOf(TransactionCanceledException);
+    expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(1);
+  });
+
   it('sends the items as given and answers ok when the transaction succeeds', async () => {
     ddb.on(TransactWriteCommand).resolves({});
 

@@ -1,0 +1,115 @@
+import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { type CommentStatus, isRoot, type ListedComment } from '../domain/comment.js';
+import { indexAttributes } from './comment-item.js';
+import { combine, contribution, counterUpdates } from './counter-deltas.js';
+import { keys } from './keys.js';
+
+type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+
+/** What an administrator changes of one comment at once: any of its text, its pin and its status. */
+export interface ModerationChange {
+  /** The new text and its rendered HTML (the author's name, mail and link are never changed). */
+  readonly text?: { readonly orig: string; readonly html: string };
+  readonly sticky?: boolean;
+  readonly status?: CommentStatus;
+}
+
+/** The status `change` leaves `comment` in. */
+const finalStatus = (comment: ListedComment, change: ModerationChange) => change.status ?? comment.status;
+
+/**
+ * True when `change` moves `comment` to another key: a reply crossing between visible (`C#`) and held
+ * (`H#`). Its whole item then moves, so the caller reads it first (consistently) for
+ * {@link moderationItems}.
+ */
+export function movesKey(comment: ListedComment, change: ModerationChange): boolean {
+  return keys.comment(comment).sk !== keys.comment({ ...comment, status: finalStatus(comment, change) }).sk;
+}
+
+/**
+ * The items of the one TransactWriteItems that applies `change` to `comment` as it was read: the comment
+ * (updated in place, or, for a reply changing side, deleted at its key and put at the new one from
+ * `stored`, the item as read), then the page and site counters its status change moves (none when it
+ * keeps its status). Every write is conditioned on the status it was read with, so a concurrent change
+ * refuses the whole transaction and nothing is half applied. Empty when there is nothing to change.
+ */
+export function moderationItems(
+  tableName: string,
+  comment: ListedComment,
+  change: ModerationChange,
+  stored?: Record<string, unknown>,
+): TransactItem[] {
+  const status = finalStatus(comment, change);
+  const sticky = change.sticky ?? comment.sticky;
+  const statusChanges = status !== comment.status;
+  const root = isRoot(comment);
+  const counters = statusChanges
+    ? counterUpdates(
+        tableName,
+        comment.url,
+        combine(contribution(status, root), contribution(comment.status, root), -1),
+      )
+    : [];
+  // The recent index follows the status, a root's roots index its status and pin.
+  const index =
+    statusChanges || change.sticky !== undefined ? indexAttributes({ ...comment, status, sticky }) : {};
+
+  if (movesKey(comment, change)) {
+    if (!stored) throw new Error(`moving comment ${comment.id} needs its item as read`);
+    return [
+      {
+        Delete: {
+          TableName: tableName,
+          Key: keys.comment(comment),
+          // Moved as read: a status change or a like meanwhile refuses the move (try again).
+          ConditionExpression: '#status = :previous AND #like = :like',
+          ExpressionAttributeNames: { '#status': 'status', '#like': 'like' },
+          ExpressionAttributeValues: { ':previous': comment.status, ':like': stored.like ?? 0 },
+        },
+      },
+      {
+        Put: {
+          TableName: tableName,
+          Item: {
+            ...stored,
+            ...keys.comment({ ...comment, status }),
+            status,
+            ...(change.text ? { orig: change.text.orig, html: change.text.html } : {}),
+            ...(change.sticky === undefined ? {} : { sticky }),
+            ...index,
+          },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+      ...counters,
+    ];
+  }
+
+  const sets = Object.entries({
+    ...(statusChanges ? { status } : {}),
+    ...(change.text ? { orig: change.text.orig, html: change.text.html } : {}),
+    ...(change.sticky === undefined ? {} : { sticky }),
+    ...index,
+  });
+  if (sets.length === 0) return [];
+  return [
+    {
+      Update: {
+        TableName: tableName,
+        Key: keys.comment(comment),
+        UpdateExpression: `SET ${sets.map((_, i) => `#a${i} = :a${i}`).join(', ')}`,
+        // Never create a bare item for a comment deleted meanwhile, nor count or index it from a stale status.
+        ConditionExpression: 'attribute_exists(pk) AND #status = :read',
+        ExpressionAttributeNames: {
+          ...Object.fromEntries(sets.map(([name], i) => [`#a${i}`, name])),
+          '#status': 'status',
+        },
+        ExpressionAttributeValues: {
+          ...Object.fromEntries(sets.map(([, value], i) => [`:a${i}`, value])),
+          ':read': comment.status,
+        },
+      },
+    },
+    ...counters,
+  ];
+}

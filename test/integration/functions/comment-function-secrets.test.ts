@@ -1,0 +1,95 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { hashPassword } from '../../../functions/shared/auth/password.js';
+import { signToken } from '../../../functions/shared/auth/token.js';
+import type { HttpHandler } from '../../../functions/shared/http/http-types.js';
+import { createAdminRepository } from '../../../functions/shared/storage/admin-repository.js';
+import { createDocumentClient } from '../../../functions/shared/storage/client.js';
+import { startFakeSecretsExtension } from '../../support/fake-secrets-extension.js';
+import { buildEvent, type EventSpec, testContext } from '../../support/http-event.js';
+import { createTestTable, type TestTable } from '../../support/test-table.js';
+
+const jwtParameter = '/marginalia/jwt-secret';
+const akismetParameter = '/marginalia/akismet-key';
+
+/** The comment function as Lambda loads it (functions/comment/handler.ts), with its secrets in SSM. */
+describe('the comment function with its secrets in SSM', () => {
+  let table: TestTable;
+  let extension: Awaited<ReturnType<typeof startFakeSecretsExtension>>;
+  let handler: HttpHandler;
+  const akismet = vi.fn<typeof fetch>(async () => new Response('true', { status: 200 }));
+  const call = async (spec: EventSpec) => {
+    const response = await handler(buildEvent(spec), testContext);
+    return { status: response.statusCode, body: JSON.parse(response.body || 'null') };
+  };
+  const me = async (token: string) =>
+    (await call({ path: '/api/token', headers: { authorization: `Bearer ${token}` } })).body.data;
+
+  beforeAll(async () => {
+    table = await createTestTable();
+    // The handler reaches the extension at localhost, as on Lambda.
+    extension = await startFakeSecretsExtension('localhost');
+    extension.values.set(jwtParameter, 'a'.repeat(40));
+    extension.values.set(akismetParameter, 'abc123def456');
+    await createAdminRepository(createDocumentClient({ endpoint: table.endpoint }), table.tableName).save({
+      id: '01ADMIN',
+      email: 'admin@example.com',
+      displayName: 'Admin',
+      passwordHash: await hashPassword('a long enough password'),
+      createdAt: 0,
+    });
+    // What the stack gives the comment function (lib/marginalia-stack.ts), pointed at DynamoDB Local.
+    vi.stubEnv('TABLE_NAME', table.tableName);
+    vi.stubEnv('DYNAMODB_ENDPOINT', table.endpoint);
+    vi.stubEnv('IP_HASH_SALT', 'test-salt-0123456789abcdef');
+    vi.stubEnv('JWT_TOKEN', undefined);
+    vi.stubEnv('AKISMET_KEY', undefined);
+    vi.stubEnv('JWT_SECRET_PARAMETER', jwtParameter);
+    vi.stubEnv('AKISMET_KEY_PARAMETER', akismetParameter);
+    vi.stubEnv('PARAMETERS_SECRETS_EXTENSION_HTTP_PORT', String(extension.port));
+    vi.stubEnv('AWS_SESSION_TOKEN', 'the-session-token');
+    vi.stubGlobal('fetch', akismet);
+    vi.resetModules();
+    ({ handler } = await import('../../../functions/comment/handler.js'));
+  });
+  afterAll(async () => {
+    vi.unstubAllEnvs();
+    vi.unstubAllGlobals();
+    await extension.close();
+    await table.drop();
+  });
+
+  it('asks Akismet with the key read from its parameter, and marks the comment spam when it says so', async () => {
+    const posted = await call({
+      method: 'POST',
+      path: '/api/comment',
+      body: { comment: 'cheap pills', url: '/akismet' },
+    });
+
+    expect(posted.body.data.status).toBe('spam');
+    expect(String(akismet.mock.calls[0]?.[0])).toBe(
+      'https://abc123def456.rest.akismet.com/1.1/comment-check',
+    );
+    expect(extension.requests).toContainEqual({ name: akismetParameter, token: 'the-session-token' });
+  });
+
+  it('accepts tokens of a rotated key at once, and then no longer those of the old key', async () => {
+    const signIn = await call({
+      method: 'POST',
+      path: '/api/token',
+      body: { email: 'admin@example.com', password: 'a long enough password' },
+    });
+    const oldToken: string = signIn.body.data.token;
+    expect(await me(oldToken)).toMatchObject({ email: 'admin@example.com' });
+
+    extension.values.set(jwtParameter, 'b'.repeat(40));
+    const newToken = signToken('b'.repeat(40), {
+      sub: '01ADMIN',
+      email: 'admin@example.com',
+      exp: Math.floor(Date.now() / 1000) + 3600,
+    });
+
+    expect(await me(newToken)).toMatchObject({ email: 'admin@example.com' });
+    expect(await me(oldToken)).toEqual({});
+    expect(extension.requests.filter((request) => request.name === jwtParameter)).toHaveLength(2);
+  });
+});

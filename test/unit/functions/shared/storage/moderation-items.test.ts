@@ -1,0 +1,193 @@
+import { describe, expect, it } from 'vitest';
+import type { ListedComment } from '../../../../../functions/shared/domain/comment.js';
+import { moderationItems, movesKey } from '../../../../../functions/shared/storage/moderation-items.js';
+
+const comment = (extra: Partial<ListedComment> = {}): ListedComment => ({
+  id: '01A',
+  url: '/p',
+  nick: 'n',
+  mail: 'n@example.com',
+  link: '',
+  browser: '',
+  os: '',
+  orig: 'old',
+  html: '<p>old</p>',
+  status: 'waiting',
+  like: 2,
+  sticky: false,
+  insertedAt: 1,
+  ...extra,
+});
+const reply = (extra: Partial<ListedComment> = {}) =>
+  comment({ id: '01B', pid: '01A', rid: '01A', ...extra });
+
+/** The site counters' update as every status change sends it, guarded by the layout. */
+const siteUpdate = (counts: Record<string, number>) => ({
+  Update: {
+    TableName: 't',
+    Key: { pk: 'SITE', sk: 'SITE' },
+    UpdateExpression: `ADD ${Object.keys(counts)
+      .map((_, i) => `#c${i} :c${i}`)
+      .join(', ')} SET #s0 = :s0, #s1 = :s1`,
+    ExpressionAttributeNames: {
+      ...Object.fromEntries(Object.keys(counts).map((name, i) => [`#c${i}`, name])),
+      '#s0': 'entity',
+      '#s1': 'layout',
+      '#layoutPk': 'pk',
+      '#layout': 'layout',
+    },
+    ExpressionAttributeValues: {
+      ...Object.fromEntries(Object.values(counts).map((value, i) => [`:c${i}`, value])),
+      ':s0': 'site',
+      ':s1': 2,
+      ':layout': 2,
+    },
+    ConditionExpression: 'attribute_not_exists(#layoutPk) OR #layout = :layout',
+  },
+});
+
+describe('moderationItems', () => {
+  it('edits, pins and approves a waiting root in one update, with both counters, in one transaction', () => {
+    const items = moderationItems('t', comment(), {
+      text: { orig: 'new', html: '<p>new</p>' },
+      sticky: true,
+      status: 'approved',
+    });
+
+    expect(items).toEqual([
+      {
+        Update: {
+          TableName: 't',
+          Key: { pk: 'URL#/p', sk: 'C#01A' },
+          UpdateExpression: 'SET #a0 = :a0, #a1 = :a1, #a2 = :a2, #a3 = :a3, #a4 = :a4, #a5 = :a5, #a6 = :a6',
+          ConditionExpression: 'attribute_exists(pk) AND #status = :read',
+          ExpressionAttributeNames: {
+            '#a0': 'status',
+            '#a1': 'orig',
+            '#a2': 'html',
+            '#a3': 'sticky',
+            '#a4': 'recentPk',
+            '#a5': 'recentSk',
+            '#a6': 'rootsPk',
+            '#status': 'status',
+          },
+          ExpressionAttributeValues: {
+            ':a0': 'approved',
+            ':a1': 'new',
+            ':a2': '<p>new</p>',
+            ':a3': true,
+            ':a4': 'STATUS#approved',
+            ':a5': '01A',
+            ':a6': 'R#approved#pinned#/p',
+            ':read': 'waiting',
+          },
+        },
+      },
+      {
+        Update: {
+          TableName: 't',
+          Key: { pk: 'URL#/p', sk: 'PAGE' },
+          UpdateExpression: 'ADD #c0 :c0, #c1 :c1, #c2 :c2, #c3 :c3 SET #s0 = :s0, #s1 = :s1',
+          ExpressionAttributeNames: {
+            '#c0': 'comments',
+            '#c1': 'roots',
+            '#c2': 'held',
+            '#c3': 'heldRoots',
+            '#s0': 'entity',
+            '#s1': 'url',
+          },
+          ExpressionAttributeValues: { ':c0': 1, ':c1': 1, ':c2': -1, ':c3': -1, ':s0': 'page', ':s1': '/p' },
+        },
+      },
+      siteUpdate({ comments: 1, waiting: -1 }),
+    ]);
+  });
+
+  it('moves an edited reply from visible to held: Delete as read, Put with the change, then the counters', () => {
+    const stored = { pk: 'URL#/p', sk: 'C#01A#01B', status: 'approved', like: 3, orig: 'old', rid: '01A' };
+
+    const items = moderationItems(
+      't',
+      reply({ status: 'approved', like: 3 }),
+      { text: { orig: 'new', html: '<p>new</p>' }, status: 'spam' },
+      stored,
+    );
+
+    expect(items).toEqual([
+      {
+        Delete: {
+          TableName: 't',
+          Key: { pk: 'URL#/p', sk: 'C#01A#01B' },
+          ConditionExpression: '#status = :previous AND #like = :like',
+          ExpressionAttributeNames: { '#status': 'status', '#like': 'like' },
+          ExpressionAttributeValues: { ':previous': 'approved', ':like': 3 },
+        },
+      },
+      {
+        Put: {
+          TableName: 't',
+          Item: {
+            pk: 'URL#/p',
+            sk: 'H#01A#01B',
+            status: 'spam',
+            like: 3,
+            orig: 'new',
+            html: '<p>new</p>',
+            rid: '01A',
+            recentPk: 'STATUS#spam',
+            recentSk: '01B',
+          },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+      {
+        Update: {
+          TableName: 't',
+          Key: { pk: 'URL#/p', sk: 'PAGE' },
+          UpdateExpression: 'ADD #c0 :c0, #c1 :c1 SET #s0 = :s0, #s1 = :s1',
+          ExpressionAttributeNames: { '#c0': 'comments', '#c1': 'held', '#s0': 'entity', '#s1': 'url' },
+          ExpressionAttributeValues: { ':c0': -1, ':c1': 1, ':s0': 'page', ':s1': '/p' },
+        },
+      },
+      siteUpdate({ comments: -1, spam: 1 }),
+    ]);
+  });
+
+  it('keeps a reply moving from waiting to spam at its held key, and moves no page counter', () => {
+    const items = moderationItems('t', reply(), { status: 'spam' });
+
+    expect(movesKey(reply(), { status: 'spam' })).toBe(false);
+    expect(items).toEqual([
+      {
+        Update: {
+          TableName: 't',
+          Key: { pk: 'URL#/p', sk: 'H#01A#01B' },
+          UpdateExpression: 'SET #a0 = :a0, #a1 = :a1, #a2 = :a2',
+          ConditionExpression: 'attribute_exists(pk) AND #status = :read',
+          ExpressionAttributeNames: {
+            '#a0': 'status',
+            '#a1': 'recentPk',
+            '#a2': 'recentSk',
+            '#status': 'status',
+          },
+          ExpressionAttributeValues: {
+            ':a0': 'spam',
+            ':a1': 'STATUS#spam',
+            ':a2': '01B',
+            ':read': 'waiting',
+          },
+        },
+      },
+      siteUpdate({ waiting: -1, spam: 1 }),
+    ]);
+  });
+
+  it('sends nothing for an empty change or a status the comment already has', () => {
+    expect(moderationItems('t', comment(), {})).toEqual([]);
+    expect(moderationItems('t', comment(), { status: 'waiting' })).toEqual([]);
+  });
+
+  it('refuses to build a move without the item as read', () => {
+    expect(() => moderationItems('t', reply(), { status: 'approved' })).toThrow('needs its item as read');
+  });
+});
