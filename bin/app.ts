@@ -49,6 +49,7 @@ new MarginaliaStack(app, 'Marginalia', {
   avatarProxy: text('avatarProxy'),
   gravatarStr: text('gravatarStr'),
   disableUserAgent: flag('disableUserAgent'),
+  avatarQq: flag('avatarQq'),
   throttleRateLimit: number('throttleRateLimit'),
   throttleBurstLimit: number('throttleBurstLimit'),
   commentConcurrency: number('commentConcurrency'),

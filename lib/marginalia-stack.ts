@@ -49,6 +49,8 @@ export interface MarginaliaStackProps extends StackProps {
   readonly gravatarStr?: string;
   /** Drop browser and OS from comments (Waline `DISABLE_USERAGENT`); default false. */
   readonly disableUserAgent?: boolean;
+  /** Waline's QQ avatars (`AVATAR_QQ`), whose URL spells out the QQ number; default false. */
+  readonly avatarQq?: boolean;
   /**
    * Steady-state requests per second across the whole API, shared out between the routes (each route has
    * its own bucket; their limits add up to this, lib/route-throttles.ts); default 50, at least 1.
@@ -243,6 +245,7 @@ export class MarginaliaStack extends Stack {
       IP_HASH_SALT: ipHashSalt.secretValue.unsafeUnwrap(),
       ALLOWED_ORIGINS: allowedOrigins.join(','),
       DISABLE_USERAGENT: String(props.disableUserAgent ?? false),
+      AVATAR_QQ: String(props.avatarQq ?? false),
       ...(props.avatarProxy === undefined ? {} : { AVATAR_PROXY: props.avatarProxy }),
       ...(props.gravatarStr === undefined ? {} : { GRAVATAR_STR: props.gravatarStr }),
       JWT_SECRET_PARAMETER: jwtSecretParameterName,

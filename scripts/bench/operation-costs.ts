@@ -83,14 +83,14 @@ function operations(ids: SeededIds): OperationSpec[] {
     {
       operation: 'submit a root (IPQPS 60)',
       design: 'Submit',
-      budget: 1,
+      budget: 2,
       request: () =>
         post('/api/comment', { comment: commentText, url: article, nick: 'Ann', mail: 'ann@example.com' }),
     },
     {
       operation: 'submit a reply (IPQPS 60)',
       design: 'Submit',
-      budget: 1,
+      budget: 2,
       request: ({ rootId }) =>
         post(
           '/api/comment',
@@ -123,10 +123,10 @@ function operations(ids: SeededIds): OperationSpec[] {
       request: () => post('/api/article', { path: article, type: 'time', action: 'inc' }),
     },
     {
-      operation: 'pageview -1',
+      operation: 'reaction -1 (no vote: unchanged)',
       design: 'Update reading count',
-      budget: 1,
-      request: () => post('/api/article', { path: article, type: 'time', action: 'desc' }),
+      budget: 2,
+      request: () => post('/api/article', { path: article, type: 'reaction1', action: 'desc' }),
     },
     {
       operation: 'reaction +1',

@@ -57,6 +57,7 @@ const customProps: MarginaliaStackProps = {
   avatarProxy: 'https://avatars.example.com/proxy',
   gravatarStr: 'https://gravatar.example.com/avatar/{{mail|md5}}',
   disableUserAgent: true,
+  avatarQq: true,
   throttleRateLimit: 5,
   throttleBurstLimit: 30,
   logRetention: RetentionDays.ONE_WEEK,
@@ -336,6 +337,8 @@ describe('MarginaliaStack', () => {
         IPQPS: '60',
         ALLOWED_ORIGINS: '*',
         DISABLE_USERAGENT: 'false',
+        // QQ avatars spell the QQ number out: off unless asked for.
+        AVATAR_QQ: 'false',
       });
       expect(env).not.toHaveProperty('AVATAR_PROXY');
       expect(env).not.toHaveProperty('GRAVATAR_STR');
@@ -456,6 +459,7 @@ describe('MarginaliaStack', () => {
       AVATAR_PROXY: customProps.avatarProxy,
       GRAVATAR_STR: customProps.gravatarStr,
       DISABLE_USERAGENT: 'true',
+      AVATAR_QQ: 'true',
     });
   });
 
