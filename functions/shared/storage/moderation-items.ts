@@ -61,10 +61,21 @@ export function moderationItems(
         Delete: {
           TableName: tableName,
           Key: keys.comment(comment),
-          // Moved as read: a status change or a like meanwhile refuses the move (try again).
-          ConditionExpression: '#status = :previous AND #like = :like',
-          ExpressionAttributeNames: { '#status': 'status', '#like': 'like' },
-          ExpressionAttributeValues: { ':previous': comment.status, ':like': stored.like ?? 0 },
+          // Moved as read: a status change, a like, a pin or an edit meanwhile refuses the move (try
+          // again), so the Put below never writes back what another change replaced.
+          ConditionExpression: `#status = :previous AND ${readAs('#like', stored.like)} AND ${readAs('#sticky', stored.sticky)} AND ${readAs('#orig', stored.orig)}`,
+          ExpressionAttributeNames: {
+            '#status': 'status',
+            '#like': 'like',
+            '#sticky': 'sticky',
+            '#orig': 'orig',
+          },
+          ExpressionAttributeValues: {
+            ':previous': comment.status,
+            ...valueAs('#like', stored.like),
+            ...valueAs('#sticky', stored.sticky),
+            ...valueAs('#orig', stored.orig),
+          },
         },
       },
       {
@@ -92,24 +103,46 @@ export function moderationItems(
     ...index,
   });
   if (sets.length === 0) return [];
+  const rootsIndexed = root && Object.keys(index).length > 0;
   return [
     {
       Update: {
         TableName: tableName,
         Key: keys.comment(comment),
         UpdateExpression: `SET ${sets.map((_, i) => `#a${i} = :a${i}`).join(', ')}`,
-        // Never create a bare item for a comment deleted meanwhile, nor count or index it from a stale status.
-        ConditionExpression: 'attribute_exists(pk) AND #status = :read',
+        // Never create a bare item for a comment deleted meanwhile, nor count or index it from a stale status;
+        // a root's roots-index partition is rebuilt from its pin as read, so a pin meanwhile refuses it too.
+        ConditionExpression: `attribute_exists(pk) AND #status = :read${rootsIndexed ? ` AND ${pinnedAs(comment.sticky)}` : ''}`,
         ExpressionAttributeNames: {
           ...Object.fromEntries(sets.map(([name], i) => [`#a${i}`, name])),
           '#status': 'status',
+          ...(rootsIndexed ? { '#sticky': 'sticky' } : {}),
         },
         ExpressionAttributeValues: {
           ...Object.fromEntries(sets.map(([, value], i) => [`:a${i}`, value])),
           ':read': comment.status,
+          ...(rootsIndexed ? valueAs('#sticky', comment.sticky) : {}),
         },
       },
     },
     ...counters,
   ];
+}
+
+/** The value placeholder of attribute placeholder `#name`. */
+const placeholder = (name: string) => `:read${name.slice(1)}`;
+
+/** A condition that attribute `#name` still holds `value` as read (absent when it was absent). */
+function readAs(name: string, value: unknown): string {
+  return value === undefined ? `attribute_not_exists(${name})` : `${name} = ${placeholder(name)}`;
+}
+
+/** The value of {@link readAs}'s condition, if it needs one. */
+function valueAs(name: string, value: unknown): Record<string, unknown> {
+  return value === undefined ? {} : { [placeholder(name)]: value };
+}
+
+/** A condition that a comment's pin is still `sticky` as read (an item without one is unpinned). */
+function pinnedAs(sticky: boolean): string {
+  return sticky ? '#sticky = :readsticky' : '(attribute_not_exists(#sticky) OR #sticky = :readsticky)';
 }

@@ -100,7 +100,10 @@ export function createModerationRepository(
       const thread = [...(visible?.items ?? []), ...(held?.items ?? [])].map(withHash);
 
       // As Waline: the comment, its direct replies, and (for a root) its whole thread.
-      const doomed = thread.filter((c) => c.id === ref.id || c.pid === ref.id || c.rid === ref.id);
+      // The root last: if a later transaction is refused, what is left can still be found and deleted.
+      const doomed = thread
+        .filter((c) => c.id === ref.id || c.pid === ref.id || c.rid === ref.id)
+        .sort((a, b) => Number(isRoot(a)) - Number(isRoot(b)));
       for (let start = 0; start < doomed.length; start += commentsPerTransaction) {
         const chunk = doomed.slice(start, start + commentsPerTransaction);
         const delta = chunk.reduce(

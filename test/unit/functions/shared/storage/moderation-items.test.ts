@@ -60,7 +60,8 @@ describe('moderationItems', () => {
           TableName: 't',
           Key: { pk: 'URL#/p', sk: 'C#01A' },
           UpdateExpression: 'SET #a0 = :a0, #a1 = :a1, #a2 = :a2, #a3 = :a3, #a4 = :a4, #a5 = :a5, #a6 = :a6',
-          ConditionExpression: 'attribute_exists(pk) AND #status = :read',
+          ConditionExpression:
+            'attribute_exists(pk) AND #status = :read AND (attribute_not_exists(#sticky) OR #sticky = :readsticky)',
           ExpressionAttributeNames: {
             '#a0': 'status',
             '#a1': 'orig',
@@ -70,6 +71,7 @@ describe('moderationItems', () => {
             '#a5': 'recentSk',
             '#a6': 'rootsPk',
             '#status': 'status',
+            '#sticky': 'sticky',
           },
           ExpressionAttributeValues: {
             ':a0': 'approved',
@@ -80,6 +82,7 @@ describe('moderationItems', () => {
             ':a5': '01A',
             ':a6': 'R#approved#pinned#/p',
             ':read': 'waiting',
+            ':readsticky': false,
           },
         },
       },
@@ -118,9 +121,16 @@ describe('moderationItems', () => {
         Delete: {
           TableName: 't',
           Key: { pk: 'URL#/p', sk: 'C#01A#01B' },
-          ConditionExpression: '#status = :previous AND #like = :like',
-          ExpressionAttributeNames: { '#status': 'status', '#like': 'like' },
-          ExpressionAttributeValues: { ':previous': 'approved', ':like': 3 },
+          // Moved as read: its like count, pin (none here) and text too.
+          ConditionExpression:
+            '#status = :previous AND #like = :readlike AND attribute_not_exists(#sticky) AND #orig = :readorig',
+          ExpressionAttributeNames: {
+            '#status': 'status',
+            '#like': 'like',
+            '#sticky': 'sticky',
+            '#orig': 'orig',
+          },
+          ExpressionAttributeValues: { ':previous': 'approved', ':readlike': 3, ':readorig': 'old' },
         },
       },
       {
