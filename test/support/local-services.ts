@@ -12,7 +12,15 @@ export function createLocalApi(
   overrides: Partial<Services> = {},
 ) {
   const services = createServices(
-    testConfig({ TABLE_NAME: table.tableName, DYNAMODB_ENDPOINT: table.endpoint, ...env }),
+    testConfig({
+      TABLE_NAME: table.tableName,
+      DYNAMODB_ENDPOINT: table.endpoint,
+      // The Lambda defaults (1 s to connect, 2.5 s a request) are for DynamoDB; the shared DynamoDB Local
+      // of a loaded test run can take longer to accept 200 connections at once, which says nothing of ours.
+      DYNAMODB_CONNECT_TIMEOUT_MS: '10000',
+      DYNAMODB_REQUEST_TIMEOUT_MS: '20000',
+      ...env,
+    }),
     overrides,
   );
   const comment = createCommentHandler(services);
