@@ -312,20 +312,23 @@ export class MarginaliaStack extends Stack {
         resources: indexNames.map((name) => `${table.tableArn}/index/${name}`),
       }),
     );
+    /** Lets the comment function read the one SSM parameter `name`, and no other. */
+    const allowParameterRead = (name: string) =>
+      comment.function.addToRolePolicy(
+        new PolicyStatement({
+          actions: ['ssm:GetParameter'],
+          resources: [
+            Stack.of(this).formatArn({
+              service: 'ssm',
+              resource: 'parameter',
+              resourceName: name.replace(/^\//, ''),
+            }),
+          ],
+        }),
+      );
     // Sign-in reads its token key once per cold start; only that one parameter. The key is a
     // SecureString under the AWS managed key, which SSM decrypts for callers allowed to read it.
-    comment.function.addToRolePolicy(
-      new PolicyStatement({
-        actions: ['ssm:GetParameter'],
-        resources: [
-          Stack.of(this).formatArn({
-            service: 'ssm',
-            resource: 'parameter',
-            resourceName: jwtSecretParameterName.replace(/^\//, ''),
-          }),
-        ],
-      }),
-    );
+    allowParameterRead(jwtSecretParameterName);
     // An explicit statement, because grant() would add the index ARNs, which reading counts never use.
     // Reactions write and remove a voter mark (Put/Delete) and read the count back (GetItem).
     article.function.addToRolePolicy(
@@ -355,18 +358,7 @@ export class MarginaliaStack extends Stack {
     }
     const akismetKeyParameterName = props.akismetKeyParameterName ?? '/marginalia/akismet-key';
     comment.function.addEnvironment('AKISMET_KEY_PARAMETER', akismetKeyParameterName);
-    comment.function.addToRolePolicy(
-      new PolicyStatement({
-        actions: ['ssm:GetParameter'],
-        resources: [
-          Stack.of(this).formatArn({
-            service: 'ssm',
-            resource: 'parameter',
-            resourceName: akismetKeyParameterName.replace(/^\//, ''),
-          }),
-        ],
-      }),
-    );
+    allowParameterRead(akismetKeyParameterName);
     // ---- End of the Akismet key ------------------------------------------------------------------
 
     const integrations = {

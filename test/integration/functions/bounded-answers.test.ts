@@ -2,7 +2,6 @@ import { ulid } from 'ulid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCommentHandler } from '../../../functions/comment/comment-handler.js';
 import { signToken } from '../../../functions/shared/auth/token.js';
-import { hashPassword } from '../../../functions/shared/auth/password.js';
 import type { CommentStatus, StoredComment } from '../../../functions/shared/domain/comment.js';
 import { submitBodySchema } from '../../../functions/shared/domain/comment-schemas.js';
 import { limits } from '../../../functions/shared/domain/limits.js';
@@ -13,6 +12,7 @@ import { createCommentRepository } from '../../../functions/shared/storage/comme
 import { buildEvent, type EventSpec, testContext } from '../../support/http-event.js';
 import { testConfig } from '../../support/test-config.js';
 import { createTestTable, type TestTable } from '../../support/test-table.js';
+import { saveTestAdministrator } from '../../support/administrator.js';
 
 /** Lambda refuses a result over 6 MB; every answer must stay well below it. */
 const lambdaLimit = 6 * 1024 * 1024;
@@ -57,13 +57,7 @@ describe('answers bounded whatever the article holds', () => {
         LIST_CACHE_MS: '0',
       }),
     );
-    await services.admins.save({
-      id: '01ADMIN',
-      email: 'admin@example.com',
-      displayName: 'Admin',
-      passwordHash: await hashPassword('a long enough password'),
-      createdAt: 0,
-    });
+    await saveTestAdministrator(services);
     token = signToken(jwt, { sub: '01ADMIN', email: 'admin@example.com', exp: 4_000_000_000 });
     handler = createCommentHandler(services);
     const repository = createCommentRepository(

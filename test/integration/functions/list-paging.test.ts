@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signToken } from '../../../functions/shared/auth/token.js';
-import { hashPassword } from '../../../functions/shared/auth/password.js';
 import { createLocalApi } from '../../support/local-services.js';
 import { createTestTable, type TestTable } from '../../support/test-table.js';
+import { saveTestAdministrator } from '../../support/administrator.js';
 
 /** Pages walked one by one give every root once, in the sort's order, pinned ones first. */
 describe('list paging over the roots indexes', () => {
@@ -23,13 +23,7 @@ describe('list paging over the roots indexes', () => {
       // Every comment a millisecond apart: ids (ULIDs) and times follow the order of posting.
       { now: () => (clock += 1) },
     );
-    await api.services.admins.save({
-      id: '01ADMIN',
-      email: 'admin@example.com',
-      displayName: 'Admin',
-      passwordHash: await hashPassword('a long enough password'),
-      createdAt: 0,
-    });
+    await saveTestAdministrator(api.services);
   });
   afterAll(() => table.drop());
 

@@ -1,9 +1,9 @@
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashPassword } from '../../../functions/shared/auth/password.js';
 import { createLocalApi } from '../../support/local-services.js';
 import { createTestTable, type TestTable } from '../../support/test-table.js';
+import { saveTestAdministrator } from '../../support/administrator.js';
 
 /**
  * A proxy in front of DynamoDB Local that counts TransactWriteItems and, while `refuse` is set, cancels
@@ -72,13 +72,7 @@ describe('moderation changes on DynamoDB Local', () => {
       COMMENT_AUDIT: 'true',
       DYNAMODB_ENDPOINT: proxy.endpoint,
     });
-    await api.services.admins.save({
-      id: '01ADMIN',
-      email: 'admin@example.com',
-      displayName: 'Admin',
-      passwordHash: await hashPassword('a long enough password'),
-      createdAt: 0,
-    });
+    await saveTestAdministrator(api.services);
     const signIn = await api.call({
       method: 'POST',
       path: '/api/token',

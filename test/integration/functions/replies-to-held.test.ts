@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signToken } from '../../../functions/shared/auth/token.js';
-import { hashPassword } from '../../../functions/shared/auth/password.js';
 import { createLocalApi } from '../../support/local-services.js';
 import { createTestTable, type TestTable } from '../../support/test-table.js';
+import { saveTestAdministrator } from '../../support/administrator.js';
 
 /** What a visitor may answer: only comments visitors can see. An administrator may answer held ones. */
 describe('replies to held comments', () => {
@@ -17,13 +17,7 @@ describe('replies to held comments', () => {
   beforeAll(async () => {
     table = await createTestTable();
     api = createLocalApi(table, { IPQPS: '0', JWT_TOKEN: jwt, LIST_CACHE_MS: '0' });
-    await api.services.admins.save({
-      id: '01ADMIN',
-      email: 'admin@example.com',
-      displayName: 'Admin',
-      passwordHash: await hashPassword('a long enough password'),
-      createdAt: 0,
-    });
+    await saveTestAdministrator(api.services);
   });
   afterAll(() => table.drop());
 

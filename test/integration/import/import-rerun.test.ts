@@ -3,13 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { hashPassword } from '../../../functions/shared/auth/password.js';
 import { createDocumentClient } from '../../../functions/shared/storage/client.js';
 import { createImportRepository } from '../../../functions/shared/storage/import-repository.js';
 import { keys } from '../../../functions/shared/storage/keys.js';
 import { createLocalApi } from '../../support/local-services.js';
 import { createTestTable, type TestTable } from '../../support/test-table.js';
 import { importInto } from './import-support.js';
+import { saveTestAdministrator } from '../../support/administrator.js';
 
 /** A Waline export of `comments` (objectId, url, comment and optional fields). */
 const walineExport = (comments: Record<string, unknown>[]) =>
@@ -41,13 +41,7 @@ describe('an import run again after moderation', () => {
     table = await createTestTable();
     folder = await mkdtemp(join(tmpdir(), 'marginalia-rerun-'));
     api = createLocalApi(table, { JWT_TOKEN: 'j'.repeat(40) });
-    await api.services.admins.save({
-      id: '01ADMIN',
-      email: 'admin@example.com',
-      displayName: 'Admin',
-      passwordHash: await hashPassword('a long enough password'),
-      createdAt: 0,
-    });
+    await saveTestAdministrator(api.services);
     const signIn = await api.call({
       method: 'POST',
       path: '/api/token',
