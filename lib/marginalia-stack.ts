@@ -29,6 +29,7 @@ import {
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
+import { templatePublishesMail } from '../functions/shared/domain/avatar.js';
 import { MarginaliaAlarms } from './marginalia-alarms.js';
 import { MarginaliaFunction } from './marginalia-function.js';
 import { routeThrottles } from './route-throttles.js';
@@ -133,6 +134,12 @@ export class MarginaliaStack extends Stack {
     const rateLimit = props.throttleRateLimit ?? 50;
     const burstLimit = props.throttleBurstLimit ?? 100;
     validate(allowedOrigins, ipqps, rateLimit, burstLimit);
+    // The functions refuse such a template at every cold start: refuse it here, before it deploys.
+    if (props.gravatarStr !== undefined && templatePublishesMail(props.gravatarStr)) {
+      throw new Error(
+        'gravatarStr: the template puts the mail address into avatar URLs; hash it with {{mail|md5}} or {{mail|sha256}}',
+      );
+    }
     const ceilings = {
       commentConcurrency: props.commentConcurrency ?? 10,
       articleConcurrency: props.articleConcurrency ?? 5,
@@ -264,6 +271,10 @@ export class MarginaliaStack extends Stack {
       // SSM client in the bundle: 76 KiB less code to load on every cold start, list requests included.
       paramsAndSecrets: ParamsAndSecretsLayerVersion.fromVersion(ParamsAndSecretsVersions.V1_0_103, {
         logLevel: ParamsAndSecretsLogLevel.WARN,
+        // The extension's own cache (300 s by default) sits under the function's: kept short, so a rotated
+        // key reaches an instance that re-reads it (after SECRETS_CACHE_SECONDS, or on a signature that
+        // fails) within half a minute, not five.
+        parameterStoreTtl: Duration.seconds(30),
       }),
       // At the API ceiling the comment routes take about 22 requests/s, at ~0.1 s each warm and ~1 s for a
       // submit: 4 to 5 busy instances (Little's law); 10 leaves room for cold starts and bursts. Reserving

@@ -30,6 +30,16 @@ const drainLimitFactor = 16;
 const jsonHeaders = { 'content-type': 'application/json; charset=utf-8' };
 const tooLargeBody = JSON.stringify({ errno: 1000, errmsg: 'Request body is too large.' });
 const internalErrorBody = JSON.stringify({ errno: 500, errmsg: 'Internal server error.' });
+const otherHostBody = JSON.stringify({
+  errno: 421,
+  errmsg: 'This local server answers only requests addressed to 127.0.0.1, localhost or [::1].',
+});
+
+/**
+ * The names this loopback server may be addressed by. Any other Host is a page that rebound its own
+ * name to 127.0.0.1 (DNS rebinding): it must not pass for the server's own origin, nor read the demo.
+ */
+const loopbackHost = /^(?:127\.0\.0\.1|localhost|\[::1\])(?::\d+)?$/i;
 
 interface CompiledRoute {
   readonly route: RouteDefinition;
@@ -94,6 +104,10 @@ async function serve(
   response: ServerResponse,
 ): Promise<void> {
   const method = (request.method ?? 'GET').toUpperCase();
+  if (request.headers.host !== undefined && !loopbackHost.test(request.headers.host)) {
+    writeResult(response, { statusCode: 421, headers: jsonHeaders, body: otherHostBody });
+    return;
+  }
   const { rawPath, rawQueryString } = splitTarget(request.url ?? '/');
   const match = matchRoute(method, rawPath);
 

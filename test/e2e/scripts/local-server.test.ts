@@ -189,6 +189,18 @@ describe('createLocalServer', () => {
     expect(event.headers.origin).toBe('https://blog.example');
   });
 
+  it('answers 421 without calling a handler when the Host is not a loopback name (DNS rebinding)', async () => {
+    const rebound = await send('POST', '/api/comment', {
+      headers: { Host: 'attacker.example:8360', 'Content-Type': 'application/json' },
+      body: '{}',
+    });
+    const named = await send('GET', '/api/comment?type=count', { headers: { Host: `localhost:${port}` } });
+
+    expect(rebound.status).toBe(421);
+    expect(comment).toHaveBeenCalledTimes(1);
+    expect(named.status).toBe(200);
+  });
+
   it('answers 413 without calling a handler when the declared body is larger than 1 MiB', async () => {
     const reply = await send('POST', '/api/comment', {
       headers: { 'Content-Type': 'application/json' },

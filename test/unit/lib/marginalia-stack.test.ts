@@ -402,6 +402,8 @@ describe('MarginaliaStack', () => {
     expect(environmentOf(template, functionId(stack, stack.commentFunction))).toMatchObject({
       PARAMETERS_SECRETS_EXTENSION_HTTP_PORT: '2773',
       PARAMETERS_SECRETS_EXTENSION_LOG_LEVEL: 'warn',
+      // The extension's own cache is short: a rotated key reaches a re-reading instance within 30 s.
+      SSM_PARAMETER_STORE_TTL: '30',
     });
     expect(layersOf(stack.articleFunction)).toBe('[]');
     expect(environmentOf(template, functionId(stack, stack.articleFunction))).not.toHaveProperty(
@@ -470,6 +472,11 @@ describe('MarginaliaStack', () => {
     ['the burst limit is zero', { throttleBurstLimit: 0 }, /throttle/],
     ['the burst limit is below one per route', { throttleBurstLimit: routes.length }, /throttle/],
     ['the rate limit is below 1 request/s', { throttleRateLimit: 0.5 }, /throttle/],
+    [
+      'the avatar template puts the mail in the URL',
+      { gravatarStr: 'https://avatar.example/{{mail}}' },
+      /gravatarStr.*md5/,
+    ],
   ])('throws when %s', (_case, bad: MarginaliaStackProps, message) => {
     const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
 
