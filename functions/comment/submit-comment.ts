@@ -21,7 +21,8 @@ import { initialStatus } from './initial-status.js';
  * answer shows the status, waiting or spam included; nobody else sees such a comment until it is approved.
  */
 export function createSubmitComment(services: Services): Router {
-  const { comments, config, now, newId, presentation, readSubmitMarks, renderMarkdown } = services;
+  const { comments, config, now, newId, presentation, readSubmitMarks, markRefusedPost, renderMarkdown } =
+    services;
   return async (request) => {
     const body = parseInput(submitBodySchema, request.jsonBody(), request.lang);
     const ipHash = hashIp(config.IP_HASH_SALT, request.sourceIp);
@@ -40,17 +41,19 @@ export function createSubmitComment(services: Services): Router {
     if (!byAdmin && config.BLOCKED_IP_HASHES.includes(ipHash)) {
       throw new AppError('forbidden', translate(request.lang, 'ipBlocked'));
     }
+    if (rateLimited && marks.lastPostAt !== undefined && marks.lastPostAt > insertedAt - windowMs) {
+      throw new AppError('rate_limited', translate(request.lang, 'rateLimited'));
+    }
     // Nobody posts as an administrator without signing in: refused rather than posted without the mail, so
     // the administrator who forgot to sign in learns why, and nobody's comment is changed behind their back.
     if (!byAdmin && marks.adminMail) {
+      // Counted against the IP like a post: finding out which addresses are administrators' costs a wait.
+      if (rateLimited) await markRefusedPost({ ipHash, at: insertedAt, windowMs });
       throw new AppError('forbidden', translate(request.lang, 'adminMailNeedsSignIn'), {
         mail: 'belongs to an administrator: sign in to use it',
       });
     }
     if (marks.duplicate) throw new AppError('duplicate', translate(request.lang, 'duplicate'));
-    if (rateLimited && marks.lastPostAt !== undefined && marks.lastPostAt > insertedAt - windowMs) {
-      throw new AppError('rate_limited', translate(request.lang, 'rateLimited'));
-    }
 
     const pid = body.pid ?? undefined;
     const rid = body.rid ?? undefined;

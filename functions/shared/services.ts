@@ -12,7 +12,12 @@ import { type CounterRepository, createCounterRepository } from './storage/count
 import { createLayoutCheck } from './storage/layout.js';
 import { createModerationRepository, type ModerationRepository } from './storage/moderation-repository.js';
 import type { SecretSource } from './storage/parameter-secret.js';
-import { createSubmitMarksReader, type ReadSubmitMarks } from './storage/submit-marks.js';
+import {
+  createRefusedPostMarker,
+  createSubmitMarksReader,
+  type MarkRefusedPost,
+  type ReadSubmitMarks,
+} from './storage/submit-marks.js';
 
 /** Everything a route needs, built once per cold start and injected into the route factories. */
 export interface Services {
@@ -30,6 +35,8 @@ export interface Services {
   readonly spamCheck: SpamCheck | undefined;
   /** A submission's rate mark, duplicate mark and administrator mail, read before it costs anything. */
   readonly readSubmitMarks: ReadSubmitMarks;
+  /** Counts a submission refused for what it revealed against its IP's rate. */
+  readonly markRefusedPost: MarkRefusedPost;
   /** Markdown to sanitised HTML; the renderer is loaded on first use (write-only-modules.ts). */
   readonly renderMarkdown: (text: string) => Promise<string>;
   /** Milliseconds since the epoch; injected so tests control time. */
@@ -71,6 +78,7 @@ export function createServices(config: Config, overrides: Partial<Services> = {}
       ? createAkismetCheck({ key: config.AKISMET_KEY, siteUrl: config.SITE_URL ?? 'http://localhost' })
       : undefined,
     readSubmitMarks: createSubmitMarksReader(client, config.TABLE_NAME),
+    markRefusedPost: createRefusedPostMarker(client, config.TABLE_NAME),
     renderMarkdown: async (text) => (await loadMarkdownRenderer()).renderMarkdown(text),
     now: Date.now,
     newId: (time) => ulid(time),

@@ -1,6 +1,7 @@
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { type DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { batchGet, keyId } from './batch-get.js';
-import { type Key, keys } from './keys.js';
+import { attributes, entities, type Key, keys } from './keys.js';
 
 /** What a new comment is about to run into, read before anything costly is done for it. */
 export interface SubmitMarks {
@@ -46,5 +47,36 @@ export function createSubmitMarksReader(client: DynamoDBDocumentClient, tableNam
       duplicate: found.has(keyId(duplicate)),
       adminMail: admin !== undefined && found.has(keyId(admin)),
     };
+  };
+}
+
+/** Counts a refused submission against its IP's rate, as a post would be counted. */
+export type MarkRefusedPost = (mark: { ipHash: string; at: number; windowMs: number }) => Promise<void>;
+
+/**
+ * Writes the IP's rate mark for a submission refused for what it revealed (an administrator's mail), so
+ * that probing which addresses are administrators' costs one post's wait per try, like posting. The same
+ * condition as the insert's: a younger mark is kept.
+ */
+export function createRefusedPostMarker(client: DynamoDBDocumentClient, tableName: string): MarkRefusedPost {
+  return async ({ ipHash, at, windowMs }) => {
+    try {
+      await client.send(
+        new PutCommand({
+          TableName: tableName,
+          Item: {
+            ...keys.rate(ipHash),
+            entity: entities.rate,
+            lastPostAt: at,
+            [attributes.expiresAt]: Math.ceil((at + windowMs) / 1000),
+          },
+          // Only over a mark older than the window (or none): TTL deletion lags, so the time is compared.
+          ConditionExpression: 'attribute_not_exists(pk) OR lastPostAt <= :cutoff',
+          ExpressionAttributeValues: { ':cutoff': at - windowMs },
+        }),
+      );
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    }
   };
 }

@@ -102,6 +102,19 @@ describe('what a submit costs before it is refused, on DynamoDB Local', () => {
     expect(await count('/owner')).toBe(0);
   });
 
+  it("counts a refused post with an administrator's mail against the IP, so probing addresses waits like posting", async () => {
+    const probe = (mail: string) => post({ comment: `probe ${mail}`, url: '/probe', mail }, '10.3.3.1');
+
+    const first = await probe(admin.email);
+    const second = await probe('someone-else@example.com');
+    const third = await probe(admin.email);
+
+    expect(first.status).toBe(403);
+    // The IP waits, whatever the next address: the answers no longer tell administrators' apart.
+    expect([second.status, third.status]).toEqual([429, 429]);
+    expect(await count('/probe')).toBe(0);
+  });
+
   it('marks a comment written while signed in as an administrator, in the answer and in the table', async () => {
     const signIn = await api.call({ method: 'POST', path: '/api/token', body: admin, sourceIp: '10.3.2.1' });
     const token = signIn.body.data.token as string;
