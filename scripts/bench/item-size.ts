@@ -3,6 +3,7 @@
  * by its UTF-8 bytes and a number by its significant digits.
  */
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { NumberValue } from '@aws-sdk/lib-dynamodb';
 
 /** A number takes 1 byte per 2 significant digits, plus 1. */
 function numberBytes(number: string): number {
@@ -23,14 +24,15 @@ export function storedItemBytes(item: Record<string, AttributeValue>): number {
   return bytes;
 }
 
-/** The size of an item as the document client writes it (strings, numbers, booleans only). */
+/** The size of an item as the document client writes it (strings, numbers, NumberValues, booleans only). */
 export function plainItemBytes(item: Record<string, unknown>): number {
   let bytes = 0;
   for (const [name, value] of Object.entries(item)) {
     if (value === undefined) continue;
     bytes += Buffer.byteLength(name);
     if (typeof value === 'string') bytes += Buffer.byteLength(value);
-    else if (typeof value === 'number') bytes += numberBytes(String(value));
+    // A NumberValue (a number past 2^53, such as a root's like sort value) holds its digits as text.
+    else if (typeof value === 'number' || value instanceof NumberValue) bytes += numberBytes(String(value));
     else if (typeof value === 'boolean') bytes += 1;
     else throw new Error(`item size: attribute ${name} is of a type this bench does not size`);
   }
