@@ -6,7 +6,7 @@ import { contentHash, hashIp } from '../shared/domain/hashing.js';
 import { limits } from '../shared/domain/limits.js';
 import { translate } from '../shared/domain/messages.js';
 import { presentComment, presentReplyUser } from '../shared/domain/present-comment.js';
-import { loadUserAgentParser } from '../shared/domain/write-only-modules.js';
+import { loadMarkdownRenderer, loadUserAgentParser } from '../shared/domain/write-only-modules.js';
 import { envelope } from '../shared/http/envelope.js';
 import type { Router } from '../shared/http/http-function.js';
 import { parseInput } from '../shared/http/request.js';
@@ -21,8 +21,11 @@ import { initialStatus } from './initial-status.js';
  * answer shows the status, waiting or spam included; nobody else sees such a comment until it is approved.
  */
 export function createSubmitComment(services: Services): Router {
-  const { comments, config, now, newId, presentation, readSubmitMarks, markRefusedPost, renderMarkdown } =
-    services;
+  const { comments, config, now, newId, presentation, readSubmitMarks, markRefusedPost } = services;
+  // Loaded on the first write, here in the comment function only: reads and the article function never
+  // load markdown-it and sanitize-html.
+  const renderMarkdown =
+    services.renderMarkdown ?? (async (text: string) => (await loadMarkdownRenderer()).renderMarkdown(text));
   return async (request) => {
     const body = parseInput(submitBodySchema, request.jsonBody(), request.lang);
     const ipHash = hashIp(config.IP_HASH_SALT, request.sourceIp);

@@ -2,7 +2,6 @@ import { ulid } from 'ulid';
 import type { Config } from './config.js';
 import { createAvatarResolver } from './domain/avatar.js';
 import type { PresentOptions } from './domain/present-comment.js';
-import { loadMarkdownRenderer } from './domain/write-only-modules.js';
 import { createAkismetCheck, type SpamCheck } from './spam/akismet.js';
 import { type AdminRepository, createAdminRepository } from './storage/admin-repository.js';
 import { cacheListReads } from './storage/cached-reads.js';
@@ -37,8 +36,11 @@ export interface Services {
   readonly readSubmitMarks: ReadSubmitMarks;
   /** Counts a submission refused for what it revealed against its IP's rate. */
   readonly markRefusedPost: MarkRefusedPost;
-  /** Markdown to sanitised HTML; the renderer is loaded on first use (write-only-modules.ts). */
-  readonly renderMarkdown: (text: string) => Promise<string>;
+  /**
+   * Markdown to sanitised HTML, injected by tests that count renders. Unset, the submit route loads the
+   * renderer on first use (write-only-modules.ts): it stays out of the article function's bundle.
+   */
+  readonly renderMarkdown?: (text: string) => Promise<string>;
   /** Milliseconds since the epoch; injected so tests control time. */
   readonly now: () => number;
   /** A new comment id (a ULID) for a comment inserted at `time`. */
@@ -79,7 +81,6 @@ export function createServices(config: Config, overrides: Partial<Services> = {}
       : undefined,
     readSubmitMarks: createSubmitMarksReader(client, config.TABLE_NAME),
     markRefusedPost: createRefusedPostMarker(client, config.TABLE_NAME),
-    renderMarkdown: async (text) => (await loadMarkdownRenderer()).renderMarkdown(text),
     now: Date.now,
     newId: (time) => ulid(time),
     presentation: {
