@@ -18,3 +18,20 @@ export async function saveTestAdministrator(services: Pick<Services, 'admins'>):
     createdAt: 0,
   });
 }
+
+/**
+ * Saves the test administrator and signs it in through `POST /api/token`, as the widget does; returns the
+ * `Authorization` header value its requests carry.
+ */
+export async function signInTestAdministrator(api: {
+  readonly services: Pick<Services, 'admins'>;
+  call(spec: { method: string; path: string; body: unknown }): Promise<{ body: { data: { token: string } } }>;
+}): Promise<string> {
+  await saveTestAdministrator(api.services);
+  const signIn = await api.call({
+    method: 'POST',
+    path: '/api/token',
+    body: { email: testAdministrator.email, password: testAdministrator.password },
+  });
+  return `Bearer ${signIn.body.data.token}`;
+}

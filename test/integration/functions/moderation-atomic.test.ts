@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLocalApi } from '../../support/local-services.js';
 import { createTestTable, type TestTable } from '../../support/test-table.js';
-import { saveTestAdministrator } from '../../support/administrator.js';
+import { signInTestAdministrator } from '../../support/administrator.js';
 
 /**
  * A proxy in front of DynamoDB Local that counts TransactWriteItems and, while `refuse` is set, cancels
@@ -72,13 +72,7 @@ describe('moderation changes on DynamoDB Local', () => {
       COMMENT_AUDIT: 'true',
       DYNAMODB_ENDPOINT: proxy.endpoint,
     });
-    await saveTestAdministrator(api.services);
-    const signIn = await api.call({
-      method: 'POST',
-      path: '/api/token',
-      body: { email: 'admin@example.com', password: 'a long enough password' },
-    });
-    authorization = `Bearer ${signIn.body.data.token}`;
+    authorization = await signInTestAdministrator(api);
   });
   afterAll(async () => {
     await proxy.close();

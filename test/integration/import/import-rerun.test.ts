@@ -9,7 +9,7 @@ import { keys } from '../../../functions/shared/storage/keys.js';
 import { createLocalApi } from '../../support/local-services.js';
 import { createTestTable, type TestTable } from '../../support/test-table.js';
 import { importInto } from './import-support.js';
-import { saveTestAdministrator } from '../../support/administrator.js';
+import { signInTestAdministrator } from '../../support/administrator.js';
 
 /** A Waline export of `comments` (objectId, url, comment and optional fields). */
 const walineExport = (comments: Record<string, unknown>[]) =>
@@ -41,13 +41,7 @@ describe('an import run again after moderation', () => {
     table = await createTestTable();
     folder = await mkdtemp(join(tmpdir(), 'marginalia-rerun-'));
     api = createLocalApi(table, { JWT_TOKEN: 'j'.repeat(40) });
-    await saveTestAdministrator(api.services);
-    const signIn = await api.call({
-      method: 'POST',
-      path: '/api/token',
-      body: { email: 'admin@example.com', password: 'a long enough password' },
-    });
-    authorization = `Bearer ${signIn.body.data.token}`;
+    authorization = await signInTestAdministrator(api);
   });
   afterAll(async () => {
     await rm(folder, { recursive: true, force: true });
