@@ -192,6 +192,57 @@ describe('moderating with the real widget (v3)', () => {
     expect(moderator.problems).toEqual([]);
   });
 
+  it('shows a queued comment that carries markup as text: nothing a visitor typed runs in /ui', async () => {
+    const payload = '<img src="x" onerror="window.__pwned = 1"><b>bold?</b>';
+    const path = `/xss-${Date.now()}`;
+    await server.api('POST', '/api/comment', { url: path, nick: 'Mallory', comment: payload }, '127.0.0.10');
+    token ??= ((await server.api('POST', '/api/token', admin)) as Json).data.token;
+
+    const injected = 'node.insertAdjacentHTML("beforeend", text)';
+    /**
+     * Opens /ui signed in (as /ui/login leaves it), lists the queue and reports what the page did. The
+     * controls serve /ui changed to parse comment text as HTML (`inject`), and without its
+     * Content-Security-Policy (`withoutCsp`), the second layer that keeps injected handlers from running.
+     */
+    const openQueue = async (control: { inject?: boolean; withoutCsp?: boolean } = {}) => {
+      const moderator = await openContext(browser);
+      opened.push(moderator);
+      const { page } = moderator;
+      await page.addInitScript(`sessionStorage.setItem('MARGINALIA_TOKEN', ${JSON.stringify(token)})`);
+      if (control.inject) {
+        await page.route(`${server.base}/ui`, async (route) => {
+          const response = await route.fetch();
+          const html = (await response.text()).replace('node.textContent = text', injected);
+          expect(html).toContain(injected);
+          const headers = { ...response.headers() };
+          if (control.withoutCsp) delete headers['content-security-policy'];
+          await route.fulfill({ response, headers, body: html });
+        });
+      }
+      await page.goto(`${server.base}/ui`);
+      const item = page.locator('li.comment', { hasText: 'Mallory' });
+      await item.waitFor();
+      // Whatever the text would load (the broken image) has been asked for and has failed by now.
+      await page.waitForLoadState('networkidle');
+      return {
+        text: await item.locator('.text').textContent(),
+        elements: await item.locator('.text *').count(),
+        pwned: await page.evaluate('window.__pwned'),
+        problems: moderator.problems,
+      };
+    };
+
+    const shown = await openQueue();
+    const parsed = await openQueue({ inject: true });
+    const parsedWithoutCsp = await openQueue({ inject: true, withoutCsp: true });
+
+    expect(shown).toEqual({ text: payload, elements: 0, pwned: undefined, problems: [] });
+    // The controls: a page that parses the text fails the check on elements, and once its CSP is gone
+    // too, the one on the flag. Both checks above can fail.
+    expect([parsed.elements, parsed.pwned]).toEqual([2, undefined]);
+    expect([parsedWithoutCsp.elements, parsedWithoutCsp.pwned]).toEqual([2, 1]);
+  });
+
   it('refuses to send a sign-in to a redirect the server is not configured for', async () => {
     const visitor = await openContext(browser);
     opened.push(visitor);

@@ -1,6 +1,7 @@
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { limits } from '../../../functions/shared/domain/limits.js';
 import { createLocalApi } from '../../support/local-services.js';
 import { createTestTable, type TestTable } from '../../support/test-table.js';
 import { signInTestAdministrator } from '../../support/administrator.js';
@@ -116,6 +117,54 @@ describe('moderation changes on DynamoDB Local', () => {
       orig: 'second',
       sticky: false,
       status: 'waiting',
+    });
+  });
+
+  it('answers 409 and keeps the comment when a delete loses a race', async () => {
+    const posted = (
+      await api.call({
+        method: 'POST',
+        path: '/api/comment',
+        body: { comment: 'kept', url: '/three' },
+        sourceIp: '10.9.0.3',
+      })
+    ).body.data;
+    // Any transaction that deletes is cancelled, as when the comment changed after it was read.
+    proxy.state.refuse = '"Delete":';
+
+    const refused = await api.call({
+      method: 'DELETE',
+      path: `/api/comment/${posted.objectId}`,
+      headers: { authorization },
+    });
+    proxy.state.refuse = undefined;
+
+    expect(refused.status).toBe(409);
+    expect(refused.body.errmsg).toContain(posted.objectId);
+    expect(await api.services.moderation.get({ url: '/three', id: posted.objectId })).toMatchObject({
+      orig: 'kept',
+    });
+  });
+
+  it('refuses an edit whose rendered HTML would not fit in one item with 413, writing nothing', async () => {
+    const posted = (
+      await api.call({
+        method: 'POST',
+        path: '/api/comment',
+        body: { comment: 'short', url: '/four' },
+        sourceIp: '10.9.0.4',
+      })
+    ).body.data;
+    const before = proxy.state.transactions;
+    // Each '&' becomes '&amp;': within the text limit, past the item limit once rendered.
+    const comment = '&'.repeat(limits.commentChars);
+
+    const refused = await put(posted.objectId, { comment });
+
+    expect(refused.status).toBe(413);
+    expect(proxy.state.transactions).toBe(before);
+    expect(await api.services.moderation.get({ url: '/four', id: posted.objectId })).toMatchObject({
+      orig: 'short',
     });
   });
 });

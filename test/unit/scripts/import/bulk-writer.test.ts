@@ -32,6 +32,43 @@ describe('putAll', () => {
     mock.restore();
   });
 
+  it('sends a throttled or failed batch again, and gives up at once on an error no retry can fix', async () => {
+    const mock = mockClient(client);
+    const throttled = Object.assign(new Error('Rate exceeded'), { name: 'ThrottlingException' });
+    const unavailable = Object.assign(new Error('Service unavailable'), {
+      name: 'ServiceUnavailable',
+      $metadata: { httpStatusCode: 503 },
+    });
+    mock
+      .on(BatchWriteCommand)
+      .rejectsOnce(throttled)
+      .rejectsOnce(unavailable)
+      .resolves({ UnprocessedItems: {} });
+    const delays: number[] = [];
+
+    await putAll(client, 't', items.slice(0, 2), { sleep: async (ms) => void delays.push(ms) });
+
+    expect(mock.commandCalls(BatchWriteCommand)).toHaveLength(3);
+    expect(delays).toHaveLength(2);
+    mock.reset();
+    const invalid = Object.assign(new Error('One or more parameter values were invalid'), {
+      name: 'ValidationException',
+      $metadata: { httpStatusCode: 400 },
+    });
+    mock.on(BatchWriteCommand).rejects(invalid);
+
+    await expect(putAll(client, 't', items.slice(0, 2), { sleep: async () => {} })).rejects.toBe(invalid);
+    expect(mock.commandCalls(BatchWriteCommand)).toHaveLength(1);
+    mock.reset();
+    mock.on(BatchWriteCommand).rejects(throttled);
+
+    await expect(putAll(client, 't', items.slice(0, 2), { attempts: 4, sleep: async () => {} })).rejects.toBe(
+      throttled,
+    );
+    expect(mock.commandCalls(BatchWriteCommand)).toHaveLength(4);
+    mock.restore();
+  });
+
   it('gives up with a clear error when items stay unprocessed after every try', async () => {
     const mock = mockClient(client);
     mock.on(BatchWriteCommand).resolves({ UnprocessedItems: { t: [{ PutRequest: { Item: items[0] } }] } });

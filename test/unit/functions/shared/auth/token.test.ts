@@ -63,3 +63,77 @@ describe('checkToken', () => {
     expect(checkToken(secret, undefined, now)).toEqual({ ok: false, refusal: 'malformed' });
   });
 });
+
+describe('what a token must be, to the letter', () => {
+  const token = signToken(secret, claims);
+  /** A token over `payload` (any text), correctly signed with `secret` under our header. */
+  const signedPayload = (payload: string) => {
+    const [head] = token.split('.');
+    const body = `${head}.${Buffer.from(payload).toString('base64url')}`;
+    return `${body}.${createHmac('sha256', secret).update(body).digest('base64url')}`;
+  };
+
+  it('is a standard HS256 JWT: its header decodes to exactly {alg, typ}', () => {
+    const [head] = token.split('.');
+    expect(JSON.parse(Buffer.from(head ?? '', 'base64url').toString('utf8'))).toEqual({
+      alg: 'HS256',
+      typ: 'JWT',
+    });
+  });
+
+  it('is valid until the millisecond before its expiry, and not at that instant', () => {
+    expect(checkToken(secret, token, claims.exp * 1000 - 1)).toEqual({ ok: true, claims });
+    expect(checkToken(secret, token, claims.exp * 1000)).toEqual({ ok: false, refusal: 'expired' });
+  });
+
+  it('refuses a truncated signature as malformed, without throwing', () => {
+    expect(() => checkToken(secret, token.slice(0, -4), now)).not.toThrow();
+    expect(checkToken(secret, token.slice(0, -4), now)).toEqual({ ok: false, refusal: 'malformed' });
+    expect(verifyToken(secret, token.slice(0, -4), now)).toBeUndefined();
+  });
+
+  it('refuses a valid token with a fourth segment', () => {
+    expect(checkToken(secret, `${token}.x`, now)).toEqual({ ok: false, refusal: 'malformed' });
+    expect(checkToken(secret, `${token}.`, now)).toEqual({ ok: false, refusal: 'malformed' });
+  });
+
+  it('refuses a correctly signed token longer than 4096 characters before checking it', () => {
+    const long = signToken(secret, { ...claims, email: 'e'.repeat(5000) });
+    // The longest email whose token still fits: base64 grows in steps, so search for exactly 4096.
+    const padded = Array.from({ length: 3100 }, (_, n) =>
+      signToken(secret, { ...claims, email: 'e'.repeat(n) }),
+    ).find((candidate) => candidate.length === 4096);
+
+    expect(checkToken(secret, long, now)).toEqual({ ok: false, refusal: 'malformed' });
+    // The cap itself is allowed: 4096 characters exactly.
+    expect(padded).toHaveLength(4096);
+    expect(checkToken(secret, padded, now)).toMatchObject({ ok: true });
+  });
+
+  it('refuses correctly signed payloads whose claims are missing, mistyped or not JSON', () => {
+    for (const payload of [
+      JSON.stringify({ email: claims.email, exp: claims.exp }),
+      JSON.stringify({ sub: 1, email: claims.email, exp: claims.exp }),
+      JSON.stringify({ sub: claims.sub, exp: claims.exp }),
+      JSON.stringify({ sub: claims.sub, email: ['a'], exp: claims.exp }),
+      JSON.stringify({ sub: claims.sub, email: claims.email }),
+      JSON.stringify({ sub: claims.sub, email: claims.email, exp: String(claims.exp) }),
+      'not json',
+    ]) {
+      expect(checkToken(secret, signedPayload(payload), now), payload).toEqual({
+        ok: false,
+        refusal: 'malformed',
+      });
+    }
+    // The control: the same construction with good claims passes.
+    expect(checkToken(secret, signedPayload(JSON.stringify(claims)), now)).toEqual({ ok: true, claims });
+  });
+
+  it('reads only a whole "Bearer <token>" header', () => {
+    expect(bearerToken('Bearer a b')).toBeUndefined();
+    expect(bearerToken('xBearer a')).toBeUndefined();
+    expect(bearerToken('Bearer ')).toBeUndefined();
+    expect(bearerToken('Bearer  a')).toBe('a');
+    expect(bearerToken('BEARER a')).toBe('a');
+  });
+});

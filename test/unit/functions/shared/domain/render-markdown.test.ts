@@ -211,3 +211,54 @@ describe('renderMarkdown', () => {
     expect(html).toBe('<details><summary>S</summary>body</details>');
   });
 });
+
+describe('renderMarkdown: the cases a browser sees differently from a regex', () => {
+  it.each([
+    ['a leading space', '<a href=" https://a.test">l</a>', ' https://a.test'],
+    ['a leading control character', '<a href="&#x01;https://a.test">l</a>', '\u0001https://a.test'],
+    ['a tab inside the scheme', '<a href="ht&#x09;tps://a.test">l</a>', 'ht\ttps://a.test'],
+    ['a port', '<a href="https://a.test:8080/">l</a>', 'https://a.test:8080/'],
+    ['a backslash pair', '<a href="\\\\evil.test">l</a>', '\\\\evil.test'],
+  ])('keeps target and rel on an external link with %s', (_case, text, href) => {
+    const html = renderMarkdown(text);
+
+    expect(html).toContain(externalRel);
+    expect(html).toContain(`href="${href}"`);
+  });
+
+  it.each([
+    ['a site-relative path', '<a href="/about">l</a>', '/about'],
+    ['a relative path', '<a href="page.html">l</a>', 'page.html'],
+    ['a URL only in its query', '<a href="/p?next=http://x.test">l</a>', '/p?next=http://x.test'],
+  ])('opens %s in the same tab, without nofollow', (_case, text, href) => {
+    expect(renderMarkdown(text)).toBe(`<p><a href="${href}">l</a></p>\n`);
+  });
+
+  it('keeps an http image', () => {
+    expect(renderMarkdown('![a](http://a.test/a.png)')).toBe(
+      '<p><img src="http://a.test/a.png" alt="a" loading="lazy" /></p>\n',
+    );
+  });
+
+  it('drops an image whose data URL is only base64 in part', () => {
+    expect(renderMarkdown('<img src="data:image/png;base64,AAAA!x" alt="a">')).toBe('');
+    expect(renderMarkdown('<img src="xdata:image/png;base64,AAAA" alt="a">')).toBe('');
+  });
+
+  it('keeps every heading level', () => {
+    expect(renderMarkdown('# a\n\n## b\n\n### c\n\n#### d\n\n##### e\n\n###### f')).toBe(
+      '<h1>a</h1>\n<h2>b</h2>\n<h3>c</h3>\n<h4>d</h4>\n<h5>e</h5>\n<h6>f</h6>\n',
+    );
+  });
+
+  it('keeps only a class that starts with language-', () => {
+    expect(renderMarkdown('<code class="xlanguage-js">x</code>')).toBe('<p><code>x</code></p>\n');
+    expect(renderMarkdown('<code class="language-js x">x</code>')).toBe(
+      '<p><code class="language-js">x</code></p>\n',
+    );
+  });
+
+  it('removes xmp with its content', () => {
+    expect(renderMarkdown('<xmp><b>x</b></xmp>')).toBe('<p></p>\n');
+  });
+});

@@ -74,6 +74,20 @@ describe('refusing writes a page on another site may send', () => {
     expect(api.calls).toEqual([]);
   });
 
+  it.each([
+    'text/plain; a=application/json',
+    'application/jsonp',
+    'application/merge-patch+json',
+    'xapplication/json',
+  ])('refuses %s, which is not application/json, with 415', async (contentType) => {
+    const api = handlers();
+
+    const answer = await send(api, { ...writes[0], contentType } as EventSpec);
+
+    expect(answer.status).toBe(415);
+    expect(ddb.calls()).toHaveLength(0);
+  });
+
   it('refuses text/plain, the other type a page may send without asking first, in the caller language', async () => {
     const api = handlers();
 

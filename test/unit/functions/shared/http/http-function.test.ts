@@ -136,11 +136,40 @@ describe('the HTTP layer of a function', () => {
 
     expect(malformed).toMatchObject({
       statusCode: 400,
-      json: { errno: 1001, errmsg: 'body: must be valid JSON.' },
+      json: { errno: 1001, errmsg: 'body: must be valid JSON.', details: { body: 'must be valid JSON' } },
     });
     expect(array).toMatchObject({ statusCode: 400, json: { errno: 1001 } });
     expect(array.json.errmsg).toMatch(/body: .*object/);
     expect(form.statusCode).toBe(415);
+    expect(ddb.calls()).toHaveLength(0);
+  });
+
+  it('reads a body of exactly the size limit, and refuses one byte more with 413', async () => {
+    const sized = (bytes: number) => {
+      const shell = JSON.stringify({ url: '/p', comment: '' });
+      return JSON.stringify({ url: '/p', comment: 'x'.repeat(bytes - shell.length) });
+    };
+    expect(Buffer.byteLength(sized(limits.bodyBytes))).toBe(limits.bodyBytes);
+
+    const atLimit = await call({ method: 'POST', path: '/api/comment', body: sized(limits.bodyBytes) });
+    const over = await call({ method: 'POST', path: '/api/comment', body: sized(limits.bodyBytes + 1) });
+
+    // Read and then refused for what it says (the comment is too long), not for its size.
+    expect(atLimit).toMatchObject({ statusCode: 400, json: { errno: 1001 } });
+    expect(atLimit.json.details).toHaveProperty('comment');
+    expect(over.statusCode).toBe(413);
+    expect(ddb.calls()).toHaveLength(0);
+  });
+
+  it('decodes a base64 body before reading it, and sizes it by its decoded length', async () => {
+    const body = { url: '/p', comment: '' };
+    const decoded = await call({ method: 'POST', path: '/api/comment', body, base64: true });
+    // Past the limit once decoded: 3/4 of the encoded length.
+    const large = JSON.stringify({ url: '/p', comment: 'x'.repeat(limits.bodyBytes) });
+    const oversized = await call({ method: 'POST', path: '/api/comment', body: large, base64: true });
+
+    expect(decoded).toMatchObject({ statusCode: 400, json: { details: { comment: 'must not be blank' } } });
+    expect(oversized.statusCode).toBe(413);
     expect(ddb.calls()).toHaveLength(0);
   });
 
