@@ -31,9 +31,13 @@ function ownSourceMap(): SourceMap | null {
 export function sourceMappedStack(stack: string): string {
   if (stack.length > maxMappedLength || !stack.includes(ownUrl)) return stack;
   const map = ownSourceMap();
-  if (!map) return stack;
+  return map ? mapStackPositions(stack, ownUrl, map) : stack;
+}
+
+/** `stack` with each position in `bundleUrl` replaced by the source, line and column `map` gives for it. */
+export function mapStackPositions(stack: string, bundleUrl: string, map: SourceMap): string {
   return stack.replace(framePosition, (position, url: string, line: string, column: string) => {
-    if (url !== ownUrl) return position;
+    if (url !== bundleUrl) return position;
     const entry = map.findEntry(Number(line) - 1, Number(column) - 1);
     if (!('originalSource' in entry)) return position;
     // Sources are relative to the bundle's folder; what follows the last `../` names the file.

@@ -4,10 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
-import { build } from 'esbuild';
+import { SourceMap, type SourceMapPayload } from 'node:module';
+import { build, transform } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lambdaBundleOptions, projectRoot, toEsbuildOptions } from '../../../../lib/bundle-options.js';
-import { sourceMappedStack } from '../../../../functions/shared/source-mapped-stack.js';
+import { mapStackPositions, sourceMappedStack } from '../../../../functions/shared/source-mapped-stack.js';
 
 const run = promisify(execFile);
 let workDir = '';
@@ -60,5 +61,35 @@ describe('sourceMappedStack', () => {
   it('leaves frames of other files alone, and unbundled code has nothing to map', () => {
     const stack = 'Error: x\n    at f (file:///var/task/other.mjs:1:200)\n    at node:internal/x:3:4';
     expect(sourceMappedStack(stack)).toBe(stack);
+  });
+});
+
+describe('mapStackPositions', () => {
+  it('replaces the positions of the bundle with their source, line and column, and leaves the rest', async () => {
+    const source =
+      'export function a() {\n  return 1;\n}\n\nexport function fail() {\n  throw new Error("x");\n}\n';
+    const out = await transform(source, {
+      loader: 'ts',
+      format: 'esm',
+      minify: true,
+      sourcemap: 'external',
+      sourcefile: '../../functions/shared/fail.ts',
+    });
+    const map = new SourceMap(JSON.parse(out.map) as SourceMapPayload);
+    const column = out.code.indexOf('throw') + 1;
+    const bundle = 'file:///var/task/index.mjs';
+    const stack = [
+      'Error: x',
+      `    at fail (${bundle}:1:${column})`,
+      `    at other (file:///var/task/other.mjs:1:${column})`,
+      `    at unmapped (${bundle}:0:0)`,
+    ].join('\n');
+
+    expect(mapStackPositions(stack, bundle, map).split('\n')).toEqual([
+      'Error: x',
+      '    at fail (functions/shared/fail.ts:6:3)',
+      `    at other (file:///var/task/other.mjs:1:${column})`,
+      `    at unmapped (${bundle}:0:0)`,
+    ]);
   });
 });
