@@ -261,4 +261,14 @@ describe('renderMarkdown: the cases a browser sees differently from a regex', ()
   it('removes xmp with its content', () => {
     expect(renderMarkdown('<xmp><b>x</b></xmp>')).toBe('<p></p>\n');
   });
+
+  it('drops an image whose src only contains an allowed URL further on', () => {
+    // `data:` is an allowed image scheme: only the whole of the src may be an inline image or an http URL.
+    expect(renderMarkdown('<img src="data:text/html;x,data:image/png;base64,AAAA" alt="a">')).toBe('');
+    expect(renderMarkdown('<img src="data:text/html,http://a.test/a.png" alt="a">')).toBe('');
+  });
+
+  it('drops a language class with characters after the language name', () => {
+    expect(renderMarkdown('<code class="language-c!">x</code>')).toBe('<p><code>x</code></p>\n');
+  });
 });

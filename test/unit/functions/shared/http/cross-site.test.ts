@@ -182,4 +182,25 @@ describe('refusing writes a page on another site may send', () => {
     expect(write.status).toBe(200);
     expect([read.status, read.body.data]).toEqual([200, 0]);
   });
+  it('refuses a foreign PATCH too, an Origin that is no URL (a sandboxed page sends "null"), and names at most 200 characters of it', async () => {
+    const api = handlers({ ALLOWED_ORIGINS: 'https://blog.example' });
+    const long = `https://${'a'.repeat(300)}.example`;
+
+    const patch = await send(api, {
+      method: 'PATCH',
+      path: '/api/comment/01ARZ3NDEKTSV4RRFFQ69G5FAV',
+      body: { like: true },
+      headers: { origin: 'https://attacker.example' },
+    });
+    const sandboxed = await send(api, {
+      ...writes[2],
+      headers: { origin: 'null', host: 'null' },
+    } as EventSpec);
+    const named = await send(api, { ...writes[2], headers: { origin: long } } as EventSpec);
+
+    expect([patch.status, sandboxed.status, named.status]).toEqual([403, 403, 403]);
+    expect(named.body.errmsg).toContain(long.slice(0, 200));
+    expect(named.body.errmsg).not.toContain(long.slice(0, 201));
+    expect(api.calls).toEqual([]);
+  });
 });

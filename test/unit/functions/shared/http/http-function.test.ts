@@ -1,6 +1,7 @@
 import { BatchGetCommand, DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createArticleHandler } from '../../../../../functions/article/article-handler.js';
 import { createCommentHandler } from '../../../../../functions/comment/comment-handler.js';
 import { limits } from '../../../../../functions/shared/domain/limits.js';
 import { createServices } from '../../../../../functions/shared/services.js';
@@ -171,6 +172,50 @@ describe('the HTTP layer of a function', () => {
     expect(decoded).toMatchObject({ statusCode: 400, json: { details: { comment: 'must not be blank' } } });
     expect(oversized.statusCode).toBe(413);
     expect(ddb.calls()).toHaveLength(0);
+  });
+
+  it('sizes a base64 body by three quarters of its length: one that fits once decoded is read', async () => {
+    // 200 kB decoded, 267 kB encoded: over the limit only if the encoded length counted.
+    const body = JSON.stringify({ url: '/p', comment: 'x'.repeat(200 * 1024) });
+    const answer = await call({ method: 'POST', path: '/api/comment', body, base64: true });
+
+    expect(answer).toMatchObject({ statusCode: 400, json: { details: { comment: expect.any(String) } } });
+  });
+
+  it('answers a POST without a body as malformed JSON, naming the body', async () => {
+    const answer = await call({ method: 'POST', path: '/api/comment', contentType: 'application/json' });
+
+    expect(answer).toMatchObject({ statusCode: 400, json: { details: { body: 'must be valid JSON' } } });
+  });
+
+  it('names every bad field in one message, separated by semicolons', async () => {
+    const answer = await call({ method: 'POST', path: '/api/comment', body: { url: 5, comment: 7 } });
+
+    expect(answer.statusCode).toBe(400);
+    expect(Object.keys(answer.json.details).sort()).toEqual(['comment', 'url']);
+    expect(answer.json.errmsg).toBe(
+      'Invalid input: comment: Invalid input: expected string, received number; ' +
+        'url: Invalid input: expected string, received number',
+    );
+  });
+
+  it('answers the routes without /api bare, and those with it in the envelope', async () => {
+    ddb.on(GetCommand).resolves({ Item: { comments: 4 } });
+
+    const legacy = await call({ path: '/comment', query: 'type=count' });
+    const current = await call({ path: '/api/comment', query: 'type=count' });
+
+    expect(legacy.json).toBe(4);
+    expect(current.json).toEqual({ errno: 0, errmsg: '', data: 4 });
+  });
+
+  it('reads pageviews when a reading-count request names no type', async () => {
+    ddb.on(BatchGetCommand).resolves({ Responses: {} });
+    const article = createArticleHandler(createServices(testConfig({})));
+
+    const response = await article(buildEvent({ path: '/api/article', query: 'path=%2Fp' }), testContext);
+
+    expect(JSON.parse(response.body ?? '')).toEqual({ errno: 0, errmsg: '', data: [{ time: 0 }] });
   });
 
   it('hides the cause of an unexpected failure behind a generic 500', async () => {
