@@ -44,6 +44,34 @@ describe('rootOrders', () => {
     expect(ids([...shuffled].sort(rootOrders.like_desc))).toEqual(['01C', '01B', '01A', '01D']);
   });
 
+  it('compares as a comparator must: negative, zero or positive as the first root goes before, with or after the second', () => {
+    const sign = (order: (a: RootKey, b: RootKey) => number, a: RootKey, b: RootKey) =>
+      Math.sign(order(a, b));
+
+    expect(sign(rootOrders.insertedAt_asc, root('01A'), root('01B'))).toBe(-1);
+    expect(sign(rootOrders.insertedAt_asc, root('01B'), root('01A'))).toBe(1);
+    expect(sign(rootOrders.insertedAt_asc, root('01A'), root('01A'))).toBe(0);
+    expect(sign(rootOrders.insertedAt_desc, root('01B'), root('01A'))).toBe(-1);
+    expect(sign(rootOrders.insertedAt_desc, root('01A'), root('01B'))).toBe(1);
+    expect(sign(rootOrders.insertedAt_desc, root('01A'), root('01A'))).toBe(0);
+    expect(sign(rootOrders.like_desc, root('01A', 2), root('01B', 1))).toBe(-1);
+    expect(sign(rootOrders.like_desc, root('01A', 1), root('01B', 1))).toBe(1);
+    expect(sign(rootOrders.like_desc, root('01B', 1), root('01B', 1))).toBe(0);
+  });
+
+  it('keeps roots of the same id in the order given, in every order', () => {
+    // The same root read from two partitions (its status changed between the reads).
+    const first = root('01A', 1);
+    const second = root('01A', 1);
+
+    for (const sortBy of sortOrders) {
+      const sorted = [first, second].sort(rootOrders[sortBy]);
+
+      expect(sorted[0], sortBy).toBe(first);
+      expect(sorted[1], sortBy).toBe(second);
+    }
+  });
+
   it('orders ids of different lengths as the index orders their C#<id> keys, in every time order', () => {
     // Imported ids: `12` is a prefix of `123`, and `9` is greater than both as text.
     const imported = [root('9'), root('123'), root('12'), root('A1')];
@@ -153,6 +181,20 @@ describe('pairReplies', () => {
     expect(thread.children.map((c) => [c.reply.id, c.parent?.id])).toEqual([
       ['Y', undefined],
       ['Z', 'Y'],
+    ]);
+    expect(thread.children[0]).not.toHaveProperty('parent');
+  });
+
+  it('keeps a reply that names no parent without one, in its place by id', () => {
+    const thread = pairReplies({
+      root: comment('A'),
+      replies: [comment('C', { pid: 'A', rid: 'A' }), comment('B', { rid: 'A' })],
+      moreReplies: false,
+    });
+
+    expect(thread.children.map((c) => [c.reply.id, c.parent?.id])).toEqual([
+      ['B', undefined],
+      ['C', 'A'],
     ]);
     expect(thread.children[0]).not.toHaveProperty('parent');
   });

@@ -49,6 +49,33 @@ describe('counter deltas', () => {
     });
   });
 
+  it('takes a comment out of the spam queue when it leaves spam', () => {
+    expect(combine(contribution('approved', false), contribution('spam', false), -1)).toEqual({
+      page: { comments: 1, roots: 0, held: -1, heldRoots: 0 },
+      site: { comments: 1, waiting: 0, spam: -1 },
+    });
+    expect(combine(contribution('waiting', true), contribution('spam', true), -1).site).toEqual({
+      comments: 0,
+      waiting: 1,
+      spam: -1,
+    });
+  });
+
+  it('adds field by field when no sign is given', () => {
+    expect(combine(contribution('spam', true), contribution('spam', false))).toEqual({
+      page: { comments: 0, roots: 0, held: 2, heldRoots: 1 },
+      site: { comments: 0, waiting: 0, spam: 2 },
+    });
+  });
+
+  it('has noDelta change nothing: every counter at zero, and the identity of combine', () => {
+    expect(noDelta).toEqual({
+      page: { comments: 0, roots: 0, held: 0, heldRoots: 0 },
+      site: { comments: 0, waiting: 0, spam: 0 },
+    });
+    expect(combine(noDelta, contribution('spam', true))).toEqual(contribution('spam', true));
+  });
+
   it('adds a signed amount to each counter that changes, and carries the layout guard on the site update', () => {
     const hideApprovedRoot = combine(contribution('waiting', true), contribution('approved', true), -1);
 

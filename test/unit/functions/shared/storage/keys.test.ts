@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { NumberValue } from '@aws-sdk/lib-dynamodb';
 import {
   keys,
+  likeSortStep,
+  likeSortValue,
+  likesOfSortValue,
   parseCommentSk,
   rootsPartition,
   threadRange,
@@ -38,6 +42,7 @@ describe('threadRange', () => {
 describe('parseCommentSk', () => {
   it('reads a root and a reply, visible or held, back from their sort keys', () => {
     expect(parseCommentSk('C#01A')).toEqual({ rootId: '01A' });
+    expect(parseCommentSk('C#01A')).not.toHaveProperty('replyId');
     expect(parseCommentSk('C#01A#01B')).toEqual({ rootId: '01A', replyId: '01B' });
     expect(parseCommentSk('H#01A#01B')).toEqual({ rootId: '01A', replyId: '01B' });
   });
@@ -53,6 +58,9 @@ describe('parseCommentSk', () => {
       'C#a b',
       'C#01A#01B#01C',
       'X#01A',
+      'XC#01A',
+      'DUP#C#01A',
+      'URL#/p#H#01A#01B',
     ]) {
       expect(parseCommentSk(sk), sk).toBeUndefined();
     }
@@ -93,5 +101,97 @@ describe('rootsPartition', () => {
   it('names the article, the status and whether the roots are pinned', () => {
     expect(rootsPartition('/p', 'approved', true)).toBe('R#approved#pinned#/p');
     expect(rootsPartition('/p', 'spam', false)).toBe('R#spam#flow#/p');
+  });
+});
+
+/** ULIDs, oldest first: two of one millisecond (differing in their randomness), then a later one. */
+const older = '01ARZ3NDEKTSV4RRFFQ69G5FAV';
+const sameMillisecond = '01ARZ3NDEKTSV5RRFFQ69G5FAV';
+const newer = '01HZ0000000000000000000000';
+const big = (value: NumberValue) => BigInt(value.toString());
+
+describe('likeSortValue', () => {
+  it('holds the like count times 2^96 plus the top 96 bits of the ULID', () => {
+    // The ULID read as a 128-bit number, shifted right by 32 bits (worked out apart from this code).
+    expect(likeSortValue(0, older).toString()).toBe('413746500043348915433631673');
+    expect(likeSortValue(3, older).toString()).toBe('238098234042836361696065482681');
+    expect(big(likeSortValue(3, older)) - big(likeSortValue(2, older))).toBe(big(likeSortStep));
+    expect(likeSortStep.toString()).toBe((2n ** 96n).toString());
+  });
+
+  it('orders roots most liked first, then newest first, when read backwards', () => {
+    const roots = [
+      { like: 0, id: newer },
+      { like: 2, id: older },
+      { like: 0, id: older },
+      { like: 2, id: sameMillisecond },
+      { like: 1, id: older },
+    ];
+
+    const read = [...roots].sort((a, b) => {
+      const difference = big(likeSortValue(b.like, b.id)) - big(likeSortValue(a.like, a.id));
+      return difference < 0n ? -1 : difference > 0n ? 1 : 0;
+    });
+
+    expect(read).toEqual([
+      { like: 2, id: sameMillisecond },
+      { like: 2, id: older },
+      { like: 1, id: older },
+      { like: 0, id: newer },
+      { like: 0, id: older },
+    ]);
+  });
+
+  it('ranks an id that is not a ULID as 0, leaving the like count alone', () => {
+    for (const id of [
+      '123',
+      '01arz3ndektsv4rrffq69g5fav',
+      '81ARZ3NDEKTSV4RRFFQ69G5FAV',
+      '01ARZ3NDEKTSV4RRFFQ69G5FAI',
+      `x${older}`,
+      `${older}Z`,
+      older.slice(1),
+    ]) {
+      expect(likeSortValue(2, id).toString(), id).toBe((2n * 2n ** 96n).toString());
+    }
+  });
+
+  it('counts a negative like count as none and a fractional one by its whole part', () => {
+    expect(likeSortValue(-3, older).toString()).toBe(likeSortValue(0, older).toString());
+    expect(likeSortValue(2.9, older).toString()).toBe(likeSortValue(2, older).toString());
+  });
+
+  it('stays within the 38 significant digits DynamoDB keeps for a billion likes on the last ULID', () => {
+    expect(likeSortValue(1e9, '7ZZZZZZZZZZZZZZZZZZZZZZZZZ').toString()).toHaveLength(38);
+  });
+});
+
+describe('likesOfSortValue', () => {
+  it('reads back the like count of a sort value, as a NumberValue or a number', () => {
+    for (const like of [0, 1, 7, 1e9]) {
+      const value = likeSortValue(like, older);
+
+      expect(likesOfSortValue(value), String(like)).toBe(like);
+      expect(likesOfSortValue(NumberValue.from(value.toString())), String(like)).toBe(like);
+    }
+    expect(likesOfSortValue(0)).toBe(0);
+    expect(likesOfSortValue(123)).toBe(0);
+  });
+
+  it('reads 0 from a value that is not an integer, or is missing', () => {
+    for (const value of [undefined, null, 'abc', '1.5', 1.5, {}]) {
+      expect(likesOfSortValue(value), String(value)).toBe(0);
+    }
+  });
+});
+
+describe('sign-in keys', () => {
+  it("keys the attempts of an IP by time window, and an account's failures and trusted networks by its hash", () => {
+    expect(keys.signInAttempts('iphash', 42)).toEqual({ pk: 'IP#iphash', sk: 'SIGNIN#42' });
+    expect(keys.signInFailures('accounthash')).toEqual({ pk: 'SIGNIN#accounthash', sk: 'FAILURES' });
+    expect(keys.signInNetwork('accounthash', 'nethash')).toEqual({
+      pk: 'SIGNIN#accounthash',
+      sk: 'NET#nethash',
+    });
   });
 });

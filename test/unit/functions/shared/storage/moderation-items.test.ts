@@ -192,6 +192,39 @@ describe('moderationItems', () => {
     ]);
   });
 
+  it('edits the text of a root alone without indexing it again, so a pin meanwhile does not refuse it', () => {
+    expect(
+      moderationItems('t', comment({ sticky: true }), { text: { orig: 'new', html: '<p>new</p>' } }),
+    ).toEqual([
+      {
+        Update: {
+          TableName: 't',
+          Key: { pk: 'URL#/p', sk: 'C#01A' },
+          UpdateExpression: 'SET #a0 = :a0, #a1 = :a1',
+          ConditionExpression: 'attribute_exists(pk) AND #status = :read',
+          ExpressionAttributeNames: { '#a0': 'orig', '#a1': 'html', '#status': 'status' },
+          ExpressionAttributeValues: { ':a0': 'new', ':a1': '<p>new</p>', ':read': 'waiting' },
+        },
+      },
+    ]);
+  });
+
+  it('moves a reply read without a pin on the condition that it has none, and sends no value for it', () => {
+    const stored = { pk: 'URL#/p', sk: 'H#01A#01B', status: 'waiting', like: 0, orig: 'old', rid: '01A' };
+
+    const [remove] = moderationItems('t', reply({ like: 0 }), { status: 'approved' }, stored);
+
+    expect(remove?.Delete?.ConditionExpression).toBe(
+      '#status = :previous AND #like = :readlike AND attribute_not_exists(#sticky) AND #orig = :readorig',
+    );
+    // Exactly these: DynamoDB refuses a value that no expression uses.
+    expect(remove?.Delete?.ExpressionAttributeValues).toStrictEqual({
+      ':previous': 'waiting',
+      ':readlike': 0,
+      ':readorig': 'old',
+    });
+  });
+
   it('sends nothing for an empty change or a status the comment already has', () => {
     expect(moderationItems('t', comment(), {})).toEqual([]);
     expect(moderationItems('t', comment(), { status: 'waiting' })).toEqual([]);
