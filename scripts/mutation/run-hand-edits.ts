@@ -25,16 +25,23 @@ interface VitestJson {
 /** Runs `tests` in `root` with vitest and reads its JSON report. */
 async function runTests(root: string, tests: readonly string[], report: string): Promise<VitestJson> {
   await rm(report, { force: true });
+  let errors = '';
   await new Promise<void>((done, fail) => {
     const child = spawn(
       join(root, 'node_modules/.bin/vitest'),
       ['run', ...tests, '--reporter=json', `--outputFile=${report}`],
-      { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] },
+      { cwd: root, stdio: ['ignore', 'ignore', 'pipe'] },
     );
+    child.stderr.on('data', (chunk: Buffer) => (errors += chunk.toString('utf8')));
     child.on('error', fail);
     child.on('exit', () => done());
   });
-  return JSON.parse(await readFile(report, 'utf8')) as VitestJson;
+  try {
+    return JSON.parse(await readFile(report, 'utf8')) as VitestJson;
+  } catch (cause) {
+    // No report: vitest itself failed (not a test); what it said is the only clue.
+    throw new Error(`vitest wrote no report for ${tests.join(' ')}:\n${errors.slice(-4000)}`, { cause });
+  }
 }
 
 const failures = (result: VitestJson): string[] =>
