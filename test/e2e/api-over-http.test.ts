@@ -49,7 +49,7 @@ describe('the API over HTTP, as the widget reaches it', () => {
 
   it('shows an empty article without error', async () => {
     const { status, body, headers } = await json(
-      '/api/comment?path=%2Fe2e&pageSize=10&page=1&lang=en-US&sortBy=insertedAt_desc',
+      '/api/comment?path=%2Fe2e-empty&pageSize=10&page=1&lang=en-US&sortBy=insertedAt_desc',
     );
 
     expect(status).toBe(200);
@@ -99,17 +99,24 @@ describe('the API over HTTP, as the widget reaches it', () => {
   });
 
   it('counts pageviews and reactions and reads them back', async () => {
-    await send('POST', '/api/article?lang=en-US', { path: '/e2e', type: 'time', action: 'inc' });
-    await send('POST', '/api/article?lang=en-US', { path: '/e2e', type: 'reaction3' });
+    await send('POST', '/api/article?lang=en-US', { path: '/e2e-counted', type: 'time', action: 'inc' });
+    await send('POST', '/api/article?lang=en-US', { path: '/e2e-counted', type: 'reaction3' });
 
-    const { body } = await json('/api/article?path=%2Fe2e&type=time%2Creaction3');
+    const { body } = await json('/api/article?path=%2Fe2e-counted&type=time%2Creaction3');
 
     expect(body.data).toEqual([{ time: 1, reaction3: 1 }]);
   });
 
   it('answers the legacy v2 routes without the envelope', async () => {
-    expect((await json('/comment?type=count&url=%2Fe2e')).body).toBe(2);
-    expect((await json('/article?path=%2Fe2e')).body).toBe(1);
+    for (const comment of ['one', 'two']) {
+      expect((await send('POST', '/api/comment', { comment, url: '/e2e-legacy', nick: 'Lee' })).status).toBe(
+        200,
+      );
+    }
+    await send('POST', '/api/article', { path: '/e2e-legacy', type: 'time' });
+
+    expect((await json('/comment?type=count&url=%2Fe2e-legacy')).body).toBe(2);
+    expect((await json('/article?path=%2Fe2e-legacy')).body).toBe(1);
   });
 
   it('answers a CORS preflight and an unknown route', async () => {

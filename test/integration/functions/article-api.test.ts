@@ -16,8 +16,14 @@ describe('reading counts on DynamoDB Local', () => {
   afterAll(() => table.drop());
 
   it('increments pageviews by default and returns the new value', async () => {
-    expect((await update({ path: '/a' })).body).toEqual({ errno: 0, errmsg: '', data: [{ time: 1 }] });
-    expect((await update({ path: '/a', type: 'time', action: 'inc' })).body.data).toEqual([{ time: 2 }]);
+    expect((await update({ path: '/incremented' })).body).toEqual({
+      errno: 0,
+      errmsg: '',
+      data: [{ time: 1 }],
+    });
+    expect((await update({ path: '/incremented', type: 'time', action: 'inc' })).body.data).toEqual([
+      { time: 2 },
+    ]);
   });
 
   it('decrements reactions but never below zero, and creates nothing for an unknown page', async () => {
@@ -75,9 +81,11 @@ describe('reading counts on DynamoDB Local', () => {
   });
 
   it('reads several paths and types aligned with the request, 0 where unknown', async () => {
-    await update({ path: '/b', type: 'reaction0' });
+    await update({ path: '/several-a' });
+    await update({ path: '/several-a' });
+    await update({ path: '/several-b', type: 'reaction0' });
 
-    const { body } = await read('path=%2Fa,%2Fmissing&path=%2Fb&type=time,reaction0');
+    const { body } = await read('path=%2Fseveral-a,%2Fmissing&path=%2Fseveral-b&type=time,reaction0');
 
     expect(body.data).toEqual([
       { time: 2, reaction0: 0 },
@@ -95,9 +103,12 @@ describe('reading counts on DynamoDB Local', () => {
   });
 
   it('refuses a missing path, an unknown type or action with a 400 naming the field', async () => {
+    await update({ path: '/refused' });
+    await update({ path: '/refused' });
+
     const noPath = await update({ type: 'time' });
-    const badType = await update({ path: '/a', type: 'reaction9' });
-    const badAction = await update({ path: '/a', action: 'double' });
+    const badType = await update({ path: '/refused', type: 'reaction9' });
+    const badAction = await update({ path: '/refused', action: 'double' });
     const readNoPath = await read('type=time');
 
     expect(noPath).toMatchObject({ status: 400, body: { errno: 1001 } });
@@ -105,15 +116,22 @@ describe('reading counts on DynamoDB Local', () => {
     expect(badType.body.details).toHaveProperty('type');
     expect(badAction.body.details).toHaveProperty('action');
     expect(readNoPath.body.details).toHaveProperty('path');
-    expect((await read('path=%2Fa')).body.data).toEqual([{ time: 2 }]);
+    expect((await read('path=%2Frefused')).body.data).toEqual([{ time: 2 }]);
   });
 
   it('answers the legacy /article route with bare numbers and objects', async () => {
-    expect((await update({ path: '/a' }, '/article')).body).toBe(3);
-    expect((await read('path=%2Fa', '/article')).body).toBe(3);
-    expect((await read('path=%2Fa&type=time,reaction0', '/article')).body).toEqual({ time: 3, reaction0: 0 });
-    expect((await read('path=%2Fa,%2Fb', '/article')).body).toEqual([3, 0]);
-    expect((await read('path=%2Fa,%2Fb&type=time,reaction0', '/article')).body).toEqual([
+    await update({ path: '/legacy-a' });
+    await update({ path: '/legacy-a' });
+    await update({ path: '/legacy-b', type: 'reaction0' });
+
+    expect((await update({ path: '/legacy-a' }, '/article')).body).toBe(3);
+    expect((await read('path=%2Flegacy-a', '/article')).body).toBe(3);
+    expect((await read('path=%2Flegacy-a&type=time,reaction0', '/article')).body).toEqual({
+      time: 3,
+      reaction0: 0,
+    });
+    expect((await read('path=%2Flegacy-a,%2Flegacy-b', '/article')).body).toEqual([3, 0]);
+    expect((await read('path=%2Flegacy-a,%2Flegacy-b&type=time,reaction0', '/article')).body).toEqual([
       { time: 3, reaction0: 0 },
       { time: 0, reaction0: 1 },
     ]);

@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '../../../functions/shared/storage/client.js';
 import { importedCommentId } from '../../../functions/shared/domain/import-id.js';
 import { hashIp } from '../../../functions/shared/domain/hashing.js';
@@ -33,16 +33,27 @@ const reading = async (api: Api, path: string, type = 'time') =>
 describe('import of a Waline export', () => {
   let table: TestTable;
   let api: Api;
+  /** Tables of the tests that import again, each its own: the others read the first import only. */
+  const rerunTables: TestTable[] = [];
   const id = (objectId: number, wall: string) =>
     importedCommentId('waline', String(objectId), Date.parse(`${wall}+08:00`));
   const ann = id(1, '2026-11-21T20:17:24');
+  const importWaline = (into: TestTable) =>
+    importInto(into, [fixture('waline.json')], { sourceTimezone: 'Asia/Shanghai' });
+  /** A fresh table with the export imported once, and the API on it. */
+  const importedOnce = async () => {
+    const fresh = await createTestTable();
+    rerunTables.push(fresh);
+    await importWaline(fresh);
+    return { table: fresh, api: createLocalApi(fresh) };
+  };
 
   beforeAll(async () => {
     table = await createTestTable();
     api = createLocalApi(table);
-    await importInto(table, [fixture('waline.json')], { sourceTimezone: 'Asia/Shanghai' });
+    await importWaline(table);
   });
-  afterAll(() => table.drop());
+  afterAll(() => Promise.all([table, ...rerunTables].map((each) => each.drop())));
 
   it('lists the thread as Waline showed it when the export has nulls, ints and naive dates', async () => {
     const page = await list(api, '/posts/héllo/');
@@ -124,27 +135,26 @@ describe('import of a Waline export', () => {
   });
 
   it('adds nothing and changes no counter when it runs a second time', async () => {
-    const { outcome } = await importInto(table, [fixture('waline.json')], {
-      sourceTimezone: 'Asia/Shanghai',
-    });
+    const once = await importedOnce();
+
+    const { outcome } = await importWaline(once.table);
 
     expect(outcome.imported).toEqual({ approved: 0, waiting: 0, spam: 0 });
     expect(outcome.alreadyThere).toBe(7);
-    expect(await counts(api, ['/posts/héllo/', '/about'])).toEqual([4, 1]);
-    expect(await siteCount(api)).toBe(5);
-    expect(await reading(api, '/posts/h%C3%A9llo/')).toEqual({ time: 3 });
+    expect(await counts(once.api, ['/posts/héllo/', '/about'])).toEqual([4, 1]);
+    expect(await siteCount(once.api)).toBe(5);
+    expect(await reading(once.api, '/posts/h%C3%A9llo/')).toEqual({ time: 3 });
   });
 
   it('keeps live pageviews and adds nothing when it runs again after visits', async () => {
+    const once = await importedOnce();
     for (let i = 0; i < 4; i++) {
-      await api.call({ method: 'POST', path: '/api/article', body: { path: '/about', type: 'time' } });
+      await once.api.call({ method: 'POST', path: '/api/article', body: { path: '/about', type: 'time' } });
     }
 
-    const { outcome } = await importInto(table, [fixture('waline.json')], {
-      sourceTimezone: 'Asia/Shanghai',
-    });
+    const { outcome } = await importWaline(once.table);
 
-    expect(await reading(api, '/about')).toEqual({ time: 9 });
+    expect(await reading(once.api, '/about')).toEqual({ time: 9 });
     expect(outcome.readingChanged).toBe(0);
   });
 });
@@ -162,13 +172,15 @@ describe('import into a table the site already uses', () => {
   };
 
   beforeAll(async () => {
-    table = await createTestTable();
-    api = createLocalApi(table, { IPQPS: '0' });
     dir = await mkdtemp(join(tmpdir(), 'marginalia-import-'));
   });
-  afterAll(async () => {
-    await Promise.all([table.drop(), rm(dir, { recursive: true, force: true })]);
+  // Each test brings the site it imports into: one counts the whole site.
+  beforeEach(async () => {
+    table = await createTestTable();
+    api = createLocalApi(table, { IPQPS: '0' });
   });
+  afterEach(() => table.drop());
+  afterAll(() => rm(dir, { recursive: true, force: true }));
 
   it('adds imported comments to the live site count when other pages already have comments', async () => {
     for (const [i, comment] of ['live one', 'live two'].entries()) {
@@ -298,11 +310,17 @@ describe('import of a LeanCloud (Valine) console export', () => {
   });
 
   it('reads the pre-2020 {"results": [...]} shape when given one', async () => {
-    await importInto(table, [fixture('leancloud-2019.json')]);
+    // A table of its own: the tests above count the whole site of the console export.
+    const own = await createTestTable();
+    try {
+      await importInto(own, [fixture('leancloud-2019.json')]);
 
-    const page = await list(api, '/2019/post/');
-    expect(page.count).toBe(2);
-    expect(page.data[0].children).toHaveLength(1);
+      const page = await list(createLocalApi(own), '/2019/post/');
+      expect(page.count).toBe(2);
+      expect(page.data[0].children).toHaveLength(1);
+    } finally {
+      await own.drop();
+    }
   });
 });
 

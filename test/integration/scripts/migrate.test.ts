@@ -1,6 +1,6 @@
 import { CreateTableCommand, DeleteTableCommand, DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import { type DynamoDBDocumentClient, NumberValue, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { signToken } from '../../../functions/shared/auth/token.js';
 import { createDocumentClient } from '../../../functions/shared/storage/client.js';
 import { scanTable } from '../../../functions/shared/storage/table-export.js';
@@ -175,7 +175,9 @@ describe('npm run migrate on a table written by 0.1.0', () => {
   const post = (body: Record<string, unknown>) =>
     api.call({ method: 'POST', path: '/api/comment', body, sourceIp: `10.9.0.${++ip}` });
 
-  beforeAll(async () => {
+  // Each test starts from the table as 0.1.0 left it (the later ones migrate it first): tests migrate,
+  // moderate and delete, and none may see another's changes.
+  beforeEach(async () => {
     table = await createTestTable();
     ({ client, comments: state } = await seededTable(table));
     api = createLocalApi(table, env);
@@ -187,7 +189,7 @@ describe('npm run migrate on a table written by 0.1.0', () => {
     });
     v1Items = await scan(client, table.tableName);
   });
-  afterAll(async () => {
+  afterEach(async () => {
     client?.destroy();
     await table?.drop();
   });
@@ -252,6 +254,7 @@ describe('npm run migrate on a table written by 0.1.0', () => {
   });
 
   it('lists threads as 0.1.0 did for visitors, in each sort, sticky first', async () => {
+    await migrate(table, client);
     const replies: Partial<Record<V1Name, [V1Name, V1Name?][]>> = {
       a1: [
         ['a3', 'a1'],
@@ -287,6 +290,7 @@ describe('npm run migrate on a table written by 0.1.0', () => {
   });
 
   it('lists every comment, held ones in place, to an administrator, in each sort', async () => {
+    await migrate(table, client);
     const replies: Partial<Record<V1Name, [V1Name, V1Name?][]>> = {
       a1: [
         ['a3', 'a1'],
@@ -312,6 +316,7 @@ describe('npm run migrate on a table written by 0.1.0', () => {
   });
 
   it('counts, lists the recent comments and the moderation queue as 0.1.0 did', async () => {
+    await migrate(table, client);
     const recent = await api.call({ path: '/api/comment', query: 'type=recent&count=4' });
     const waiting = await api.call({
       path: '/api/comment',
@@ -329,6 +334,7 @@ describe('npm run migrate on a table written by 0.1.0', () => {
   });
 
   it('counts a like once per voter, a vote of 0.1.0 included', async () => {
+    await migrate(table, client);
     const reply = await put('a9', { like: true }, anonymous);
     const again = await api.call({
       method: 'PUT',
@@ -351,6 +357,7 @@ describe('npm run migrate on a table written by 0.1.0', () => {
   });
 
   it('moves comments between visible and held, and pins a root, as 0.1.0 did', async () => {
+    await migrate(table, client);
     const approved = await put('a4', { status: 'approved' });
     update('a4', { status: 'approved' });
     const spam = await put('a14', { status: 'spam' });
@@ -384,6 +391,8 @@ describe('npm run migrate on a table written by 0.1.0', () => {
   });
 
   it('deletes a reply with the replies that answer it, and a root with its thread, as 0.1.0 did', async () => {
+    await migrate(table, client);
+    // a3 takes a4 (held) and a9 with it; the held root a5 takes a6 (approved).
     const reply = await api.call({ method: 'DELETE', path: `/api/comment/${get('a3').id}`, headers: auth });
     const root = await api.call({ method: 'DELETE', path: `/api/comment/${get('a5').id}`, headers: auth });
     for (const name of ['a3', 'a4', 'a9', 'a5', 'a6'] as const) state.delete(name);
@@ -398,19 +407,20 @@ describe('npm run migrate on a table written by 0.1.0', () => {
         count: 7,
         data: [
           thread('a2', [['a14']]),
-          thread('a12', []),
           thread('a1', [['a7', 'a1']]),
           thread('a8', []),
           thread('a10', []),
+          thread('a12', []),
         ],
       }),
     );
-    // Visible on /posts/a: a1, a2, a10, a12 (a3, a4 and a9 went with a3, a6 with a5).
-    expect(await counts()).toEqual(envelope([4, 2, 1]));
-    expect(await siteCount()).toEqual(envelope(7));
+    // Visible on /posts/a: a1, a2, a10, a12 and a14 (a3 and a9 went with a3, a6 with a5; a4 was held).
+    expect(await counts()).toEqual(envelope([5, 2, 1]));
+    expect(await siteCount()).toEqual(envelope(8));
   });
 
   it('takes new comments, and still refuses a duplicate of a 0.1.0 comment', async () => {
+    await migrate(table, client);
     const fresh = await post({ comment: 'After the migration', nick: 'Sam', url: a });
     const c1 = get('c1');
     const duplicate = await post({ comment: c1.orig, nick: c1.nick, mail: c1.mail, link: c1.link, url: c });
@@ -418,10 +428,17 @@ describe('npm run migrate on a table written by 0.1.0', () => {
     expect(fresh.status).toBe(200);
     expect(fresh.body.data).toMatchObject({ status: 'approved', nick: 'Sam' });
     expect(duplicate.status).toBe(409);
-    expect(await counts()).toEqual(envelope([5, 2, 1]));
+    expect(await counts()).toEqual(envelope([9, 2, 1]));
   });
 
   it('changes nothing when run again, and reports everything as already in layout 2', async () => {
+    await migrate(table, client);
+    // The site goes on in layout 2 before the second run: a new root, and a reply to a 0.1.0 root.
+    expect((await post({ comment: 'After the migration', nick: 'Sam', url: a })).status).toBe(200);
+    const c1 = get('c1');
+    expect(
+      (await post({ comment: 'A late reply', nick: 'Tim', url: c, pid: c1.id, rid: c1.id })).status,
+    ).toBe(200);
     const before = await scan(client, table.tableName);
 
     const outcome = await migrate(table, client);
@@ -431,7 +448,7 @@ describe('npm run migrate on a table written by 0.1.0', () => {
       repliesMoved: 0,
       rootsIndexed: 0,
       pagesRecounted: 0,
-      already: { replies: 3, roots: 9, pages: 3 },
+      already: { replies: 8, roots: 10, pages: 3 },
       errors: [],
       site: 'already',
     });
@@ -446,24 +463,34 @@ describe('npm run migrate stopped half way', () => {
   let client: DynamoDBDocumentClient;
 
   beforeAll(async () => {
-    [reference, table] = await Promise.all([createTestTable(), createTestTable()]);
-    [{ client: referenceClient }, { client }] = await Promise.all([
-      seededTable(reference),
-      seededTable(table),
-    ]);
+    reference = await createTestTable();
+    ({ client: referenceClient } = await seededTable(reference));
     await migrate(reference, referenceClient);
+  });
+  // Each test makes the runs before its own on a table of its own.
+  beforeEach(async () => {
+    table = await createTestTable();
+    ({ client } = await seededTable(table));
+  });
+  afterEach(async () => {
+    client?.destroy();
+    await table?.drop();
   });
   afterAll(async () => {
     referenceClient?.destroy();
-    client?.destroy();
-    await Promise.all([reference?.drop(), table?.drop()]);
+    await reference?.drop();
   });
 
   const moved = (items: Item[]) => items.filter((item) => /^[CH]#\w+#\w+$/.test(String(item.sk))).length;
   const layout = async () => (await scan(client, table.tableName)).find((item) => item.pk === 'SITE')?.layout;
+  /** The first run: its connection is lost after 3 moves. */
+  const stoppedRun = () =>
+    expect(migrate(table, losingConnectionAfter(client, 3))).rejects.toThrow('connection lost');
+  /** The second run: its first two transactions fail. */
+  const throttledRun = () => migrate(table, failingTransactions(client, [1, 2]));
 
   it('stops when its connection is lost after 3 moves, leaving the table unmarked', async () => {
-    await expect(migrate(table, losingConnectionAfter(client, 3))).rejects.toThrow('connection lost');
+    await stoppedRun();
 
     const items = await scan(client, table.tableName);
     expect(moved(items)).toBe(3);
@@ -475,7 +502,9 @@ describe('npm run migrate stopped half way', () => {
   });
 
   it('reports the items it could not move and leaves the table unmarked', async () => {
-    const outcome = await migrate(table, failingTransactions(client, [1, 2]));
+    await stoppedRun();
+
+    const outcome = await throttledRun();
 
     expect(outcome.errors).toHaveLength(2);
     expect(outcome.errors.map((error) => error.reason)).toEqual(['throttled', 'throttled']);
@@ -484,6 +513,9 @@ describe('npm run migrate stopped half way', () => {
   });
 
   it('finishes the work when run again, to the same table as a run that was never stopped', async () => {
+    await stoppedRun();
+    await throttledRun();
+
     const outcome = await migrate(table, client);
 
     expect(outcome).toMatchObject({
@@ -509,14 +541,15 @@ describe('npm run migrate on a local table made before the roots indexes', () =>
       .sort();
   };
 
-  beforeAll(async () => {
+  // A table for each test: one of them creates the indexes the others expect missing.
+  beforeEach(async () => {
     // A test table's name and client, with 0.1.0's table in place of today's.
     table = await createTestTable();
     await table.client.send(new DeleteTableCommand({ TableName: table.tableName }));
     await table.client.send(new CreateTableCommand(createTableInputV1(table.tableName)));
     ({ client } = await seededTable(table));
   });
-  afterAll(async () => {
+  afterEach(async () => {
     client?.destroy();
     await table?.drop();
   });
