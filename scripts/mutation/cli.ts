@@ -6,8 +6,9 @@
  * 2. The hand edits of hand-edits.ts (the reference's list of what once left every test green) are
  *    applied one at a time in a copy of the project, and each must fail one of its tests.
  *
- * Fails when the score is under 90 %, a survivor is unexplained, or a hand edit is not caught.
- * Flags: `--only=stryker|hand`; `--incremental` reuses the last Stryker run for unchanged code and tests.
+ * Fails when the score is under 90 %, a survivor is unexplained, a listing is stale, or a hand edit is
+ * not caught. Flags: `--only=stryker|hand` (with `stryker` alone, a survivor credited to a hand edit
+ * stays a survivor); `--incremental` reuses the last Stryker run for unchanged code and tests.
  */
 import { execFileSync } from 'node:child_process';
 import { cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
@@ -46,7 +47,8 @@ interface ScoredMutantLocation {
   end: { line: number; column: number };
 }
 
-async function runStryker(incremental: boolean): Promise<MutationScore> {
+/** Runs Stryker and reads each mutant's original text from the sources. */
+async function runStryker(incremental: boolean): Promise<ScoredMutant[]> {
   const results = await new Stryker({
     configFile: 'stryker.config.json',
     incremental,
@@ -65,9 +67,16 @@ async function runStryker(incremental: boolean): Promise<MutationScore> {
       replacement: result.replacement ?? '',
       original: originalText(sources.get(file) ?? '', location),
       line: location.start.line,
+      column: location.start.column,
       status: result.status,
     });
   }
+  await writeFile('.mutation/mutants.json', JSON.stringify(mutants, null, 2));
+  return mutants;
+}
+
+/** The list of explained survivors, checked for hand edits it names that do not exist. */
+async function readEquivalents(): Promise<EquivalentMutant[]> {
   const equivalents = JSON.parse(await readFile(equivalentsFile, 'utf8')) as EquivalentMutant[];
   const handEditNames = new Set(handEdits.map((edit) => edit.name));
   for (const listed of equivalents) {
@@ -75,8 +84,7 @@ async function runStryker(incremental: boolean): Promise<MutationScore> {
       throw new Error(`${equivalentsFile}: no hand edit is named "${listed.killedByHandEdit}"`);
     }
   }
-  await writeFile('.mutation/mutants.json', JSON.stringify(mutants, null, 2));
-  return scoreMutants(mutants, equivalents);
+  return equivalents;
 }
 
 function printScore(score: MutationScore): void {
@@ -91,12 +99,12 @@ function printScore(score: MutationScore): void {
   console.table(rows);
   for (const mutant of score.unexplained) {
     console.log(
-      `survived: ${mutant.file}:${mutant.line} ${mutant.mutator} ${JSON.stringify(mutant.original)} -> ${JSON.stringify(mutant.replacement)}`,
+      `survived: ${mutant.file}:${mutant.line}:${mutant.column} ${mutant.mutator} ${JSON.stringify(mutant.original)} -> ${JSON.stringify(mutant.replacement)}`,
     );
   }
   for (const listed of score.stale) {
     console.log(
-      `listed as equivalent but not a survivor (killed, or the code moved): ${listed.file}:${listed.line} ${listed.mutator} ${JSON.stringify(listed.original)}`,
+      `stale listing (no such survivor any more, or its hand edit not caught): ${listed.file}:${listed.line}:${listed.column} ${listed.mutator} ${JSON.stringify(listed.original)}`,
     );
   }
 }
@@ -132,32 +140,39 @@ async function main(): Promise<void> {
   await mkdir('.mutation', { recursive: true });
   const problems: string[] = [];
 
-  if (only !== 'hand') {
-    const score = await runStryker(incremental);
-    console.log(`\nStryker, ${seconds(started)}:`);
-    printScore(score);
-    if (score.total.score < requiredScore) {
-      problems.push(`mutation score ${score.total.score.toFixed(1)} % is under ${requiredScore} %`);
-    }
-    if (score.unexplained.length > 0) problems.push(`${score.unexplained.length} unexplained survivors`);
-  }
+  const mutants = only === 'hand' ? undefined : await runStryker(incremental);
+  if (mutants) console.log(`\nStryker, ${seconds(started)}.`);
 
+  // The hand edits run before the score: a survivor credited to one counts only once it is caught.
+  const caught = new Set<string>();
   if (only !== 'stryker') {
     const handStarted = Date.now();
     const copy = await workingCopy();
     try {
       console.log(`\nHand edits (${handEdits.length}), each against its tests:`);
-      const outcomes = await runHandEdits(copy, handEdits, ({ edit, verdict, failed }) =>
-        console.log(
-          `${verdict.padEnd(8)} ${edit.name} (${edit.file})${verdict === 'caught' ? `: ${failed.length} failed` : ''}`,
-        ),
-      );
+      const outcomes = await runHandEdits(copy, handEdits, ({ edit, verdict, failed }) => {
+        console.log(`${verdict.padEnd(8)} ${edit.name} (${edit.file})`);
+        for (const name of failed.slice(0, 3)) console.log(`           fails: ${name}`);
+      });
       const missed = outcomes.filter((outcome) => outcome.verdict !== 'caught');
       console.log(`${outcomes.length - missed.length} of ${outcomes.length} caught, ${seconds(handStarted)}`);
       for (const { edit, verdict } of missed) problems.push(`hand edit ${verdict}: ${edit.name}`);
+      for (const { edit } of outcomes.filter((outcome) => outcome.verdict === 'caught'))
+        caught.add(edit.name);
     } finally {
       await rm(copy, { recursive: true, force: true });
     }
+  }
+
+  if (mutants) {
+    const score = scoreMutants(mutants, await readEquivalents(), caught);
+    console.log('\nMutation score per file:');
+    printScore(score);
+    if (score.total.score < requiredScore) {
+      problems.push(`mutation score ${score.total.score.toFixed(1)} % is under ${requiredScore} %`);
+    }
+    if (score.unexplained.length > 0) problems.push(`${score.unexplained.length} unexplained survivors`);
+    if (score.stale.length > 0) problems.push(`${score.stale.length} stale listings in ${equivalentsFile}`);
   }
 
   console.log(`\nmutation run: ${seconds(started)}`);

@@ -16,6 +16,8 @@ export interface HandEdit {
   readonly to: string;
   /** The test files expected to catch it (run with `vitest run`). */
   readonly tests: readonly string[];
+  /** The edit breaks loading the module: a test file that fails to load counts as catching it. */
+  readonly failsToLoad?: boolean;
 }
 
 const tokenTests = ['test/unit/functions/shared/auth/token.test.ts'];
@@ -128,6 +130,7 @@ export const handEdits: readonly HandEdit[] = [
     from: ".toString('base64url');\nconst header",
     to: ".toString('');\nconst header",
     tests: tokenTests,
+    failsToLoad: true,
   },
   {
     name: 'token: valid at its expiry instant',
@@ -218,6 +221,14 @@ export const handEdits: readonly HandEdit[] = [
     tests: requestTests,
   },
   {
+    name: 'request: a parameter makes application/json something else',
+    breaks: '`application/json; charset=utf-8`, which clients send, gets a 415',
+    file: 'functions/shared/http/request.ts',
+    from: '/^\\s*application\\/json\\s*(?:;|$)/i',
+    to: '/^\\s*application\\/json\\s*$/i',
+    tests: requestTests,
+  },
+  {
     name: 'request: a body at the limit is refused',
     breaks: 'a body of exactly the limit gets a 413',
     file: 'functions/shared/http/request.ts',
@@ -267,7 +278,7 @@ export const handEdits: readonly HandEdit[] = [
   },
   {
     name: 'stack: a route dropped from the route table',
-    breaks: 'DELETE /token reaches the $default route: sign-out answers 404 on AWS',
+    breaks: 'DELETE /token no longer has a route of its own: it falls to $default and its 1 % throttle share',
     file: 'lib/routes.ts',
     from: "  { method: 'DELETE', resource: '/token', function: 'comment' },\n",
     to: '',

@@ -6,8 +6,9 @@ export interface ScoredMutant {
   readonly replacement: string;
   /** The source text the mutant replaces. */
   readonly original: string;
-  /** 1-based. */
+  /** 1-based, where the mutant starts. */
   readonly line: number;
+  readonly column: number;
   readonly status: string;
 }
 
@@ -18,8 +19,9 @@ export interface ScoredMutant {
  */
 export interface EquivalentMutant {
   readonly file: string;
-  /** Where it was when listed: only a tie-breaker, so the list survives edits above it. */
+  /** Where the mutant starts, 1-based: a listing names one mutant exactly, so code that moves makes it stale. */
   readonly line: number;
+  readonly column: number;
   readonly mutator: string;
   readonly original: string;
   readonly replacement: string;
@@ -42,9 +44,12 @@ export interface FileScore {
 export interface MutationScore {
   readonly files: readonly FileScore[];
   readonly total: FileScore;
-  /** Mutants that lived and are not listed as equivalent: each wants a test. */
+  /** Mutants that lived and are not explained: each wants a test. */
   readonly unexplained: readonly ScoredMutant[];
-  /** Listed equivalents no surviving mutant matches (killed, or the code changed): the list needs care. */
+  /**
+   * Listings that explain no surviving mutant (it was killed, or the code moved), or that credit a hand
+   * edit which did not run or was not caught: the list needs care.
+   */
   readonly stale: readonly EquivalentMutant[];
 }
 
@@ -53,37 +58,39 @@ const livedStatuses = new Set(['Survived', 'NoCoverage']);
 
 const sameMutant = (mutant: ScoredMutant, listed: EquivalentMutant) =>
   mutant.file === listed.file &&
+  mutant.line === listed.line &&
+  mutant.column === listed.column &&
   mutant.mutator === listed.mutator &&
   mutant.replacement === listed.replacement &&
   mutant.original === listed.original;
 
 /**
  * Scores `mutants` file by file. A surviving mutant counts as equivalent only when `equivalents` lists
- * it (file, mutator, original and replacement text; the nearest line when several match).
+ * it exactly (file, position, mutator, original and replacement text), and as killed by a hand edit only
+ * when that edit is among `caughtHandEdits`.
  */
 export function scoreMutants(
   mutants: readonly ScoredMutant[],
   equivalents: readonly EquivalentMutant[],
+  caughtHandEdits: ReadonlySet<string> = new Set(),
 ): MutationScore {
   const lived = mutants.filter((mutant) => livedStatuses.has(mutant.status));
-  const matched = new Set<ScoredMutant>();
+  const equivalent = new Set<ScoredMutant>();
   const killedByHand = new Set<ScoredMutant>();
   const stale: EquivalentMutant[] = [];
   for (const listed of equivalents) {
-    const candidates = lived
-      .filter((mutant) => !matched.has(mutant) && sameMutant(mutant, listed))
-      .sort((a, b) => Math.abs(a.line - listed.line) - Math.abs(b.line - listed.line));
-    if (candidates[0]) (listed.killedByHandEdit ? killedByHand : matched).add(candidates[0]);
+    const match = lived.find((mutant) => sameMutant(mutant, listed));
+    if (!match) stale.push(listed);
+    else if (listed.killedByHandEdit === undefined) equivalent.add(match);
+    else if (caughtHandEdits.has(listed.killedByHandEdit)) killedByHand.add(match);
     else stale.push(listed);
   }
 
   const score = (file: string, own: readonly ScoredMutant[]): FileScore => {
-    const killed = own.filter(
-      (mutant) => killedStatuses.has(mutant.status) || killedByHand.has(mutant),
-    ).length;
-    const equivalent = own.filter((mutant) => matched.has(mutant)).length;
+    const killed = own.filter((m) => killedStatuses.has(m.status) || killedByHand.has(m)).length;
+    const explained = own.filter((m) => equivalent.has(m)).length;
     const survived = own.filter(
-      (mutant) => livedStatuses.has(mutant.status) && !matched.has(mutant) && !killedByHand.has(mutant),
+      (m) => livedStatuses.has(m.status) && !equivalent.has(m) && !killedByHand.has(m),
     ).length;
     const counted = killed + survived;
     return {
@@ -91,7 +98,7 @@ export function scoreMutants(
       mutants: own.length,
       killed,
       survived,
-      equivalent,
+      equivalent: explained,
       score: counted === 0 ? 100 : (100 * killed) / counted,
     };
   };
@@ -104,7 +111,7 @@ export function scoreMutants(
       ),
     ),
     total: score('all files', mutants),
-    unexplained: lived.filter((mutant) => !matched.has(mutant) && !killedByHand.has(mutant)),
+    unexplained: lived.filter((mutant) => !equivalent.has(mutant) && !killedByHand.has(mutant)),
     stale,
   };
 }

@@ -6,7 +6,10 @@ import type { HandEdit } from './hand-edits.js';
 /** What one edit did to its tests. */
 export interface HandEditOutcome {
   readonly edit: HandEdit;
-  /** `caught`: a test failed; `survived`: all passed; `stale`: the text to edit is not (once) in the file. */
+  /**
+   * `caught`: a test failed (a file that fails to load counts only for an edit marked `failsToLoad`);
+   * `survived`: none did; `stale`: the text to edit is not (once) in the file.
+   */
   readonly verdict: 'caught' | 'survived' | 'stale';
   /** The full names of the tests that failed. */
   readonly failed: readonly string[];
@@ -44,11 +47,13 @@ async function runTests(root: string, tests: readonly string[], report: string):
   }
 }
 
-const failures = (result: VitestJson): string[] =>
+/** The full names of the tests that failed; with `loadFailures`, also each file that failed to load. */
+const failures = (result: VitestJson, loadFailures: boolean): string[] =>
   result.testResults.flatMap((file) => {
     const tests = file.assertionResults.filter((test) => test.status === 'failed');
-    // A file that failed to load has no test results: it counts as one failure, by its name.
-    return tests.length > 0 || file.status !== 'failed' ? tests.map((test) => test.fullName) : [file.name];
+    // A file that failed to load has no test results: a catch only for an edit meant to break loading.
+    const loading = tests.length === 0 && file.status === 'failed' && loadFailures;
+    return loading ? [`${file.name} (failed to load)`] : tests.map((test) => test.fullName);
   });
 
 /**
@@ -63,7 +68,7 @@ export async function runHandEdits(
   const report = join(root, '.mutation', 'hand-edit-report.json');
   const allTests = [...new Set(edits.flatMap((edit) => edit.tests))];
   const baseline = await runTests(root, allTests, report);
-  const baselineFailures = failures(baseline);
+  const baselineFailures = failures(baseline, true);
   if (baselineFailures.length > 0) {
     throw new Error(`The unedited tests fail, so no edit can be judged:\n  ${baselineFailures.join('\n  ')}`);
   }
@@ -80,7 +85,7 @@ export async function runHandEdits(
           path,
           source.replace(edit.from, () => edit.to),
         );
-        const failed = failures(await runTests(root, edit.tests, report));
+        const failed = failures(await runTests(root, edit.tests, report), edit.failsToLoad === true);
         outcome = { edit, verdict: failed.length > 0 ? 'caught' : 'survived', failed };
       } finally {
         await writeFile(path, source);

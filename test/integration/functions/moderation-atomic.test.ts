@@ -109,8 +109,9 @@ describe('moderation changes on DynamoDB Local', () => {
     // Any transaction that would approve the comment is cancelled, as by a concurrent change.
     proxy.state.refuse = 'STATUS#approved';
 
-    const refused = await put(posted.objectId, { comment: 'edited', sticky: 1, status: 'approved' });
-    proxy.state.refuse = undefined;
+    const refused = await put(posted.objectId, { comment: 'edited', sticky: 1, status: 'approved' }).finally(
+      () => (proxy.state.refuse = undefined),
+    );
 
     expect(refused.status).toBe(409);
     expect(await api.services.moderation.get({ url: '/two', id: posted.objectId })).toMatchObject({
@@ -132,12 +133,9 @@ describe('moderation changes on DynamoDB Local', () => {
     // Any transaction that deletes is cancelled, as when the comment changed after it was read.
     proxy.state.refuse = '"Delete":';
 
-    const refused = await api.call({
-      method: 'DELETE',
-      path: `/api/comment/${posted.objectId}`,
-      headers: { authorization },
-    });
-    proxy.state.refuse = undefined;
+    const refused = await api
+      .call({ method: 'DELETE', path: `/api/comment/${posted.objectId}`, headers: { authorization } })
+      .finally(() => (proxy.state.refuse = undefined));
 
     expect(refused.status).toBe(409);
     expect(refused.body.errmsg).toContain(posted.objectId);
@@ -161,7 +159,12 @@ describe('moderation changes on DynamoDB Local', () => {
 
     const refused = await put(posted.objectId, { comment });
 
-    expect(refused.status).toBe(413);
+    expect(refused).toMatchObject({
+      status: 413,
+      body: {
+        errmsg: `comment: with its rendered HTML it is larger than ${limits.storedCommentBytes} bytes; shorten it.`,
+      },
+    });
     expect(proxy.state.transactions).toBe(before);
     expect(await api.services.moderation.get({ url: '/four', id: posted.objectId })).toMatchObject({
       orig: 'short',

@@ -61,6 +61,15 @@ describe('sourceMappedStack', () => {
     expect(mapped).toBe(raw);
   });
 
+  it('leaves its own frames alone when it runs unbundled, with no map beside it, and a huge stack unread', () => {
+    const own = new URL('../../../../functions/shared/source-mapped-stack.ts', import.meta.url).href;
+    const stack = `Error: x\n    at f (${own}:3:4)`;
+    const huge = `Error: x\n${`    at f (${own}:3:4)\n`.repeat(2000)}`;
+
+    expect(sourceMappedStack(stack)).toBe(stack);
+    expect(sourceMappedStack(huge)).toBe(huge);
+  });
+
   it('leaves frames of other files alone, and unbundled code has nothing to map', () => {
     const stack = 'Error: x\n    at f (file:///var/task/other.mjs:1:200)\n    at node:internal/x:3:4';
     expect(sourceMappedStack(stack)).toBe(stack);

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { type ScoredMutant, scoreMutants } from '../../../../scripts/mutation/mutation-score.js';
+import {
+  type EquivalentMutant,
+  type ScoredMutant,
+  scoreMutants,
+} from '../../../../scripts/mutation/mutation-score.js';
 
 const mutant = (over: Partial<ScoredMutant>): ScoredMutant => ({
   file: 'a.ts',
@@ -7,30 +11,39 @@ const mutant = (over: Partial<ScoredMutant>): ScoredMutant => ({
   original: 'a > b',
   replacement: 'a >= b',
   line: 10,
+  column: 5,
   status: 'Killed',
+  ...over,
+});
+const listing = (of: ScoredMutant, over: Partial<EquivalentMutant> = {}): EquivalentMutant => ({
+  file: of.file,
+  line: of.line,
+  column: of.column,
+  mutator: of.mutator,
+  original: of.original,
+  replacement: of.replacement,
+  reason: 'changes nothing',
   ...over,
 });
 
 describe('scoreMutants', () => {
   it('scores killed over killed and survived, per file and in all, leaving listed equivalents and invalid mutants out', () => {
+    const listedSurvivor = mutant({
+      status: 'NoCoverage',
+      line: 20,
+      original: 'x ?? y',
+      replacement: 'x && y',
+    });
     const mutants = [
       mutant({}),
       mutant({ status: 'Timeout' }),
       mutant({ status: 'Survived', line: 12 }),
-      mutant({ status: 'NoCoverage', line: 20, original: 'x ?? y', replacement: 'x && y' }),
+      listedSurvivor,
       mutant({ status: 'CompileError' }),
       mutant({ file: 'b.ts', status: 'Survived' }),
     ];
-    const listed = {
-      file: 'a.ts',
-      line: 19,
-      mutator: 'EqualityOperator',
-      original: 'x ?? y',
-      replacement: 'x && y',
-      reason: 'y is never read',
-    };
 
-    const score = scoreMutants(mutants, [listed]);
+    const score = scoreMutants(mutants, [listing(listedSurvivor)]);
 
     expect(score.files).toEqual([
       { file: 'a.ts', mutants: 5, killed: 2, survived: 1, equivalent: 1, score: (100 * 2) / 3 },
@@ -44,39 +57,32 @@ describe('scoreMutants', () => {
     expect(score.stale).toEqual([]);
   });
 
-  it('matches one survivor per listing, the nearest line first, and reports listings that match none', () => {
-    const twins = [mutant({ status: 'Survived', line: 5 }), mutant({ status: 'Survived', line: 40 })];
-    const listing = { file: 'a.ts', mutator: 'EqualityOperator', original: 'a > b', replacement: 'a >= b' };
-    const killedListing = { ...listing, file: 'c.ts', line: 1, reason: 'wrongly listed' };
+  it('explains only the mutant at the listed position: a twin elsewhere stays a survivor, a moved listing is stale', () => {
+    const listed = mutant({ status: 'Survived', line: 5 });
+    const twin = mutant({ status: 'Survived', line: 40 });
+    const moved = listing(mutant({ line: 7 }));
+    const killed = mutant({ file: 'c.ts', line: 1 });
 
-    const score = scoreMutants(
-      [...twins, mutant({ file: 'c.ts', line: 1 })],
-      [{ ...listing, line: 38, reason: 'the second is equivalent' }, killedListing],
-    );
+    const score = scoreMutants([listed, twin, killed], [listing(listed), moved, listing(killed)]);
 
-    expect(score.unexplained.map((m) => m.line)).toEqual([5]);
-    expect(score.stale).toEqual([killedListing]);
+    expect(score.unexplained).toEqual([twin]);
+    expect(score.stale).toEqual([moved, listing(killed)]);
   });
 
-  it('counts a survivor that a hand edit shows killed as killed, not as equivalent', () => {
+  it('counts a survivor as killed by a hand edit only when that edit was caught', () => {
     const misreported = mutant({ status: 'Survived', original: "'base64url'", replacement: '""' });
+    const listed = listing(misreported, { killedByHandEdit: 'token: an unknown encoding' });
 
-    const score = scoreMutants(
+    const verified = scoreMutants(
       [misreported, mutant({})],
-      [
-        {
-          file: 'a.ts',
-          line: 10,
-          mutator: 'EqualityOperator',
-          original: "'base64url'",
-          replacement: '""',
-          reason: 'the module fails to load',
-          killedByHandEdit: 'token: unknown encoding',
-        },
-      ],
+      [listed],
+      new Set(['token: an unknown encoding']),
     );
+    const unverified = scoreMutants([misreported, mutant({})], [listed]);
 
-    expect(score.total).toMatchObject({ killed: 2, survived: 0, equivalent: 0, score: 100 });
-    expect(score.unexplained).toEqual([]);
+    expect(verified.total).toMatchObject({ killed: 2, survived: 0, equivalent: 0, score: 100 });
+    expect(verified.unexplained).toEqual([]);
+    expect(unverified.total).toMatchObject({ killed: 1, survived: 1, score: 50 });
+    expect(unverified.stale).toEqual([listed]);
   });
 });

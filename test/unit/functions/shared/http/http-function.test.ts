@@ -218,6 +218,19 @@ describe('the HTTP layer of a function', () => {
     expect(JSON.parse(response.body ?? '')).toEqual({ errno: 0, errmsg: '', data: [{ time: 0 }] });
   });
 
+  it('answers an event that carries no headers at all, as a direct invocation may send', async () => {
+    ddb.on(GetCommand).resolves({ Item: { comments: 2 } });
+    const handler = createCommentHandler(createServices(testConfig({})));
+    const event = { ...buildEvent({ path: '/api/comment', query: 'type=count' }), headers: undefined };
+
+    const response = await handler(event as unknown as Parameters<typeof handler>[0], testContext);
+
+    expect([response.statusCode, JSON.parse(response.body ?? '')]).toEqual([
+      200,
+      { errno: 0, errmsg: '', data: 2 },
+    ]);
+  });
+
   it('hides the cause of an unexpected failure behind a generic 500', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
     ddb.on(GetCommand).resolves({});
