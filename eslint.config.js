@@ -3,7 +3,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'cdk.out/', '.data/', 'coverage/', '.bench/'] },
+  { ignores: ['node_modules/', 'cdk.out/', '.data/', 'coverage/', '.bench/', '.mutation/', 'test-results/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
