@@ -1,7 +1,7 @@
 /**
  * DynamoDB requests and capacity units of each operation, on the seeded data: the real handlers are called
  * in this process with API Gateway events, their client pointed at capacity-recorder.ts, and each call's
- * requests are set against DESIGN.md §3.
+ * requests are set against the round trips of docs/data-model.md's access-pattern table.
  */
 import { createArticleHandler } from '../../functions/article/article-handler.js';
 import { createCommentHandler } from '../../functions/comment/comment-handler.js';
@@ -14,7 +14,7 @@ import { seeded, type SeededIds } from './seed.js';
 /** The cost of one operation. */
 export interface OperationCost {
   readonly operation: string;
-  /** The row of DESIGN.md §3 it falls under, and the round trips it allows there. */
+  /** The access-pattern table's row (docs/data-model.md) it falls under, and the round trips it allows. */
   readonly design: string;
   readonly budget: number;
   readonly status: number;
@@ -46,7 +46,10 @@ const post = (path: string, body: unknown, sourceIp = '198.51.100.1'): EventSpec
   sourceIp,
 });
 
-/** Every operation of DESIGN.md §3, in the order they run (the reply answers the root posted before it). */
+/**
+ * Every operation of the access-pattern table (docs/data-model.md), in the order they run (the reply answers
+ * the root posted before it).
+ */
 function operations(ids: SeededIds): OperationSpec[] {
   const commentText = 'A **new** comment with a [link](https://example.com) and `code`.';
   return [

@@ -1,5 +1,6 @@
 /**
- * The benchmark's tables, as Markdown so a run can be pasted into the README, and the JSON file of a run.
+ * The benchmark's tables, as Markdown so a run can be pasted into docs/benchmarks.md, and the JSON file of a
+ * run.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -80,7 +81,7 @@ export function formatColdStarts(sizes: readonly BundleSize[], starts: readonly 
   return `${sizeTable}\n\n${startTable}`;
 }
 
-/** DynamoDB requests and capacity per operation, against DESIGN.md §3. */
+/** DynamoDB requests and capacity per operation, against docs/data-model.md's access-pattern table. */
 export function formatCosts(costs: readonly OperationCost[]): string {
   return table(
     ['operation', 'DynamoDB requests', 'round trips', 'items', 'RCU', 'WCU', 'DESIGN §3', 'budget', 'match'],

@@ -1,8 +1,8 @@
 /**
- * The behaviour-changing edits that left the 0.1.0 suite green (../shared/reference/test-quality.md,
- * §2.1), written against today's code: each must make at least one of its tests fail. Where the code
- * since 0.1.0 replaced what was edited (pageviews no longer go down; only `application/json` is JSON),
- * the edit breaks the replacement in the same way.
+ * The behaviour-changing edits that left the 0.1.0 suite green (found by a review of that suite; see
+ * docs/testing.md, "Mutation testing"), written against today's code: each must make at least one of its
+ * tests fail. Where the code since 0.1.0 replaced what was edited (pageviews no longer go down; only
+ * `application/json` is JSON), the edit breaks the replacement in the same way.
  */
 export interface HandEdit {
   /** A short name, as the report prints it. */

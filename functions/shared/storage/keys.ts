@@ -97,7 +97,7 @@ export interface CommentPlace {
 /** Whether a comment of `status` is held from visitors. */
 const isHeld = (status: CommentStatus) => status !== 'approved';
 
-/** Key builders, one per item kind (README, "Data model and access patterns"). */
+/** Key builders, one per item kind (docs/data-model.md). */
 export const keys = {
   /** A comment at its place: roots never move; a reply moves between `C#` and `H#` with its status. */
   comment: (place: CommentPlace): Key =>
