@@ -65,6 +65,9 @@ describe('moderation changes on DynamoDB Local', () => {
   let authorization: string;
   const put = (id: string, body: unknown) =>
     api.call({ method: 'PUT', path: `/api/comment/${id}`, body, headers: { authorization } });
+  /** Posts a visitor's comment (held for moderation here) and answers its data. */
+  const post = async (comment: string, url: string, sourceIp: string) =>
+    (await api.call({ method: 'POST', path: '/api/comment', body: { comment, url }, sourceIp })).body.data;
   beforeAll(async () => {
     table = await createTestTable();
     proxy = await startTransactionProxy(table.endpoint);
@@ -81,14 +84,7 @@ describe('moderation changes on DynamoDB Local', () => {
   });
 
   it('applies an edit, a pin and an approval as one transaction', async () => {
-    const posted = (
-      await api.call({
-        method: 'POST',
-        path: '/api/comment',
-        body: { comment: 'first', url: '/one' },
-        sourceIp: '10.9.0.1',
-      })
-    ).body.data;
+    const posted = await post('first', '/one', '10.9.0.1');
     const before = proxy.state.transactions;
 
     const changed = await put(posted.objectId, { comment: 'edited', sticky: 1, status: 'approved' });
@@ -98,14 +94,7 @@ describe('moderation changes on DynamoDB Local', () => {
   });
 
   it('leaves the text and the pin as they were when the status change is refused', async () => {
-    const posted = (
-      await api.call({
-        method: 'POST',
-        path: '/api/comment',
-        body: { comment: 'second', url: '/two' },
-        sourceIp: '10.9.0.2',
-      })
-    ).body.data;
+    const posted = await post('second', '/two', '10.9.0.2');
     // Any transaction that would approve the comment is cancelled, as by a concurrent change.
     proxy.state.refuse = 'STATUS#approved';
 
@@ -122,14 +111,7 @@ describe('moderation changes on DynamoDB Local', () => {
   });
 
   it('answers 409 and keeps the comment when a delete loses a race', async () => {
-    const posted = (
-      await api.call({
-        method: 'POST',
-        path: '/api/comment',
-        body: { comment: 'kept', url: '/three' },
-        sourceIp: '10.9.0.3',
-      })
-    ).body.data;
+    const posted = await post('kept', '/three', '10.9.0.3');
     // Any transaction that deletes is cancelled, as when the comment changed after it was read.
     proxy.state.refuse = '"Delete":';
 
@@ -145,14 +127,7 @@ describe('moderation changes on DynamoDB Local', () => {
   });
 
   it('refuses an edit whose rendered HTML would not fit in one item with 413, writing nothing', async () => {
-    const posted = (
-      await api.call({
-        method: 'POST',
-        path: '/api/comment',
-        body: { comment: 'short', url: '/four' },
-        sourceIp: '10.9.0.4',
-      })
-    ).body.data;
+    const posted = await post('short', '/four', '10.9.0.4');
     const before = proxy.state.transactions;
     // Each '&' becomes '&amp;': within the text limit, past the item limit once rendered.
     const comment = '&'.repeat(limits.commentChars);
