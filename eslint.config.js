@@ -2,6 +2,60 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+/** The one module of functions/ that may import zod itself. */
+const zodModule = 'functions/shared/domain/zod.ts';
+
+/** The bundled code takes zod from shared/domain/zod.ts: zod/mini, with its English messages loaded. */
+const zodImports = {
+  paths: ['zod', 'zod/v4', 'zod/mini', 'zod/v4/mini', 'zod/v4-mini'].map((name) => ({
+    name,
+    message:
+      "Use `import * as z from '…/shared/domain/zod.js'`: classic zod adds 60 KiB to each bundle, and zod/mini alone has no English messages.",
+  })),
+};
+
+/** Deployed code never reaches into the command-line tools. */
+const toolImports = {
+  patterns: [
+    {
+      regex: '^\\.{1,2}/(.*/)?scripts(/|$)',
+      message: 'functions/ is deployed; scripts/ is not. Move what both need into functions/shared/.',
+    },
+  ],
+};
+
+/** Only functions/shared/storage/ talks to AWS (scripts/, test/, lib/ and bin/ are not deployed functions). */
+const awsSdkImports = {
+  patterns: [
+    {
+      group: ['@aws-sdk/*'],
+      message:
+        'Only functions/shared/storage/ imports the AWS SDK: put the DynamoDB call in a repository there.',
+    },
+  ],
+};
+
+/** The domain is rules only: no AWS, no Lambda or HTTP types, no storage. */
+const domainImports = {
+  paths: [
+    {
+      name: 'aws-lambda',
+      message: 'functions/shared/domain/ knows nothing of Lambda: keep it in shared/http/.',
+    },
+  ],
+  patterns: [
+    {
+      group: ['@middy/*'],
+      message: 'functions/shared/domain/ knows nothing of middy: keep it in shared/http/.',
+    },
+    {
+      regex: '^\\.{1,2}/(.*/)?(http|storage)/',
+      message:
+        'functions/shared/domain/ imports neither shared/http/ nor shared/storage/: they import the domain.',
+    },
+  ],
+};
+
 export default tseslint.config(
   { ignores: ['node_modules/', 'cdk.out/', '.data/', 'coverage/', '.bench/', '.mutation/', 'test-results/'] },
   js.configs.recommended,
@@ -20,18 +74,10 @@ export default tseslint.config(
     },
   },
   {
-    // The bundled code takes zod from shared/domain/zod.ts: zod/mini, with its English messages loaded.
+    // zod comes in as a namespace (`import * as z`), never as `{ z }`; the module itself imports zod as it must.
     files: ['functions/**/*.ts'],
-    ignores: ['functions/shared/domain/zod.ts'],
+    ignores: [zodModule],
     rules: {
-      'no-restricted-imports': [
-        'error',
-        ...['zod', 'zod/v4', 'zod/mini', 'zod/v4/mini', 'zod/v4-mini'].map((name) => ({
-          name,
-          message:
-            "Use `import * as z from '…/shared/domain/zod.js'`: classic zod adds 60 KiB to each bundle, and zod/mini alone has no English messages.",
-        })),
-      ],
       'no-restricted-syntax': [
         'error',
         {
@@ -42,6 +88,34 @@ export default tseslint.config(
       ],
     },
   },
+  // The layers of the deployed code. A later block that sets `no-restricted-imports` replaces an earlier
+  // one for the files both match, so each entry lists every restriction its files are under.
+  ...[
+    {
+      files: ['functions/**/*.ts'],
+      ignores: [zodModule],
+      restrictions: [zodImports, toolImports, awsSdkImports],
+    },
+    { files: ['functions/shared/storage/**/*.ts'], restrictions: [zodImports, toolImports] },
+    {
+      files: ['functions/shared/domain/**/*.ts'],
+      ignores: [zodModule],
+      restrictions: [zodImports, toolImports, awsSdkImports, domainImports],
+    },
+    { files: [zodModule], restrictions: [toolImports, awsSdkImports, domainImports] },
+  ].map(({ files, ignores = [], restrictions }) => ({
+    files,
+    ignores,
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: restrictions.flatMap((restriction) => restriction.paths ?? []),
+          patterns: restrictions.flatMap((restriction) => restriction.patterns ?? []),
+        },
+      ],
+    },
+  })),
   {
     rules: {
       '@typescript-eslint/consistent-type-imports': 'error',

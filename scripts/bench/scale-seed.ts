@@ -11,7 +11,7 @@ import type { StoredComment } from '../../functions/shared/domain/comment.js';
 import { contentHash, hashIp } from '../../functions/shared/domain/hashing.js';
 import { renderMarkdown } from '../../functions/shared/domain/render-markdown.js';
 import { describeUserAgent } from '../../functions/shared/domain/user-agent.js';
-import { putAll } from '../../functions/shared/storage/bulk-writer.js';
+import { putAll } from '../shared/storage/bulk-writer.js';
 import { createDocumentClient } from '../../functions/shared/storage/client.js';
 import { toCommentItem } from '../../functions/shared/storage/comment-item.js';
 import {

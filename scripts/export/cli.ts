@@ -5,7 +5,7 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { scanTable } from '../../functions/shared/storage/table-export.js';
+import { scanTable } from '../shared/storage/table-export.js';
 import { openTarget } from '../table-target.js';
 import { toWalineExport } from './to-waline.js';
 import { runCli } from '../run-cli.js';

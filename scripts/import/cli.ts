@@ -6,7 +6,7 @@
  * Safe to rerun. Prints a report on stdout; exits 1 with the file, record and rule on a bad file.
  */
 import { parseArgs } from 'node:util';
-import { createImportRepository } from '../../functions/shared/storage/import-repository.js';
+import { createImportRepository } from '../shared/storage/import-repository.js';
 import { readSource } from './detect.js';
 import { planImport } from './plan.js';
 import { createProgress } from './progress.js';

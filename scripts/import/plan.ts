@@ -7,7 +7,7 @@ import type { CommentStatus, StoredComment } from '../../functions/shared/domain
 import { submitBodySchema } from '../../functions/shared/domain/comment-schemas.js';
 import type { CounterName } from '../../functions/shared/domain/counters.js';
 import { contentHash, hashIp } from '../../functions/shared/domain/hashing.js';
-import { importedCommentId } from '../../functions/shared/domain/import-id.js';
+import { importedCommentId } from './import-id.js';
 import { limits } from '../../functions/shared/domain/limits.js';
 import { renderMarkdown } from '../../functions/shared/domain/render-markdown.js';
 import { describeUserAgent } from '../../functions/shared/domain/user-agent.js';

@@ -5,7 +5,7 @@
  * to reading counters what the source holds beyond what earlier imports added.
  */
 import type { CommentStatus } from '../../functions/shared/domain/comment.js';
-import type { ImportRepository, PageCounts } from '../../functions/shared/storage/import-repository.js';
+import type { ImportRepository, PageCounts } from '../shared/storage/import-repository.js';
 import { keyId } from '../../functions/shared/storage/batch-get.js';
 import { keys } from '../../functions/shared/storage/keys.js';
 import type { ImportPlan } from './plan.js';

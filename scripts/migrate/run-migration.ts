@@ -12,7 +12,7 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { layoutVersion } from '../../lib/table-definition.js';
 import { keyId } from '../../functions/shared/storage/batch-get.js';
 import { attributes, type Key } from '../../functions/shared/storage/keys.js';
-import { scanTable } from '../../functions/shared/storage/table-export.js';
+import { scanTable } from '../shared/storage/table-export.js';
 import type { Progress } from '../import/progress.js';
 import { createMigrationStore, type MigrationStore, type StoredPageCounts } from './migration-store.js';
 import {

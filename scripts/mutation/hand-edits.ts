@@ -68,10 +68,10 @@ export const handEdits: readonly HandEdit[] = [
   {
     name: 'bulk writes do not retry a throttled batch',
     breaks: 'an import aborts on the first ThrottlingException or 5xx',
-    file: 'functions/shared/storage/bulk-writer.ts',
+    file: 'scripts/shared/storage/bulk-writer.ts',
     from: 'if (!isRetryable(error) || attempt >= attempts) throw error;',
     to: 'throw error;',
-    tests: ['test/unit/scripts/import/bulk-writer.test.ts'],
+    tests: ['test/unit/scripts/shared/storage/bulk-writer.test.ts'],
   },
   {
     name: 'a delete that lost a race answers 200',

@@ -12,7 +12,7 @@ import {
 } from '../source.js';
 import { wholeJson } from '../json-rows.js';
 import { count, idOf, text, truthy } from '../values.js';
-import { isOwnId } from '../../../functions/shared/domain/import-id.js';
+import { isOwnId } from '../import-id.js';
 import { countersOf, createDateReader, statusOf } from './common.js';
 
 const isObject = (value: unknown): value is Record<string, unknown> =>

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createDocumentClient } from '../../../functions/shared/storage/client.js';
-import { createImportRepository } from '../../../functions/shared/storage/import-repository.js';
+import { createImportRepository } from '../../../scripts/shared/storage/import-repository.js';
 import { keys } from '../../../functions/shared/storage/keys.js';
 import { createLocalApi } from '../../support/local-services.js';
 import { createTestTable, type TestTable } from '../../support/test-table.js';

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { createDocumentClient } from '../../../functions/shared/storage/client.js';
-import { createImportRepository } from '../../../functions/shared/storage/import-repository.js';
+import { createImportRepository } from '../../../scripts/shared/storage/import-repository.js';
 import { readSource } from '../../../scripts/import/detect.js';
 import { planImport } from '../../../scripts/import/plan.js';
 import { readInputs } from '../../../scripts/import/read-input.js';

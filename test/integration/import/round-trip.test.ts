@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../../../functions/shared/auth/password.js';
 import { createDocumentClient } from '../../../functions/shared/storage/client.js';
-import { scanTable } from '../../../functions/shared/storage/table-export.js';
+import { scanTable } from '../../../scripts/shared/storage/table-export.js';
 import { toWalineExport } from '../../../scripts/export/to-waline.js';
 import { createLocalApi } from '../../support/local-services.js';
 import { createTestTable, type TestTable } from '../../support/test-table.js';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { type DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '../../../functions/shared/storage/client.js';
-import { scanTable } from '../../../functions/shared/storage/table-export.js';
+import { scanTable } from '../../../scripts/shared/storage/table-export.js';
 import { seedV1 } from '../../support/layout-v1.js';
 import { createTestTable, type TestTable } from '../../support/test-table.js';
 

@@ -3,7 +3,7 @@ import { type DynamoDBDocumentClient, NumberValue, TransactWriteCommand } from '
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { signToken } from '../../../functions/shared/auth/token.js';
 import { createDocumentClient } from '../../../functions/shared/storage/client.js';
-import { scanTable } from '../../../functions/shared/storage/table-export.js';
+import { scanTable } from '../../../scripts/shared/storage/table-export.js';
 import { buildCreateTableInput, ensureTable } from '../../../scripts/create-table.js';
 import { runMigration } from '../../../scripts/migrate/run-migration.js';
 import {

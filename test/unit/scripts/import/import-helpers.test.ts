@@ -1,7 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import { decodeTime } from 'ulid';
 import { describe, expect, it } from 'vitest';
-import { importedCommentId, isOwnId } from '../../../../functions/shared/domain/import-id.js';
+import { importedCommentId, isOwnId } from '../../../../scripts/import/import-id.js';
 import { detectFormat } from '../../../../scripts/import/detect.js';
 import { decode } from '../../../../scripts/import/read-input.js';
 import { parseDate } from '../../../../scripts/import/values.js';

@@ -10,7 +10,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { describe, expect, it } from 'vitest';
-import { createImportRepository } from '../../../../functions/shared/storage/import-repository.js';
+import { createImportRepository } from '../../../../scripts/shared/storage/import-repository.js';
 import { planImport } from '../../../../scripts/import/plan.js';
 import { runImport } from '../../../../scripts/import/run-import.js';
 import type { SourceComment } from '../../../../scripts/import/source.js';

@@ -2,7 +2,7 @@ import { BatchWriteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { describe, expect, it } from 'vitest';
-import { putAll } from '../../../../functions/shared/storage/bulk-writer.js';
+import { putAll } from '../../../../../scripts/shared/storage/bulk-writer.js';
 
 const client = DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1' }));
 const items = Array.from({ length: 30 }, (_, i) => ({ pk: `P#${i}`, sk: 'S' }));

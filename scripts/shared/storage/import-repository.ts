@@ -1,12 +1,12 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { type DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { CounterName } from '../domain/counters.js';
-import { batchGet } from './batch-get.js';
+import type { CounterName } from '../../../functions/shared/domain/counters.js';
+import { batchGet } from '../../../functions/shared/storage/batch-get.js';
+import { entities, type Key, keys } from '../../../functions/shared/storage/keys.js';
+import { createLayoutCheck, layoutGuard } from '../../../functions/shared/storage/layout.js';
+import { queryArticleComments } from '../../../functions/shared/storage/article-comments.js';
+import { retryOnConflict, transactWrite } from '../../../functions/shared/storage/transact.js';
 import { putAll, type BulkWriteOptions } from './bulk-writer.js';
-import { entities, type Key, keys } from './keys.js';
-import { createLayoutCheck, layoutGuard } from './layout.js';
-import { queryArticleComments } from './article-comments.js';
-import { retryOnConflict, transactWrite } from './transact.js';
 
 /** The comments of one page by status, counted from its partition. */
 export interface PageCounts {

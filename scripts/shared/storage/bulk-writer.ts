@@ -1,5 +1,5 @@
 import { BatchWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { attributes } from './keys.js';
+import { attributes } from '../../../functions/shared/storage/keys.js';
 
 /** BatchWriteItem takes at most 25 requests. */
 const itemsPerRequest = 25;
