@@ -4,8 +4,7 @@ import type { SortOrder } from '../domain/comment-schemas.js';
 import { limits } from '../domain/limits.js';
 import { pageOfRoots, type StoredThread } from '../domain/thread.js';
 import { type RangeRead, readCommentRange } from './article-comments.js';
-import { fromCommentItem, threadAttributes, toCommentItem } from './comment-item.js';
-import { contribution, counterUpdates } from './counter-deltas.js';
+import { fromCommentItem, threadAttributes } from './comment-item.js';
 import {
   attributes,
   entities,
@@ -17,22 +16,8 @@ import {
   threadRange,
 } from './keys.js';
 import { readRootKeys, type RootKeys } from './roots-index.js';
+import { type InsertGuards, type InsertRefusal, submitItems } from './submit-items.js';
 import { transactWrite } from './transact.js';
-
-/** What must hold for a new comment to be stored, checked in the same transaction as the write. */
-export interface InsertGuards {
-  /** Hash of (url, mail, nick, link, comment): a second copy is refused. */
-  readonly contentHash: string;
-  /** One comment per `windowMs` from one IP; absent when the limit is off. */
-  readonly rateLimit?: { readonly ipHash: string; readonly windowMs: number };
-  /** The status of the comment a reply answers, when it is not the thread root (it says where it is). */
-  readonly parentStatus?: CommentStatus;
-  /** A visitor's reply: the thread root must be approved too (a visitor answers only what it can see). */
-  readonly visibleParents?: boolean;
-}
-
-/** Why an insert was refused; nothing was written. */
-export type InsertRefusal = 'duplicate' | 'rate_limited' | 'parent_missing' | 'id_taken';
 
 /** The result of a like or unlike: the count after it, unless the comment is not one visitors can like. */
 export type VoteOutcome = { outcome: 'changed' | 'unchanged'; like: number } | { outcome: 'missing' };
@@ -324,103 +309,7 @@ export function createCommentRepository(
     },
 
     async insert(comment, guards) {
-      const now = comment.insertedAt;
-      const isRoot = comment.rid === undefined;
-      const items: NonNullable<Parameters<typeof transactWrite>[1]['TransactItems']> = [];
-      const refusalAt: InsertRefusal[] = [];
-      const add = (item: (typeof items)[number], refusal: InsertRefusal | undefined) => {
-        items.push(item);
-        if (refusal) refusalAt[items.length - 1] = refusal;
-      };
-
-      add(
-        {
-          Put: {
-            TableName: tableName,
-            Item: toCommentItem(comment, guards.contentHash),
-            // Never overwrite a comment. A fresh ULID collides with nothing, so a refusal here means
-            // this very write landed on an earlier attempt whose answer was lost.
-            ConditionExpression: 'attribute_not_exists(pk)',
-          },
-        },
-        'id_taken',
-      );
-      add(
-        {
-          Put: {
-            TableName: tableName,
-            // `of`, not `commentId`: that attribute would put the mark into the by-id index.
-            Item: {
-              ...keys.duplicate(comment.url, guards.contentHash),
-              entity: entities.duplicate,
-              of: comment.id,
-            },
-            // The mark exists iff the same content was posted on this url before.
-            ConditionExpression: 'attribute_not_exists(pk)',
-          },
-        },
-        'duplicate',
-      );
-      if (guards.rateLimit) {
-        const { ipHash, windowMs } = guards.rateLimit;
-        add(
-          {
-            Put: {
-              TableName: tableName,
-              Item: {
-                ...keys.rate(ipHash),
-                entity: entities.rate,
-                lastPostAt: now,
-                [attributes.expiresAt]: Math.ceil((now + windowMs) / 1000),
-              },
-              // Refused while the IP's previous post is younger than the window. TTL deletion lags,
-              // so the time is compared, not the mark's existence.
-              ConditionExpression: 'attribute_not_exists(pk) OR lastPostAt <= :cutoff',
-              ExpressionAttributeValues: { ':cutoff': now - windowMs },
-            },
-          },
-          'rate_limited',
-        );
-      }
-      if (comment.rid !== undefined) {
-        add(
-          {
-            ConditionCheck: {
-              TableName: tableName,
-              Key: keys.root(comment.url, comment.rid),
-              // The thread root exists on this very url (the key says so) and is itself a root; for a
-              // visitor, it is also one visitors can see.
-              ConditionExpression: `attribute_exists(pk) AND attribute_not_exists(rid)${guards.visibleParents ? ' AND #status = :approved' : ''}`,
-              ...(guards.visibleParents
-                ? {
-                    ExpressionAttributeNames: { '#status': 'status' },
-                    ExpressionAttributeValues: { ':approved': 'approved' },
-                  }
-                : {}),
-            },
-          },
-          'parent_missing',
-        );
-        if (comment.pid !== undefined && comment.pid !== comment.rid) {
-          const status = guards.parentStatus ?? 'approved';
-          add(
-            {
-              ConditionCheck: {
-                TableName: tableName,
-                Key: keys.reply(comment.url, comment.rid, comment.pid, status !== 'approved'),
-                // A reply inside a thread: the parent exists under this root (the key says so) and
-                // is still where its status put it.
-                ConditionExpression: 'attribute_exists(pk)',
-              },
-            },
-            'parent_missing',
-          );
-        }
-      }
-      for (const update of counterUpdates(tableName, comment.url, contribution(comment.status, isRoot))) {
-        add(update, undefined);
-      }
-
+      const { items, refusalAt } = submitItems(tableName, comment, guards);
       const outcome = await transactWrite(client, { TransactItems: items });
       if (outcome.ok) return { ok: true };
       const reason = outcome.failedConditions.map((index) => refusalAt[index]).find(Boolean);

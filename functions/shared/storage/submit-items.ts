@@ -1,0 +1,131 @@
+import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import type { CommentStatus, StoredComment } from '../domain/comment.js';
+import { toCommentItem } from './comment-item.js';
+import { contribution, counterUpdates } from './counter-deltas.js';
+import { attributes, entities, keys } from './keys.js';
+
+type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+
+/** What must hold for a new comment to be stored, checked in the same transaction as the write. */
+export interface InsertGuards {
+  /** Hash of (url, mail, nick, link, comment): a second copy is refused. */
+  readonly contentHash: string;
+  /** One comment per `windowMs` from one IP; absent when the limit is off. */
+  readonly rateLimit?: { readonly ipHash: string; readonly windowMs: number };
+  /** The status of the comment a reply answers, when it is not the thread root (it says where it is). */
+  readonly parentStatus?: CommentStatus;
+  /** A visitor's reply: the thread root must be approved too (a visitor answers only what it can see). */
+  readonly visibleParents?: boolean;
+}
+
+/** Why an insert was refused; nothing was written. */
+export type InsertRefusal = 'duplicate' | 'rate_limited' | 'parent_missing' | 'id_taken';
+
+/**
+ * The one transaction that stores a new comment: the comment, its duplicate-content mark, the IP's rate
+ * mark, the checks on its thread, and the counters it moves. `refusalAt[i]` names what a failed
+ * condition of item `i` means (no entry: an item whose refusal would be a bug).
+ */
+export function submitItems(
+  tableName: string,
+  comment: StoredComment,
+  guards: InsertGuards,
+): { items: TransactItem[]; refusalAt: InsertRefusal[] } {
+  const now = comment.insertedAt;
+  const isRoot = comment.rid === undefined;
+  const items: TransactItem[] = [];
+  const refusalAt: InsertRefusal[] = [];
+  const add = (item: TransactItem, refusal: InsertRefusal | undefined) => {
+    items.push(item);
+    if (refusal) refusalAt[items.length - 1] = refusal;
+  };
+
+  add(
+    {
+      Put: {
+        TableName: tableName,
+        Item: toCommentItem(comment, guards.contentHash),
+        // Never overwrite a comment. A fresh ULID collides with nothing, so a refusal here means
+        // this very write landed on an earlier attempt whose answer was lost.
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+    'id_taken',
+  );
+  add(
+    {
+      Put: {
+        TableName: tableName,
+        // `of`, not `commentId`: that attribute would put the mark into the by-id index.
+        Item: {
+          ...keys.duplicate(comment.url, guards.contentHash),
+          entity: entities.duplicate,
+          of: comment.id,
+        },
+        // The mark exists iff the same content was posted on this url before.
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+    'duplicate',
+  );
+  if (guards.rateLimit) {
+    const { ipHash, windowMs } = guards.rateLimit;
+    add(
+      {
+        Put: {
+          TableName: tableName,
+          Item: {
+            ...keys.rate(ipHash),
+            entity: entities.rate,
+            lastPostAt: now,
+            [attributes.expiresAt]: Math.ceil((now + windowMs) / 1000),
+          },
+          // Refused while the IP's previous post is younger than the window. TTL deletion lags,
+          // so the time is compared, not the mark's existence.
+          ConditionExpression: 'attribute_not_exists(pk) OR lastPostAt <= :cutoff',
+          ExpressionAttributeValues: { ':cutoff': now - windowMs },
+        },
+      },
+      'rate_limited',
+    );
+  }
+  if (comment.rid !== undefined) {
+    add(
+      {
+        ConditionCheck: {
+          TableName: tableName,
+          Key: keys.root(comment.url, comment.rid),
+          // The thread root exists on this very url (the key says so) and is itself a root; for a
+          // visitor, it is also one visitors can see.
+          ConditionExpression: `attribute_exists(pk) AND attribute_not_exists(rid)${guards.visibleParents ? ' AND #status = :approved' : ''}`,
+          ...(guards.visibleParents
+            ? {
+                ExpressionAttributeNames: { '#status': 'status' },
+                ExpressionAttributeValues: { ':approved': 'approved' },
+              }
+            : {}),
+        },
+      },
+      'parent_missing',
+    );
+    if (comment.pid !== undefined && comment.pid !== comment.rid) {
+      const status = guards.parentStatus ?? 'approved';
+      add(
+        {
+          ConditionCheck: {
+            TableName: tableName,
+            Key: keys.reply(comment.url, comment.rid, comment.pid, status !== 'approved'),
+            // A reply inside a thread: the parent exists under this root (the key says so) and
+            // is still where its status put it.
+            ConditionExpression: 'attribute_exists(pk)',
+          },
+        },
+        'parent_missing',
+      );
+    }
+  }
+  for (const update of counterUpdates(tableName, comment.url, contribution(comment.status, isRoot))) {
+    add(update, undefined);
+  }
+  return { items, refusalAt };
+}
