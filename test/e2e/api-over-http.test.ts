@@ -1,32 +1,19 @@
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createArticleHandler } from '../../functions/article/article-handler.js';
-import { createCommentHandler } from '../../functions/comment/comment-handler.js';
-import { createServices } from '../../functions/shared/services.js';
-import { createLocalServer } from '../../scripts/local-server.js';
-import { testConfig } from '../support/test-config.js';
+import { type LocalHttpServer, startLocalHttpServer } from '../support/local-http-server.js';
 import { createTestTable, type TestTable } from '../support/test-table.js';
 
 describe('the API over HTTP, as the widget reaches it', () => {
   let table: TestTable;
-  let server: Server;
+  let server: LocalHttpServer;
   let base: string;
 
   beforeAll(async () => {
     table = await createTestTable();
-    const services = createServices(
-      testConfig({ TABLE_NAME: table.tableName, DYNAMODB_ENDPOINT: table.endpoint, IPQPS: '0' }),
-    );
-    server = createLocalServer({
-      comment: createCommentHandler(services),
-      article: createArticleHandler(services),
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    server = await startLocalHttpServer(table, { IPQPS: '0' });
+    ({ base } = server);
   });
   afterAll(async () => {
-    await new Promise((resolve) => server.close(resolve));
+    await server.close();
     await table.drop();
   });
 

@@ -1,17 +1,11 @@
 import { readFileSync } from 'node:fs';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import formats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { createArticleHandler } from '../../functions/article/article-handler.js';
-import { createCommentHandler } from '../../functions/comment/comment-handler.js';
-import { createServices } from '../../functions/shared/services.js';
 import { routes } from '../../lib/routes.js';
-import { createLocalServer } from '../../scripts/local-server.js';
 import { saveTestAdministrator, testAdministrator } from '../support/administrator.js';
-import { testConfig } from '../support/test-config.js';
+import { type LocalHttpServer, startLocalHttpServer } from '../support/local-http-server.js';
 import { createTestTable, type TestTable } from '../support/test-table.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the document and the answers are whatever JSON they are
@@ -62,27 +56,15 @@ function violations(validate: ValidateFunction, body: unknown): string {
 
 describe('the OpenAPI document, against the local server', () => {
   let table: TestTable;
-  let server: Server;
+  let server: LocalHttpServer;
   let base: string;
   let authorization: string;
 
   beforeAll(async () => {
     table = await createTestTable();
-    const services = createServices(
-      testConfig({
-        TABLE_NAME: table.tableName,
-        DYNAMODB_ENDPOINT: table.endpoint,
-        IPQPS: '0',
-        JWT_TOKEN: 'j'.repeat(40),
-      }),
-    );
-    await saveTestAdministrator(services);
-    server = createLocalServer({
-      comment: createCommentHandler(services),
-      article: createArticleHandler(services),
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    server = await startLocalHttpServer(table, { IPQPS: '0', JWT_TOKEN: 'j'.repeat(40) });
+    ({ base } = server);
+    await saveTestAdministrator(server.services);
     const signIn = await fetch(`${base}/api/token`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -91,7 +73,7 @@ describe('the OpenAPI document, against the local server', () => {
     authorization = `Bearer ${((await signIn.json()) as Json).data.token}`;
   });
   afterAll(async () => {
-    await new Promise((resolve) => server.close(resolve));
+    await server.close();
     await table.drop();
   });
 
