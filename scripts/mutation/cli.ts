@@ -31,20 +31,20 @@ const equivalentsFile = 'scripts/mutation/equivalent-mutants.json';
 
 const seconds = (since: number) => `${Math.round((Date.now() - since) / 1000)} s`;
 
-/** The text a mutant replaces, from its 1-based line and column span. */
-function originalText(source: string, location: ScoredMutantLocation): string {
-  const lines = source.split('\n');
-  const { start, end } = location;
+/** A span of source, 1-based in lines and columns. */
+interface SourceSpan {
+  readonly start: { readonly line: number; readonly column: number };
+  readonly end: { readonly line: number; readonly column: number };
+}
+
+/** The text a mutant replaces, from the lines of its file. */
+function originalText(lines: readonly string[], { start, end }: SourceSpan): string {
   if (start.line === end.line) return lines[start.line - 1]?.slice(start.column - 1, end.column - 1) ?? '';
   return [
     lines[start.line - 1]?.slice(start.column - 1),
     ...lines.slice(start.line, end.line - 1),
     lines[end.line - 1]?.slice(0, end.column - 1),
   ].join('\n');
-}
-interface ScoredMutantLocation {
-  start: { line: number; column: number };
-  end: { line: number; column: number };
 }
 
 /** Runs Stryker and reads each mutant's original text from the sources. */
@@ -54,18 +54,19 @@ async function runStryker(incremental: boolean): Promise<ScoredMutant[]> {
     incremental,
     incrementalFile: '.mutation/incremental.json',
   }).runMutationTest();
-  const sources = new Map<string, string>();
+  // Each file is read and split once, not once per mutant.
+  const sources = new Map<string, string[]>();
   const mutants: ScoredMutant[] = [];
   for (const result of results) {
     const file = relative(root, result.fileName).split(sep).join('/');
-    if (!sources.has(file)) sources.set(file, await readFile(join(root, file), 'utf8'));
+    if (!sources.has(file)) sources.set(file, (await readFile(join(root, file), 'utf8')).split('\n'));
     // The results carry the report's locations: lines and columns both 1-based.
     const { location } = result;
     mutants.push({
       file,
       mutator: result.mutatorName,
       replacement: result.replacement ?? '',
-      original: originalText(sources.get(file) ?? '', location),
+      original: originalText(sources.get(file) ?? [], location),
       line: location.start.line,
       column: location.start.column,
       status: result.status,
