@@ -34,7 +34,11 @@ import { MarginaliaAlarms } from './marginalia-alarms.js';
 import { MarginaliaFunction } from './marginalia-function.js';
 import { routeThrottles } from './route-throttles.js';
 import { routes } from './routes.js';
-import { byIdIndexAttributes, recentIndexAttributes, tableDefinition } from './table-definition.js';
+import {
+  byIdIndexAttributes,
+  recentIndexAttributes,
+  tableDefinition,
+} from '../functions/shared/storage/table-definition.js';
 
 /** Deployment settings, read from CDK context by bin/app.ts; every one has a default. */
 export interface MarginaliaStackProps extends StackProps {

@@ -4,10 +4,8 @@
  * ceiling that holds across the API is the sum of the routes' limits: this module splits the ceiling
  * into per-route limits whose sum is exactly the ceiling.
  */
+import { defaultRouteKey } from '../functions/shared/http/route-key.js';
 import { routes } from './routes.js';
-
-/** The route key of the catch-all route: unknown paths, and the trailing-slash forms of the real ones. */
-export const defaultRouteKey = '$default';
 
 /**
  * Each route's percentage of the API ceiling (they add up to 100). The costly routes get small shares:

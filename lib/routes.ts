@@ -1,40 +1,23 @@
 /**
- * Every HTTP route and the function that serves it. The stack creates these API Gateway routes,
- * and the local server dispatches with the same table, so both expose the same surface.
+ * Every HTTP route and the function that serves it, read from the functions' own route lists
+ * (functions/api-routes.ts): the stack creates exactly the routes each function's table answers.
  */
+import { apiRoutes, type FunctionName } from '../functions/api-routes.js';
+import type { HttpMethod } from '../functions/shared/http/route-key.js';
 
-/** The two Lambda functions. */
-export type FunctionName = 'comment' | 'article';
+export type { FunctionName } from '../functions/api-routes.js';
 
 /** One API Gateway route: method, path (with `{id}` parameters) and its function. */
 export interface RouteDefinition {
-  readonly method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  readonly method: HttpMethod;
   readonly path: string;
   readonly function: FunctionName;
 }
 
-const resources: ReadonlyArray<Omit<RouteDefinition, 'path'> & { resource: string }> = [
-  { method: 'GET', resource: '/comment', function: 'comment' },
-  { method: 'POST', resource: '/comment', function: 'comment' },
-  { method: 'PUT', resource: '/comment/{id}', function: 'comment' },
-  { method: 'DELETE', resource: '/comment/{id}', function: 'comment' },
-  { method: 'GET', resource: '/article', function: 'article' },
-  { method: 'POST', resource: '/article', function: 'article' },
-  { method: 'GET', resource: '/token', function: 'comment' },
-  { method: 'POST', resource: '/token', function: 'comment' },
-  { method: 'DELETE', resource: '/token', function: 'comment' },
-];
-
-/** The sign-in and moderation pages, beside the API (as on Waline: there is no `/api/ui`). */
-const pages: readonly RouteDefinition[] = [
-  { method: 'GET', path: '/ui', function: 'comment' },
-  { method: 'GET', path: '/ui/login', function: 'comment' },
-];
-
-/** All routes: each resource under `/api` (client v3) and bare (legacy client v2), and the pages. */
-export const routes: readonly RouteDefinition[] = [
-  ...['/api', ''].flatMap((prefix) =>
-    resources.map(({ resource, ...route }) => ({ ...route, path: `${prefix}${resource}` })),
-  ),
-  ...pages,
-];
+/** All routes, in the order of the functions' lists. */
+export const routes: readonly RouteDefinition[] = Object.entries(apiRoutes).flatMap(([name, keys]) =>
+  keys.map((key) => {
+    const [method, path] = key.split(' ') as [HttpMethod, string];
+    return { method, path, function: name as FunctionName };
+  }),
+);

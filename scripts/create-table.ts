@@ -1,5 +1,5 @@
 /**
- * Creates the table from lib/table-definition.ts on DynamoDB Local (or any endpoint), so local mode and tests
+ * Creates the table from functions/shared/storage/table-definition.ts on DynamoDB Local (or any endpoint), so local mode and tests
  * run against exactly the keys and indexes the stack deploys.
  */
 import {
@@ -15,7 +15,11 @@ import {
   UpdateTimeToLiveCommand,
   waitUntilTableExists,
 } from '@aws-sdk/client-dynamodb';
-import { byIdIndexAttributes, recentIndexAttributes, tableDefinition } from '../lib/table-definition.js';
+import {
+  byIdIndexAttributes,
+  recentIndexAttributes,
+  tableDefinition,
+} from '../functions/shared/storage/table-definition.js';
 
 /**
  * The CreateTable request for `tableName`: on-demand billing, the recent and by-id GSIs with their
@@ -90,7 +94,7 @@ export async function ensureTable(client: DynamoDBClient, tableName: string): Pr
   await enableTimeToLive(client, tableName);
 }
 
-/** The indexes of lib/table-definition.ts that `table` lacks, by name. */
+/** The indexes of functions/shared/storage/table-definition.ts that `table` lacks, by name. */
 export function missingIndexes(table: TableDescription): string[] {
   const present = new Set((table.GlobalSecondaryIndexes ?? []).map((index) => index.IndexName));
   const wanted = buildCreateTableInput(table.TableName ?? '').GlobalSecondaryIndexes ?? [];

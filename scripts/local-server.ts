@@ -1,12 +1,14 @@
 /**
  * A local stand-in for API Gateway: turns each HTTP request into an HTTP API payload 2.0 event, hands it to the
- * function lib/routes.ts assigns, and writes the result back. Dispatch uses the same route table as the stack.
+ * function whose route list (functions/api-routes.ts) holds its route, as the stack's API Gateway does, and
+ * writes the result back.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Context } from 'aws-lambda';
 import type { HttpEvent, HttpHandler, HttpResult } from '../functions/shared/http/http-types.js';
-import { type FunctionName, type RouteDefinition, routes } from '../lib/routes.js';
+import { apiRoutes, type FunctionName } from '../functions/api-routes.js';
+import { defaultRouteKey, matchRouteKey } from '../functions/shared/http/route-key.js';
 import { createLocalSite, type LocalSite, type StaticFile } from './local-site.js';
 
 /** Options of the local server. */
@@ -41,41 +43,14 @@ const otherHostBody = JSON.stringify({
  */
 const loopbackHost = /^(?:127\.0\.0\.1|localhost|\[::1\])(?::\d+)?$/i;
 
-interface CompiledRoute {
-  readonly route: RouteDefinition;
-  readonly pattern: RegExp;
-  readonly parameterNames: readonly string[];
-}
-
-const compiledRoutes: readonly CompiledRoute[] = routes.map((route) => {
-  const parameterNames: string[] = [];
-  const source = route.path
-    .split(/(\{[^}]+\})/)
-    .map((part) => {
-      const parameter = /^\{([^}]+)\}$/.exec(part)?.[1];
-      if (parameter === undefined) return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-      parameterNames.push(parameter);
-      return '([^/]+)';
-    })
-    .join('');
-  return { route, pattern: new RegExp(`^${source}$`), parameterNames };
-});
-
 /** Finds the route for `method` and `rawPath` like API Gateway does; anything else is `$default` on the comment function. */
 export function matchRoute(method: string, rawPath: string): RouteMatch {
-  for (const { route, pattern, parameterNames } of compiledRoutes) {
-    if (route.method !== method) continue;
-    const match = pattern.exec(rawPath);
-    if (!match) continue;
-    const routeKey = `${route.method} ${route.path}`;
-    if (parameterNames.length === 0) return { function: route.function, routeKey };
-    const pathParameters = Object.fromEntries(
-      parameterNames.map((name, index) => [name, decodeOrKeep(match[index + 1] ?? '')]),
-    );
-    return { function: route.function, routeKey, pathParameters };
+  for (const [name, routeKeys] of Object.entries(apiRoutes)) {
+    const match = matchRouteKey(routeKeys, method, rawPath);
+    if (match) return { function: name as FunctionName, ...match };
   }
   // The comment function is the $default integration: it answers CORS preflights and unknown paths.
-  return { function: 'comment', routeKey: '$default' };
+  return { function: 'comment', routeKey: defaultRouteKey };
 }
 
 /** Builds the HTTP server; the caller decides where it listens (`server.listen(port, '127.0.0.1')`). */
@@ -112,7 +87,7 @@ async function serve(
   const match = matchRoute(method, rawPath);
 
   // Not an API Gateway route: the demo site. Only paths no route matches get here, so routes always win.
-  if (match.routeKey === '$default' && (method === 'GET' || method === 'HEAD')) {
+  if (match.routeKey === defaultRouteKey && (method === 'GET' || method === 'HEAD')) {
     const file = await site(rawPath);
     if (file) {
       writeStatic(response, file, method === 'HEAD');
@@ -331,14 +306,6 @@ function splitTarget(target: string): { rawPath: string; rawQueryString: string 
     rawPath: pathAndQuery.slice(0, questionMark),
     rawQueryString: pathAndQuery.slice(questionMark + 1),
   };
-}
-
-function decodeOrKeep(value: string): string {
-  try {
-    return decodeURIComponent(value);
-  } catch {
-    return value;
-  }
 }
 
 const months = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];

@@ -1,24 +1,25 @@
 import { createHttpFunction } from '../shared/http/http-function.js';
 import type { HttpHandler } from '../shared/http/http-types.js';
-import { parseResourcePath } from '../shared/http/resource-path.js';
-import { methodNotAllowed, routeNotFound } from '../shared/http/route-errors.js';
+import { routeNotFound } from '../shared/http/route-errors.js';
+import { dispatchRouteKey, type RouteTable } from '../shared/http/route-table.js';
 import type { Services } from '../shared/services.js';
 import { createReadCounters } from './read-counters.js';
+import type { ArticleRouteKey } from './routes.js';
 import { createUpdateCounter } from './update-counter.js';
 
-/** The article function: reading counts (pageviews and reactions). */
+/**
+ * The article function: reading counts (pageviews and reactions). Its table answers exactly the routes
+ * of routes.ts, which the stack and local mode create; API Gateway sends it nothing else.
+ */
 export function createArticleHandler(services: Services): HttpHandler {
-  const read = createReadCounters(services);
-  const update = createUpdateCounter(services);
-
+  const table: RouteTable<ArticleRouteKey> = {
+    'GET /api/article': createReadCounters(services),
+    'POST /api/article': createUpdateCounter(services),
+  };
   return createHttpFunction(
-    async (request) => {
-      const target = parseResourcePath(request.path);
-      if (target?.resource !== 'article' || target.id !== undefined) throw routeNotFound(request);
-      if (request.method === 'GET') return read(request);
-      if (request.method === 'POST') return update(request);
-      throw methodNotAllowed(request);
-    },
+    dispatchRouteKey(table, async (request) => {
+      throw routeNotFound(request);
+    }),
     { allowedOrigins: services.config.ALLOWED_ORIGINS },
   );
 }

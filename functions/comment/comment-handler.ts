@@ -2,9 +2,11 @@ import { likeBodySchema } from '../shared/domain/comment-schemas.js';
 import { envelope } from '../shared/http/envelope.js';
 import { createHttpFunction, type Router } from '../shared/http/http-function.js';
 import type { HttpHandler } from '../shared/http/http-types.js';
-import { parseResourcePath } from '../shared/http/resource-path.js';
+import { matchRouteKey, pathHasRoute } from '../shared/http/route-key.js';
+import { dispatchRouteKey, type RouteTable } from '../shared/http/route-table.js';
 import { methodNotAllowed, routeNotFound } from '../shared/http/route-errors.js';
 import type { Services } from '../shared/services.js';
+import { allRouteKeys } from '../api-routes.js';
 import { createCountComments } from './count-comments.js';
 import { createCurrentUser } from './current-user.js';
 import { createDeleteComment } from './delete-comment.js';
@@ -16,12 +18,14 @@ import { loginPage } from './pages/login-page.js';
 import { moderationPage } from './pages/moderation-page.js';
 import { createRecentComments } from './recent-comments.js';
 import { createSignIn } from './sign-in.js';
+import { type CommentRouteKey, commentRouteKeys } from './routes.js';
 import { createSubmitComment } from './submit-comment.js';
 
 /**
  * The comment function: comments (list, count, recent, submit, like, moderation), sign-in
  * (`/api/token`, and `/token` which the widget calls), the sign-in and moderation pages (`/ui`);
- * it also answers unknown routes.
+ * it also answers unknown routes (API Gateway's `$default`). Its table answers exactly the routes of
+ * routes.ts, which the stack and local mode create: each request goes to the route its `routeKey` names.
  */
 export function createCommentHandler(services: Services): HttpHandler {
   const list = createListComments(services);
@@ -35,9 +39,8 @@ export function createCommentHandler(services: Services): HttpHandler {
   const signIn = createSignIn(services);
   const currentUser = createCurrentUser(services);
 
-  const commentRoutes: Router = async (request) => {
-    if (request.method === 'POST') return submit(request);
-    if (request.method !== 'GET') throw methodNotAllowed(request);
+  /** `GET /api/comment` is four reads, told apart by `?type=` (Waline's contract: one path for all). */
+  const readComments: Router = async (request) => {
     switch (request.query('type')) {
       case 'count':
         return count(request);
@@ -49,44 +52,35 @@ export function createCommentHandler(services: Services): HttpHandler {
         return list(request);
     }
   };
+  /** Exactly `{"like": bool}` is a visitor's vote; anything else is an administrator's change. */
+  const changeComment: Router = async (request) =>
+    likeBodySchema.safeParse(request.jsonBody()).success ? like(request) : moderate(request);
 
-  const commentByIdRoutes: Router = async (request) => {
-    if (request.method === 'DELETE') return remove(request);
-    if (request.method !== 'PUT') throw methodNotAllowed(request);
-    // Exactly {"like": bool} is a visitor's vote; anything else is an administrator's change.
-    return likeBodySchema.safeParse(request.jsonBody()).success ? like(request) : moderate(request);
-  };
-
-  const tokenRoutes: Router = async (request) => {
-    if (request.method === 'POST') return signIn(request);
-    if (request.method === 'GET') return currentUser(request);
+  const table: RouteTable<CommentRouteKey> = {
+    'GET /api/comment': readComments,
+    'POST /api/comment': submit,
+    'PUT /api/comment/{id}': changeComment,
+    'DELETE /api/comment/{id}': remove,
+    'GET /api/token': currentUser,
+    'POST /api/token': signIn,
     // Signing out is the widget forgetting its token; Waline answers it with success too.
-    if (request.method === 'DELETE') return envelope('');
-    throw methodNotAllowed(request);
+    'DELETE /api/token': async () => envelope(''),
+    'GET /ui': async () => moderationPage(),
+    'GET /ui/login': async () =>
+      loginPage({ allowedOrigins: services.config.ALLOWED_ORIGINS, siteUrl: services.config.SITE_URL }),
   };
+  const dispatch: Router = dispatchRouteKey(table, async (request) => {
+    // API Gateway's $default: every path no route matches. A route's path with a trailing slash is that
+    // route (the widget's `serverURL` may end with one); a routed path with another method is a 405.
+    const trimmed = request.path.length > 1 ? request.path.replace(/\/$/, '') : request.path;
+    const match =
+      trimmed === request.path ? undefined : matchRouteKey(commentRouteKeys, request.method, trimmed);
+    if (match) return dispatch({ ...request, routeKey: match.routeKey, id: match.pathParameters?.id });
+    if (pathHasRoute(allRouteKeys, request.path) || pathHasRoute(allRouteKeys, trimmed)) {
+      throw methodNotAllowed(request);
+    }
+    throw routeNotFound(request);
+  });
 
-  return createHttpFunction(
-    async (request) => {
-      const target = parseResourcePath(request.path);
-      if (target?.resource === 'comment') {
-        return target.id === undefined
-          ? commentRoutes(request)
-          : commentByIdRoutes({ ...request, id: request.id ?? target.id });
-      }
-      if (target?.resource === 'token' && target.id === undefined) return tokenRoutes(request);
-      // The pages live beside the API, not in it: /ui and /ui/login, never /api/ui.
-      if (target?.resource === 'ui' && !request.path.startsWith('/api/')) {
-        if (request.method !== 'GET') throw methodNotAllowed(request);
-        if (target.id === undefined) return moderationPage();
-        if (target.id === 'login') {
-          return loginPage({
-            allowedOrigins: services.config.ALLOWED_ORIGINS,
-            siteUrl: services.config.SITE_URL,
-          });
-        }
-      }
-      throw routeNotFound(request);
-    },
-    { allowedOrigins: services.config.ALLOWED_ORIGINS },
-  );
+  return createHttpFunction(dispatch, { allowedOrigins: services.config.ALLOWED_ORIGINS });
 }

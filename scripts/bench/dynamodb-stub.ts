@@ -5,7 +5,7 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { layoutVersion } from '../../lib/table-definition.js';
+import { layoutVersion } from '../../functions/shared/storage/table-definition.js';
 
 /** A running stub. */
 export interface DynamoDbStub {

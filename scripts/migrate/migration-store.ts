@@ -10,7 +10,7 @@ import {
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { layoutVersion } from '../../lib/table-definition.js';
+import { layoutVersion } from '../../functions/shared/storage/table-definition.js';
 import { queryArticleComments } from '../../functions/shared/storage/article-comments.js';
 import { attributes, entities, type Key, keys } from '../../functions/shared/storage/keys.js';
 import { transactWrite } from '../../functions/shared/storage/transact.js';

@@ -9,7 +9,7 @@
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { layoutVersion } from '../../lib/table-definition.js';
+import { layoutVersion } from '../../functions/shared/storage/table-definition.js';
 import { keyId } from '../../functions/shared/storage/batch-get.js';
 import { attributes, type Key } from '../../functions/shared/storage/keys.js';
 import { scanTable } from '../shared/storage/table-export.js';

@@ -1,5 +1,7 @@
 import type { Context } from 'aws-lambda';
+import { allRouteKeys } from '../../functions/api-routes.js';
 import type { HttpEvent } from '../../functions/shared/http/http-types.js';
+import { defaultRouteKey, matchRouteKey } from '../../functions/shared/http/route-key.js';
 
 /** What a test says of a request; the rest of the API Gateway event is filled in. */
 export interface EventSpec {
@@ -39,7 +41,9 @@ function isTextContentType(contentType: string | undefined): boolean {
  */
 export function buildEvent(spec: EventSpec): HttpEvent {
   const method = spec.method ?? 'GET';
-  const id = /\/comment\/([^/]+)$/.exec(spec.path)?.[1];
+  // The route API Gateway would pick, with its path parameters; none is `$default`.
+  const route = matchRouteKey(allRouteKeys, method, spec.path);
+  const routeKey = route?.routeKey ?? defaultRouteKey;
   const text =
     spec.body === undefined
       ? undefined
@@ -59,11 +63,11 @@ export function buildEvent(spec: EventSpec): HttpEvent {
   const base64 = text !== undefined && (spec.base64 ?? !isTextContentType(headers['content-type']));
   return {
     version: '2.0',
-    routeKey: '$default',
+    routeKey,
     rawPath: spec.path,
     rawQueryString: spec.query ?? '',
     headers,
-    ...(id ? { pathParameters: { id: decodeURIComponent(id) } } : {}),
+    ...(route?.pathParameters ? { pathParameters: route.pathParameters } : {}),
     requestContext: {
       accountId: 'test',
       apiId: 'test',
@@ -77,7 +81,7 @@ export function buildEvent(spec: EventSpec): HttpEvent {
         userAgent: 'vitest',
       },
       requestId: 'test-request',
-      routeKey: '$default',
+      routeKey,
       stage: '$default',
       time: '21/Nov/2026:00:00:00 +0000',
       timeEpoch: 0,

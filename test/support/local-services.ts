@@ -1,6 +1,7 @@
 import { createArticleHandler } from '../../functions/article/article-handler.js';
 import { createCommentHandler } from '../../functions/comment/comment-handler.js';
 import { createServices, type Services } from '../../functions/shared/services.js';
+import { matchRoute } from '../../scripts/local-server.js';
 import { buildEvent, type EventSpec, testContext } from './http-event.js';
 import { testConfig } from './test-config.js';
 import type { TestTable } from './test-table.js';
@@ -28,7 +29,8 @@ export function createLocalApi(
   return {
     services,
     async call(spec: EventSpec) {
-      const handler = /^(?:\/api)?\/article/.test(spec.path) ? article : comment;
+      // The function API Gateway would send it to: unknown routes go to the comment function ($default).
+      const handler = matchRoute(spec.method ?? 'GET', spec.path).function === 'article' ? article : comment;
       const response = await handler(buildEvent(spec), testContext);
       return {
         status: response.statusCode,

@@ -10,6 +10,8 @@ const zodLocales = { en: en().localeError, 'zh-CN': zhCN().localeError } satisfi
 
 /** What routes read of a request, parsed once. */
 export interface ApiRequest {
+  /** The route API Gateway picked (`GET /api/comment/{id}`), or `$default` when none matched. */
+  readonly routeKey: string;
   readonly method: string;
   readonly path: string;
   /** True on the routes without `/api` (client v2), which answer reads without the envelope. */
@@ -44,6 +46,7 @@ export function toApiRequest(event: HttpEvent): ApiRequest {
   const lang = resolveLang(params.get('lang') ?? undefined);
   const path = event.rawPath;
   return {
+    routeKey: event.routeKey,
     method: event.requestContext.http.method.toUpperCase(),
     path,
     legacy: !path.startsWith('/api/'),

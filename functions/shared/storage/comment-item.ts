@@ -1,5 +1,5 @@
 import type { CommentStatus, ListedComment, StoredComment } from '../domain/comment.js';
-import { recentIndexAttributes } from '../../../lib/table-definition.js';
+import { recentIndexAttributes } from './table-definition.js';
 import { attributes, entities, keys, likeSortValue, rootsPartition, statusPartition } from './keys.js';
 
 /** Attributes read back by list and recent: the stored comment minus ua and ipHash (what the recent index copies). */

@@ -1,6 +1,6 @@
 import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { CommentStatus } from '../domain/comment.js';
-import { layoutVersion } from '../../../lib/table-definition.js';
+import { layoutVersion } from './table-definition.js';
 import { attributes, entities, keys } from './keys.js';
 import { layoutGuard } from './layout.js';
 

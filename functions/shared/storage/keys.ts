@@ -1,5 +1,5 @@
 import { NumberValue } from '@aws-sdk/lib-dynamodb';
-import { tableDefinition } from '../../../lib/table-definition.js';
+import { tableDefinition } from './table-definition.js';
 import type { CommentStatus } from '../domain/comment.js';
 
 /**

@@ -1,5 +1,5 @@
 import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
-import { layoutVersion } from '../../../lib/table-definition.js';
+import { layoutVersion } from './table-definition.js';
 import { UpgradeRequiredError } from '../domain/errors.js';
 import { attributes, keys } from './keys.js';
 

@@ -296,12 +296,26 @@ describe('comment API on DynamoDB Local', () => {
     ]);
   });
 
+  it('answers a route asked with a trailing slash (API Gateway sends it to $default) as that route', async () => {
+    expect(await api.call({ path: '/api/comment/', query: 'type=count&url=/nowhere' })).toMatchObject({
+      status: 200,
+      body: { errno: 0, data: [0] },
+    });
+    const legacy = await api.call({ path: '/comment/', query: 'type=count&url=/nowhere' });
+
+    expect(legacy.status).toBe(200);
+    expect(legacy.body).not.toHaveProperty('errno');
+  });
+
   it('answers unknown routes with a JSON 404 and wrong methods with a 405', async () => {
     expect(await api.call({ path: '/api/nothing' })).toMatchObject({
       status: 404,
       body: { errno: 404, errmsg: 'url `/api/nothing` not found.' },
     });
     expect((await api.call({ method: 'PATCH', path: '/api/comment' })).status).toBe(405);
+    expect((await api.call({ method: 'PATCH', path: '/api/comment/' })).status).toBe(405);
+    expect((await api.call({ method: 'PATCH', path: '/api/article' })).status).toBe(405);
+    expect((await api.call({ path: '/api/comment/x/y' })).status).toBe(404);
     expect(
       (await api.call({ method: 'DELETE', path: '/api/comment/01ARZ3NDEKTSV4RRFFQ69G5FAV' })).status,
     ).toBe(401);

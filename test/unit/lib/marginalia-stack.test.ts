@@ -13,7 +13,7 @@ import {
   byIdIndexAttributes,
   recentIndexAttributes,
   tableDefinition,
-} from '../../../lib/table-definition.js';
+} from '../../../functions/shared/storage/table-definition.js';
 
 type Resource = { Type: string; Properties: Record<string, unknown>; DeletionPolicy?: string };
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { defaultRouteKey, routeKeys, routeShares, routeThrottles } from '../../../lib/route-throttles.js';
+import { defaultRouteKey } from '../../../functions/shared/http/route-key.js';
+import { routeKeys, routeShares, routeThrottles } from '../../../lib/route-throttles.js';
 import { routes } from '../../../lib/routes.js';
 
 /** Rates are hundredths of a request per second: sum them as whole hundredths. */
