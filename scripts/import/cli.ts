@@ -48,7 +48,10 @@ async function main(): Promise<void> {
     throw new Error(`--source-timezone must be an IANA zone such as Asia/Shanghai, got "${zone}"`);
 
   const { files, notes } = await readInputs(positionals);
-  const source = readSource(files, { sourceTimezone: zone, ...(from ? { from: from as SourceFormat } : {}) });
+  const source = await readSource(files, {
+    sourceTimezone: zone,
+    ...(from ? { from: from as SourceFormat } : {}),
+  });
   source.notes.unshift(...notes);
   const log = (line: string) => process.stderr.write(`${line}\n`);
 

@@ -5,8 +5,10 @@ import { readLeanCloud } from './formats/leancloud.js';
 import { readTwikoo } from './formats/twikoo.js';
 import { readWaline, walineDocument } from './formats/waline.js';
 import { jsonRows, wholeJson } from './json-rows.js';
+import { looksLikeXml, wholeText } from './read-input.js';
 import {
   BadInputError,
+  type Input,
   type InputFile,
   type ParsedSource,
   type ReadOptions,
@@ -14,9 +16,10 @@ import {
 } from './source.js';
 
 /** The format of one file, from its first bytes and its first record. */
-export function detectFormat(file: InputFile): SourceFormat {
+export function detectFormat(file: Input): SourceFormat {
+  // Only what looks like XML is streamed.
+  if (!('text' in file) || looksLikeXml(file.text)) return 'disqus';
   const start = file.text.trimStart();
-  if (start.startsWith('<')) return 'disqus';
   if (start.startsWith('#filetype')) return 'valine';
   if (walineDocument(wholeJson(file))) return 'waline';
   const first = jsonRows(file)[0]?.row;
@@ -29,19 +32,22 @@ export function detectFormat(file: InputFile): SourceFormat {
   );
 }
 
-const readers: Record<SourceFormat, (files: readonly InputFile[], options: ReadOptions) => ParsedSource> = {
+/** The readers of whole text; Disqus is read apart, as a stream. */
+const textReaders: Record<
+  Exclude<SourceFormat, 'disqus'>,
+  (files: readonly InputFile[], options: ReadOptions) => ParsedSource
+> = {
   waline: readWaline,
   valine: readLeanCloud,
   twikoo: readTwikoo,
-  disqus: readDisqus,
   artalk: readArtalk,
 };
 
 /** Reads `files` as `from`, or as the one format they are all detected as. */
-export function readSource(
-  files: readonly InputFile[],
+export async function readSource(
+  files: readonly Input[],
   options: ReadOptions & { from?: SourceFormat },
-): ParsedSource {
+): Promise<ParsedSource> {
   if (files.length === 0) throw new BadInputError('no input files');
   let format = options.from;
   if (!format) {
@@ -53,5 +59,7 @@ export function readSource(
     }
     format = [...detected][0] as SourceFormat;
   }
-  return readers[format](files, options);
+  if (format === 'disqus') return readDisqus(files, options);
+  // A streamed file read as a JSON format (`--from`) is read whole: JSON is parsed in one piece.
+  return textReaders[format](await Promise.all(files.map(wholeText)), options);
 }

@@ -69,6 +69,19 @@ export interface InputFile {
   readonly text: string;
 }
 
+/**
+ * An input file left on disk and read as a stream each time it is opened: an XML export, whose size
+ * has no bound (a Disqus forum's runs to hundreds of MB), so it is never held whole.
+ */
+export interface StreamedFile {
+  readonly name: string;
+  /** Its bytes, gunzipped when the file is compressed; a damaged archive fails naming the file. */
+  open(): AsyncIterable<Uint8Array>;
+}
+
+/** A file the readers take: text in memory, or a stream from disk. */
+export type Input = InputFile | StreamedFile;
+
 /** Options every reader gets. */
 export interface ReadOptions {
   /** IANA zone of naive timestamps (Waline SQLite/MySQL exports); UTC by default. */

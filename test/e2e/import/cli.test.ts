@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestTable, type TestTable } from '../../support/test-table.js';
 
@@ -44,6 +45,17 @@ describe('npm run import and npm run export', () => {
     expect(code).toBe(0);
     expect(stdout).toContain('Dry run (nothing written) from artalk');
     expect(stdout).toContain('comments to import: 6 (approved 5, waiting 1, spam 0)');
+  });
+
+  it('reads a gzipped Disqus export as the plain one when given forum.xml.gz', async () => {
+    const file = join(dir, 'forum.xml.gz');
+    await writeFile(file, gzipSync(await readFile(fixture('disqus.xml'))));
+
+    const { code, stdout } = await run('scripts/import/cli.ts', [file, '--dry-run']);
+
+    expect(code).toBe(0);
+    expect(stdout).toContain('Dry run (nothing written) from disqus');
+    expect(stdout).toContain('comments to import: 6 (approved 5, waiting 0, spam 1)');
   });
 
   it('imports, then skips everything when run twice on the same file', async () => {

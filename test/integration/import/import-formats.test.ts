@@ -251,7 +251,9 @@ describe('an import resumed after a crash', () => {
 
   it('counts on the site what the stopped run wrote when it is run again', async () => {
     const { files } = await readInputs([fixture('waline.json')]);
-    const plan = planImport(readSource(files, { sourceTimezone: 'Asia/Shanghai' }), { ipHashSalt: testSalt });
+    const plan = planImport(await readSource(files, { sourceTimezone: 'Asia/Shanghai' }), {
+      ipHashSalt: testSalt,
+    });
     const client = createDocumentClient({ endpoint: table.endpoint });
     const repository = createImportRepository(client, table.tableName);
     const crashing = {

@@ -23,7 +23,7 @@ export async function importInto(
   options: { from?: SourceFormat; sourceTimezone?: string } = {},
 ) {
   const { files } = await readInputs(paths);
-  const source = readSource(files, { sourceTimezone: options.sourceTimezone ?? 'UTC', ...options });
+  const source = await readSource(files, { sourceTimezone: options.sourceTimezone ?? 'UTC', ...options });
   const plan = planImport(source, { ipHashSalt: testSalt });
   const client = createDocumentClient({ endpoint: table.endpoint });
   try {

@@ -1,26 +1,8 @@
-import { gzipSync } from 'node:zlib';
 import { decodeTime } from 'ulid';
 import { describe, expect, it } from 'vitest';
 import { importedCommentId, isOwnId } from '../../../../scripts/import/import-id.js';
 import { detectFormat } from '../../../../scripts/import/detect.js';
-import { decode } from '../../../../scripts/import/read-input.js';
 import { parseDate } from '../../../../scripts/import/values.js';
-import { parseXml } from '../../../../scripts/import/xml.js';
-
-/** A minimal ustar archive of `files`. */
-function tar(files: Record<string, string>): Buffer {
-  const blocks: Buffer[] = [];
-  for (const [name, text] of Object.entries(files)) {
-    const data = Buffer.from(text);
-    const header = Buffer.alloc(512);
-    header.write(name, 0);
-    header.write(data.length.toString(8).padStart(11, '0'), 124);
-    header.write('0', 156);
-    header.write('ustar', 257);
-    blocks.push(header, data, Buffer.alloc((512 - (data.length % 512)) % 512));
-  }
-  return Buffer.concat([...blocks, Buffer.alloc(1024)]);
-}
 
 describe('importedCommentId', () => {
   it('derives the same time-ordered ULID when given the same source id twice', () => {
@@ -60,22 +42,6 @@ describe('parseDate', () => {
   });
 });
 
-describe('decode', () => {
-  it('unpacks a LeanCloud .tar.gz into its class files when given one', () => {
-    const archive = gzipSync(
-      tar({ 'export/Comment.0.jsonl': '#filetype:x\n{"objectId":"a"}\n', 'export/Counter.0.jsonl': '' }),
-    );
-
-    const files = decode('backup.tar.gz', archive);
-
-    expect(files.map((file) => file.name)).toEqual([
-      'backup.tar:Comment.0.jsonl',
-      'backup.tar:Counter.0.jsonl',
-    ]);
-    expect(files[0]?.text).toContain('"objectId":"a"');
-  });
-});
-
 describe('detectFormat', () => {
   it('tells each format apart when given its first record', () => {
     const detect = (text: string) => detectFormat({ name: 'f', text });
@@ -88,13 +54,5 @@ describe('detectFormat', () => {
     expect(detect('[{"id":"1","rid":"0","content":"x","page_key":"/"}]')).toBe('artalk');
     expect(detect('<?xml version="1.0"?><disqus/>')).toBe('disqus');
     expect(() => detect('[{"foo":1}]')).toThrow(/unknown format/);
-  });
-});
-
-describe('parseXml', () => {
-  it('names the line when a tag is not closed', () => {
-    expect(() => parseXml('<disqus>\n<post>\n</disqus>', 'd.xml')).toThrow(
-      'd.xml line 3: </disqus> does not close <post>',
-    );
   });
 });
