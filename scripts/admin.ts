@@ -13,10 +13,10 @@ import { ulid } from 'ulid';
 import { z } from 'zod';
 import { hashPassword } from '../functions/shared/auth/password.js';
 import { type AdminRepository, createAdminRepository } from '../functions/shared/storage/admin-repository.js';
-import { openTarget } from './table-target.js';
+import { openTarget, targetArgs, targetUsage } from './table-target.js';
 import { runCli } from './run-cli.js';
 
-const target = '[--table NAME [--region R] | --outputs cdk-outputs.json | --endpoint URL --table NAME]';
+const target = targetUsage;
 const usage = [
   `usage: npm run admin -- add <email> [--name "Display name"] [--replace] ${target}`,
   `       npm run admin -- list ${target}`,
@@ -31,10 +31,7 @@ async function main(): Promise<void> {
     options: {
       name: { type: 'string' },
       replace: { type: 'boolean', default: false },
-      table: { type: 'string' },
-      region: { type: 'string' },
-      endpoint: { type: 'string' },
-      outputs: { type: 'string' },
+      ...targetArgs,
     },
   });
   const [command, rawEmail] = positionals;

@@ -17,6 +17,18 @@ import { startDynamoDbLocal } from './dynamodb-local.js';
 
 const dataRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '.data');
 
+/** The table options every tool takes, for `parseArgs`. */
+export const targetArgs = {
+  table: { type: 'string' },
+  region: { type: 'string' },
+  endpoint: { type: 'string' },
+  outputs: { type: 'string' },
+} as const;
+
+/** How the tools' usage lines spell the table options. */
+export const targetUsage =
+  '[--table NAME [--region R] | --outputs cdk-outputs.json | --endpoint URL --table NAME]';
+
 /** The table options of the command line. */
 export interface TargetOptions {
   readonly table?: string;

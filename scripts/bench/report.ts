@@ -84,7 +84,17 @@ export function formatColdStarts(sizes: readonly BundleSize[], starts: readonly 
 /** DynamoDB requests and capacity per operation, against docs/data-model.md's access-pattern table. */
 export function formatCosts(costs: readonly OperationCost[]): string {
   return table(
-    ['operation', 'DynamoDB requests', 'round trips', 'items', 'RCU', 'WCU', 'DESIGN §3', 'budget', 'match'],
+    [
+      'operation',
+      'DynamoDB requests',
+      'round trips',
+      'items',
+      'RCU',
+      'WCU',
+      'access pattern',
+      'budget',
+      'match',
+    ],
     costs.map((cost) => [
       cost.status < 300 ? cost.operation : `${cost.operation} (HTTP ${cost.status})`,
       `${cost.requests.length}: ${cost.requests.map((request) => request.operation).join(', ')}`,

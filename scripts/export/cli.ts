@@ -6,12 +6,11 @@
 import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { scanTable } from '../shared/storage/table-export.js';
-import { openTarget } from '../table-target.js';
+import { openTarget, targetArgs, targetUsage } from '../table-target.js';
 import { toWalineExport } from './to-waline.js';
 import { runCli } from '../run-cli.js';
 
-const usage =
-  'usage: npm run export -- <file> [--table NAME [--region R] | --outputs cdk-outputs.json | --endpoint URL --table NAME]';
+const usage = `usage: npm run export -- <file> ${targetUsage}`;
 
 await runCli(main);
 
@@ -19,10 +18,7 @@ async function main(): Promise<void> {
   const { positionals, values } = parseArgs({
     allowPositionals: true,
     options: {
-      table: { type: 'string' },
-      region: { type: 'string' },
-      endpoint: { type: 'string' },
-      outputs: { type: 'string' },
+      ...targetArgs,
     },
   });
   const [file] = positionals;

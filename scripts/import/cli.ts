@@ -14,13 +14,13 @@ import { readInputs } from './read-input.js';
 import { formatReport } from './report.js';
 import { runImport } from './run-import.js';
 import { formats, type SourceFormat } from './source.js';
-import { openTarget } from '../table-target.js';
+import { openTarget, targetArgs, targetUsage } from '../table-target.js';
 import { isTimeZone } from './values.js';
 import { runCli } from '../run-cli.js';
 
 const usage =
   'usage: npm run import -- <file>... [--from waline|valine|twikoo|disqus|artalk] [--dry-run] ' +
-  '[--source-timezone ZONE] [--ip-hash-salt S] [--table NAME [--region R] | --outputs cdk-outputs.json | --endpoint URL --table NAME]';
+  `[--source-timezone ZONE] [--ip-hash-salt S] ${targetUsage}`;
 
 await runCli(main);
 
@@ -32,10 +32,7 @@ async function main(): Promise<void> {
       'dry-run': { type: 'boolean', default: false },
       'source-timezone': { type: 'string', default: 'UTC' },
       'ip-hash-salt': { type: 'string' },
-      table: { type: 'string' },
-      region: { type: 'string' },
-      endpoint: { type: 'string' },
-      outputs: { type: 'string' },
+      ...targetArgs,
     },
   });
   if (positionals.length === 0) throw new Error(usage);

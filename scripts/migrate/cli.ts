@@ -15,12 +15,11 @@ import { parseArgs } from 'node:util';
 import { createLocalDynamoDbClient } from '../create-table.js';
 import { createProgress } from '../import/progress.js';
 import { runCli } from '../run-cli.js';
-import { openTarget, type Target } from '../table-target.js';
+import { openTarget, type Target, targetArgs, targetUsage } from '../table-target.js';
 import { formatReport } from './report.js';
 import { runMigration } from './run-migration.js';
 
-const usage =
-  'usage: npm run migrate -- [--dry-run] [--table NAME [--region R] | --outputs cdk-outputs.json | --endpoint URL --table NAME]';
+const usage = `usage: npm run migrate -- [--dry-run] ${targetUsage}`;
 
 await runCli(main);
 
@@ -29,10 +28,7 @@ async function main(): Promise<void> {
     allowPositionals: true,
     options: {
       'dry-run': { type: 'boolean', default: false },
-      table: { type: 'string' },
-      region: { type: 'string' },
-      endpoint: { type: 'string' },
-      outputs: { type: 'string' },
+      ...targetArgs,
     },
   });
   if (positionals.length > 0) throw new Error(usage);
