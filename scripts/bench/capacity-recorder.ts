@@ -6,7 +6,7 @@
  * DynamoDB Local does not check request signatures, so the rewritten body needs no new one.
  */
 import { createServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenOnLoopback } from './loopback-server.js';
 
 /** One DynamoDB request as the proxy saw it. */
 export interface RecordedRequest {
@@ -83,19 +83,14 @@ export async function startCapacityRecorder(target: string): Promise<CapacityRec
       response.end(`capacity recorder: ${error instanceof Error ? error.message : String(error)}`);
     });
   });
-  await new Promise<void>((resolveListening) => server.listen(0, '127.0.0.1', resolveListening));
+  const listening = await listenOnLoopback(server);
   return {
-    endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    ...listening,
     take() {
       const taken = recorded;
       recorded = [];
       return taken;
     },
-    close: () =>
-      new Promise((resolveClosed) => {
-        server.close(() => resolveClosed());
-        server.closeAllConnections();
-      }),
   };
 }
 

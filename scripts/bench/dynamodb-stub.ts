@@ -4,8 +4,8 @@
  * other item, success for writes), instantly, so a run times the function's own start, not a database.
  */
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { layoutVersion } from '../../functions/shared/storage/table-definition.js';
+import { listenOnLoopback } from './loopback-server.js';
 
 /** A running stub. */
 export interface DynamoDbStub {
@@ -79,13 +79,5 @@ export async function startDynamoDbStub(): Promise<DynamoDbStub> {
       response.end(body);
     });
   });
-  await new Promise<void>((resolveListening) => server.listen(0, '127.0.0.1', resolveListening));
-  return {
-    endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () =>
-      new Promise((resolveClosed) => {
-        server.close(() => resolveClosed());
-        server.closeAllConnections();
-      }),
-  };
+  return listenOnLoopback(server);
 }
