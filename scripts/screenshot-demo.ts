@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { HttpHandler } from '../functions/shared/http/http-types.js';
-import type { FunctionName } from '../lib/routes.js';
+import type { FunctionName } from '../functions/api-routes.js';
 import { launchChromium } from './chromium.js';
 import { createLocalDynamoDbClient, ensureTable } from './create-table.js';
 import { startDynamoDbLocal } from './dynamodb-local.js';
@@ -23,9 +23,7 @@ const hour = 60 * minute;
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ||= 'true';
 const { loadConfig } = await import('../functions/shared/config.js');
-const { createServices } = await import('../functions/shared/services.js');
-const { createCommentHandler } = await import('../functions/comment/comment-handler.js');
-const { createArticleHandler } = await import('../functions/article/article-handler.js');
+const { createLocalFunctions } = await import('./local-functions.js');
 
 const dynamoDb = await startDynamoDbLocal({});
 const built: { handlers?: Record<FunctionName, HttpHandler> } = {};
@@ -46,7 +44,7 @@ try {
 
   // The seeded comments get times spread over two days, from a clock the script sets before each post.
   let seedTime: number | undefined;
-  const services = createServices(
+  const { handlers } = createLocalFunctions(
     loadConfig({
       TABLE_NAME: 'marginalia-demo',
       DYNAMODB_ENDPOINT: dynamoDb.endpoint,
@@ -54,9 +52,9 @@ try {
       IPQPS: '0',
       GRAVATAR_STR: `http://127.0.0.1:${port}/avatar/{{mail|md5}}.svg`,
     }),
-    { now: () => seedTime ?? Date.now() },
+    { comment: { now: () => seedTime ?? Date.now() } },
   );
-  built.handlers = { comment: createCommentHandler(services), article: createArticleHandler(services) };
+  built.handlers = handlers;
 
   const api = (path: string, body: unknown, from = '127.0.0.1', method = 'POST') =>
     sendJsonFrom(from, { port, method, path, body });

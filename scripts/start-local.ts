@@ -8,7 +8,7 @@ import type { Server } from 'node:http';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { HttpHandler } from '../functions/shared/http/http-types.js';
-import type { FunctionName } from '../lib/routes.js';
+import type { FunctionName } from '../functions/api-routes.js';
 import { createLocalDynamoDbClient, ensureTable } from './create-table.js';
 import { type DynamoDbLocal, startDynamoDbLocal } from './dynamodb-local.js';
 import { createLocalServer } from './local-server.js';
@@ -77,9 +77,7 @@ async function main(): Promise<void> {
 
   // Imported only now, so that modules reading the environment at load time see the values set above.
   const { loadConfig } = await import('../functions/shared/config.js');
-  const { createServices } = await import('../functions/shared/services.js');
-  const { createCommentHandler } = await import('../functions/comment/comment-handler.js');
-  const { createArticleHandler } = await import('../functions/article/article-handler.js');
+  const { createLocalFunctions } = await import('./local-functions.js');
 
   const config = loadConfig(process.env);
   const client = createLocalDynamoDbClient(engine.endpoint);
@@ -88,9 +86,8 @@ async function main(): Promise<void> {
   } finally {
     client.destroy();
   }
-  const services = createServices(config);
   await writeFile(endpointFile, engine.endpoint);
-  provideHandlers({ comment: createCommentHandler(services), article: createArticleHandler(services) });
+  provideHandlers(createLocalFunctions(config).handlers);
 
   console.log(
     `DynamoDB Local: ${engine.endpoint} (ready in ${Date.now() - startedAt} ms), table ${config.TABLE_NAME}`,

@@ -2,13 +2,17 @@ import { readCountersQuerySchema } from '../shared/domain/article-schemas.js';
 import { bare, envelope } from '../shared/http/envelope.js';
 import type { Router } from '../shared/http/http-function.js';
 import { commaList, parseInput } from '../shared/http/request.js';
-import type { Services } from '../shared/services.js';
+import type { CounterRepository } from '../shared/storage/counter-repository.js';
 
 /**
  * `GET /api/article?path=a,b&type=time,reaction0`: one object of counters per path, aligned with
  * the request, 0 where nothing was counted; one BatchGetItem.
  */
-export function createReadCounters({ counters }: Services): Router {
+export function createReadCounters({
+  counters,
+}: {
+  readonly counters: Pick<CounterRepository, 'readPageCounters'>;
+}): Router {
   return async (request) => {
     const query = parseInput(
       readCountersQuerySchema,

@@ -5,11 +5,13 @@ import type { HttpHandler } from '../shared/http/http-types.js';
 import { matchRouteKey, pathHasRoute } from '../shared/http/route-key.js';
 import { dispatchRouteKey, type RouteTable } from '../shared/http/route-table.js';
 import { methodNotAllowed, routeNotFound } from '../shared/http/route-errors.js';
-import type { Services } from '../shared/services.js';
+import { createViewerResolver } from '../shared/auth/viewer.js';
 import { allRouteKeys } from '../api-routes.js';
 import { createCountComments } from './count-comments.js';
 import { createCurrentUser } from './current-user.js';
+import type { CommentDependencies } from './dependencies.js';
 import { createDeleteComment } from './delete-comment.js';
+import { initialStatus } from './initial-status.js';
 import { createLikeComment } from './like-comment.js';
 import { createListComments } from './list-comments.js';
 import { createListForModeration } from './list-for-moderation.js';
@@ -27,17 +29,23 @@ import { createSubmitComment } from './submit-comment.js';
  * it also answers unknown routes (API Gateway's `$default`). Its table answers exactly the routes of
  * routes.ts, which the stack and local mode create: each request goes to the route its `routeKey` names.
  */
-export function createCommentHandler(services: Services): HttpHandler {
-  const list = createListComments(services);
-  const count = createCountComments(services);
-  const recent = createRecentComments(services);
-  const moderationList = createListForModeration(services);
-  const submit = createSubmitComment(services);
-  const like = createLikeComment(services);
-  const moderate = createModerateComment(services);
-  const remove = createDeleteComment(services);
-  const signIn = createSignIn(services);
-  const currentUser = createCurrentUser(services);
+export function createCommentHandler(dependencies: CommentDependencies): HttpHandler {
+  const { config, comments, counters, moderation, admins, presentation, renderMarkdown } = dependencies;
+  const viewer = createViewerResolver(dependencies);
+  const list = createListComments({ viewer, comments, presentation });
+  const count = createCountComments({ counters });
+  const recent = createRecentComments({ comments, presentation });
+  const moderationList = createListForModeration({ viewer, moderation, presentation });
+  const submit = createSubmitComment({
+    ...dependencies,
+    viewer,
+    initialStatus: (comment) => initialStatus(dependencies, comment),
+  });
+  const like = createLikeComment({ comments, ipHashSalt: config.IP_HASH_SALT });
+  const moderate = createModerateComment({ viewer, comments, moderation, renderMarkdown, presentation });
+  const remove = createDeleteComment({ viewer, comments, moderation });
+  const signIn = createSignIn({ ...dependencies, avatarFor: presentation.avatarFor });
+  const currentUser = createCurrentUser({ viewer, admins, avatarFor: presentation.avatarFor });
 
   /** `GET /api/comment` is four reads, told apart by `?type=` (Waline's contract: one path for all). */
   const readComments: Router = async (request) => {
@@ -67,7 +75,7 @@ export function createCommentHandler(services: Services): HttpHandler {
     'DELETE /api/token': async () => envelope(''),
     'GET /ui': async () => moderationPage(),
     'GET /ui/login': async () =>
-      loginPage({ allowedOrigins: services.config.ALLOWED_ORIGINS, siteUrl: services.config.SITE_URL }),
+      loginPage({ allowedOrigins: config.ALLOWED_ORIGINS, siteUrl: config.SITE_URL }),
   };
   const dispatch: Router = dispatchRouteKey(table, async (request) => {
     // API Gateway's $default: every path no route matches. A route's path with a trailing slash is that
@@ -82,5 +90,5 @@ export function createCommentHandler(services: Services): HttpHandler {
     throw routeNotFound(request);
   });
 
-  return createHttpFunction(dispatch, { allowedOrigins: services.config.ALLOWED_ORIGINS });
+  return createHttpFunction(dispatch, { allowedOrigins: config.ALLOWED_ORIGINS });
 }

@@ -2,13 +2,17 @@ import { countQuerySchema } from '../shared/domain/comment-schemas.js';
 import { bare, envelope } from '../shared/http/envelope.js';
 import type { Router } from '../shared/http/http-function.js';
 import { commaList, parseInput } from '../shared/http/request.js';
-import type { Services } from '../shared/services.js';
+import type { CounterRepository } from '../shared/storage/counter-repository.js';
 
 /**
  * `GET /api/comment?type=count&url=...`: visible comments per url, aligned with the request, from
  * the page counters (one BatchGetItem); no url, or an empty one, gives the site total (one GetItem).
  */
-export function createCountComments({ counters }: Services): Router {
+export function createCountComments({
+  counters,
+}: {
+  readonly counters: Pick<CounterRepository, 'siteCommentCount' | 'commentCounts'>;
+}): Router {
   return async (request) => {
     const { url: urls } = parseInput(
       countQuerySchema,

@@ -3,13 +3,19 @@ import { AppError } from '../shared/domain/errors.js';
 import { translate } from '../shared/domain/messages.js';
 import * as z from '../shared/domain/zod.js';
 import { type ApiRequest, parseInput } from '../shared/http/request.js';
+import { retry } from '../shared/retry.js';
 import type { CommentLocation, CommentRepository } from '../shared/storage/comment-repository.js';
+
+/** What finding a comment from its id takes: the id index. */
+export type CommentLocator = Pick<CommentRepository, 'locate'>;
 
 const idParamsSchema = z.object({ id: commentIdSchema });
 
-/** How long to wait for the id index to catch up before a comment counts as missing. */
-const indexLagMs = 250;
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/**
+ * Two looks, 250 ms apart, before a comment counts as missing: the time the id index takes to catch up.
+ * The whole wait, no jitter: it waits for the index, not for other clients to go away.
+ */
+const indexLagPolicy = { attempts: 2, firstDelayMs: 250, jitter: false } as const;
 
 /**
  * The comment named by the `{id}` of the path, found through the id index: 400 for an id that
@@ -17,11 +23,14 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * comment posted a moment ago is looked for once more before it counts as missing.
  */
 export async function findComment(
-  comments: CommentRepository,
+  comments: CommentLocator,
   request: ApiRequest,
 ): Promise<CommentLocation & { id: string }> {
   const { id } = parseInput(idParamsSchema, { id: request.id }, request.lang);
-  const location = (await comments.locate(id)) ?? (await pause(indexLagMs).then(() => comments.locate(id)));
+  const location = await retry(() => comments.locate(id), {
+    ...indexLagPolicy,
+    retryResult: (found) => found === undefined,
+  });
   if (!location) throw new AppError('not_found', translate(request.lang, 'commentNotFound', { id }));
   return { ...location, id };
 }

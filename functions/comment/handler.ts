@@ -1,9 +1,9 @@
 import { loadConfig } from '../shared/config.js';
-import { createServices } from '../shared/services.js';
 import { createAkismetCheckWithKeySource } from '../shared/spam/akismet-with-key-source.js';
 import { createAkismetKey } from '../shared/storage/akismet-key.js';
 import { createTokenSecret } from '../shared/storage/token-secret.js';
 import { createCommentHandler } from './comment-handler.js';
+import { createCommentDependencies } from './dependencies.js';
 
 const config = loadConfig();
 // The Parameters and Secrets extension (a layer of this function only) reads the SSM secrets.
@@ -15,7 +15,7 @@ const akismetKey = createAkismetKey(config, extension);
 
 /** Lambda entry point: configuration and clients are built once per cold start. */
 export const handler = createCommentHandler(
-  createServices(config, {
+  createCommentDependencies(config, {
     tokenSecret: createTokenSecret(config, extension),
     ...(akismetKey
       ? {

@@ -5,7 +5,7 @@ import { translate } from '../shared/domain/messages.js';
 import { envelope } from '../shared/http/envelope.js';
 import type { Router } from '../shared/http/http-function.js';
 import { parseInput } from '../shared/http/request.js';
-import type { Services } from '../shared/services.js';
+import type { CommentRepository } from '../shared/storage/comment-repository.js';
 import { findComment } from './find-comment.js';
 
 /**
@@ -13,11 +13,18 @@ import { findComment } from './find-comment.js';
  * voter (a salted hash of the client IP). Two round trips (three when the id is brand new): find
  * the comment's url, then one transaction that writes the voter mark and moves the count.
  */
-export function createLikeComment({ comments, config }: Services): Router {
+export function createLikeComment({
+  comments,
+  ipHashSalt,
+}: {
+  readonly comments: Pick<CommentRepository, 'locate' | 'vote'>;
+  /** The salt of the voter's IP hash. */
+  readonly ipHashSalt: string;
+}): Router {
   return async (request) => {
     const { like } = parseInput(likeBodySchema, request.jsonBody(), request.lang);
     const target = await findComment(comments, request);
-    const result = await comments.vote(target, hashIp(config.IP_HASH_SALT, request.sourceIp), like);
+    const result = await comments.vote(target, hashIp(ipHashSalt, request.sourceIp), like);
     if (result.outcome === 'missing') {
       throw new AppError('not_found', translate(request.lang, 'commentNotFound', { id: target.id }));
     }

@@ -1,13 +1,18 @@
-import { resolveViewer } from '../shared/auth/viewer.js';
+import type { ResolveViewer } from '../shared/auth/viewer.js';
 import { createAnswerBudget } from '../shared/domain/answer-budget.js';
 import { fitTexts } from '../shared/domain/bounded-comments.js';
 import { listQuerySchema } from '../shared/domain/comment-schemas.js';
-import { type PublicComment, presentComment, presentReplyUser } from '../shared/domain/present-comment.js';
+import {
+  type Presentation,
+  type PublicComment,
+  presentComment,
+  presentReplyUser,
+} from '../shared/domain/present-comment.js';
 import { pairReplies } from '../shared/domain/thread.js';
 import { bare, envelope } from '../shared/http/envelope.js';
 import type { Router } from '../shared/http/http-function.js';
 import { parseInput, singleQuery } from '../shared/http/request.js';
-import type { Services } from '../shared/services.js';
+import type { ListPage } from '../shared/storage/list-page.js';
 
 /**
  * `GET /api/comment?path&page&pageSize&sortBy`: one page of an article's threads. It reads the page
@@ -18,8 +23,15 @@ import type { Services } from '../shared/services.js';
  * one), with its text while the budget allows (else `textOmitted: true`); then the replies, thread by
  * thread, while it allows. A thread with replies left out carries `moreReplies: true`.
  */
-export function createListComments(services: Services): Router {
-  const { comments, presentation } = services;
+export function createListComments({
+  viewer,
+  comments,
+  presentation,
+}: {
+  readonly viewer: ResolveViewer;
+  readonly comments: { readonly listPage: ListPage };
+  readonly presentation: Presentation;
+}): Router {
   return async (request) => {
     // Each is given once: which of two paths (or orders) the caller meant cannot be guessed.
     const query = parseInput(
@@ -33,8 +45,9 @@ export function createListComments(services: Services): Router {
       request.lang,
     );
     // Administrators see waiting and spam comments too, to moderate them in place (as on Waline).
-    const admin = (await resolveViewer(services, request)) !== undefined;
-    const stored = await comments.listPage({ url: query.path, ...query, withHeld: admin });
+    const admin = (await viewer(request.authorization)) !== undefined;
+    const { path: url, ...paging } = query;
+    const stored = await comments.listPage({ url, ...paging, withHeld: admin });
     const options = { ...presentation, legacy: request.legacy };
     const threads = stored.threads.map(pairReplies);
 

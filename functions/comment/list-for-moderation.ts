@@ -1,15 +1,15 @@
-import { requireAdmin } from '../shared/auth/viewer.js';
+import { type ResolveViewer, requireAdmin } from '../shared/auth/viewer.js';
 import type { CommentStatus, ListedComment } from '../shared/domain/comment.js';
 import { createAnswerBudget } from '../shared/domain/answer-budget.js';
 import { fitTexts } from '../shared/domain/bounded-comments.js';
 import { limits } from '../shared/domain/limits.js';
-import { presentComment } from '../shared/domain/present-comment.js';
+import { type Presentation, presentComment } from '../shared/domain/present-comment.js';
 import { coercedInt } from '../shared/domain/coerced-int.js';
 import * as z from '../shared/domain/zod.js';
 import { envelope } from '../shared/http/envelope.js';
 import type { Router } from '../shared/http/http-function.js';
 import { parseInput } from '../shared/http/request.js';
-import type { Services } from '../shared/services.js';
+import type { ModerationRepository } from '../shared/storage/moderation-repository.js';
 import { presentForAdmin } from './present-for-admin.js';
 
 const moderationListQuerySchema = z.object({
@@ -26,10 +26,17 @@ const moderationListQuerySchema = z.object({
  * nick or the mail) and `owner=mine`, with `waitingCount` and `spamCount`, from the recent index's
  * status partitions.
  */
-export function createListForModeration(services: Services): Router {
-  const { moderation, presentation } = services;
+export function createListForModeration({
+  viewer: resolveViewer,
+  moderation,
+  presentation,
+}: {
+  readonly viewer: ResolveViewer;
+  readonly moderation: Pick<ModerationRepository, 'listByStatus' | 'queueSizes'>;
+  readonly presentation: Presentation;
+}): Router {
   return async (request) => {
-    const viewer = await requireAdmin(services, request);
+    const viewer = await requireAdmin(resolveViewer, request.authorization, request.lang);
     const query = parseInput(
       moderationListQuerySchema,
       {

@@ -1,15 +1,16 @@
-import { requireAdmin } from '../shared/auth/viewer.js';
+import { type ResolveViewer, requireAdmin } from '../shared/auth/viewer.js';
 import { commentTextSchema } from '../shared/domain/comment-schemas.js';
 import { AppError } from '../shared/domain/errors.js';
+import { fitsInOneItem } from '../shared/domain/item-size.js';
 import { limits } from '../shared/domain/limits.js';
 import { translate } from '../shared/domain/messages.js';
-import { presentComment } from '../shared/domain/present-comment.js';
-import { loadMarkdownRenderer } from '../shared/domain/write-only-modules.js';
+import { type Presentation, presentComment } from '../shared/domain/present-comment.js';
 import * as z from '../shared/domain/zod.js';
 import { envelope } from '../shared/http/envelope.js';
 import type { Router } from '../shared/http/http-function.js';
 import { parseInput } from '../shared/http/request.js';
-import type { Services } from '../shared/services.js';
+import type { CommentRepository } from '../shared/storage/comment-repository.js';
+import type { ModerationRepository } from '../shared/storage/moderation-repository.js';
 import { findComment } from './find-comment.js';
 import { presentForAdmin } from './present-for-admin.js';
 
@@ -34,10 +35,22 @@ const moderationBodySchema = z.object({
  * the text (rendered and sanitised again), in any combination, applied in one transaction with the
  * counters the status moves.
  */
-export function createModerateComment(services: Services): Router {
-  const { comments, moderation, presentation } = services;
+export function createModerateComment({
+  viewer,
+  comments,
+  moderation,
+  renderMarkdown,
+  presentation,
+}: {
+  readonly viewer: ResolveViewer;
+  readonly comments: Pick<CommentRepository, 'locate'>;
+  readonly moderation: Pick<ModerationRepository, 'get' | 'moderate'>;
+  /** Markdown to sanitised HTML, for an edited text. */
+  readonly renderMarkdown: (text: string) => Promise<string>;
+  readonly presentation: Presentation;
+}): Router {
   return async (request) => {
-    await requireAdmin(services, request);
+    await requireAdmin(viewer, request.authorization, request.lang);
     const change = parseInput(moderationBodySchema, request.jsonBody(), request.lang);
     const target = await findComment(comments, request);
     const notFound = () =>
@@ -50,9 +63,8 @@ export function createModerateComment(services: Services): Router {
     if (!current) throw notFound();
     let text: { orig: string; html: string } | undefined;
     if (change.comment !== undefined) {
-      const { renderMarkdown } = await loadMarkdownRenderer();
-      const html = renderMarkdown(change.comment);
-      if (Buffer.byteLength(change.comment) + Buffer.byteLength(html) > limits.storedCommentBytes) {
+      const html = await renderMarkdown(change.comment);
+      if (!fitsInOneItem(change.comment, html)) {
         throw new AppError(
           'payload_too_large',
           translate(request.lang, 'commentTooLarge', { limit: limits.storedCommentBytes }),

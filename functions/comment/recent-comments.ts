@@ -1,17 +1,23 @@
 import { createAnswerBudget } from '../shared/domain/answer-budget.js';
 import { fitTexts } from '../shared/domain/bounded-comments.js';
 import { recentQuerySchema } from '../shared/domain/comment-schemas.js';
-import { presentComment } from '../shared/domain/present-comment.js';
+import { type Presentation, presentComment } from '../shared/domain/present-comment.js';
 import { bare, envelope } from '../shared/http/envelope.js';
 import type { Router } from '../shared/http/http-function.js';
 import { parseInput } from '../shared/http/request.js';
-import type { Services } from '../shared/services.js';
+import type { CommentRepository } from '../shared/storage/comment-repository.js';
 
 /**
  * `GET /api/comment?type=recent&count=N`: the site's `count` newest approved comments (one Query per MB
  * of them), each whole while the answer's budget allows and with `textOmitted: true` past it.
  */
-export function createRecentComments({ comments, presentation }: Services): Router {
+export function createRecentComments({
+  comments,
+  presentation,
+}: {
+  readonly comments: Pick<CommentRepository, 'recent'>;
+  readonly presentation: Presentation;
+}): Router {
   return async (request) => {
     const { count } = parseInput(
       recentQuerySchema,

@@ -9,7 +9,10 @@ import * as z from '../shared/domain/zod.js';
 import { envelope } from '../shared/http/envelope.js';
 import type { Router } from '../shared/http/http-function.js';
 import { parseInput } from '../shared/http/request.js';
-import type { Services } from '../shared/services.js';
+import type { Config } from '../shared/config.js';
+import type { AvatarFor } from '../shared/domain/avatar.js';
+import type { AdminRepository } from '../shared/storage/admin-repository.js';
+import type { SecretSource } from '../shared/storage/parameter-secret.js';
 
 const signInBodySchema = z.object({
   email: z.email().check(z.maxLength(254)),
@@ -32,11 +35,24 @@ const decoyHash = 'scrypt$32768$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAA
  * be guessed fast from one address or from many. Unknown addresses are limited alike: the answers
  * never tell which addresses are administrators'.
  */
-export function createSignIn(services: Services): Router {
-  const { admins, config, now, presentation } = services;
+export function createSignIn({
+  admins,
+  config,
+  tokenSecret,
+  now,
+  avatarFor,
+}: {
+  readonly admins: AdminRepository;
+  readonly config: Pick<Config, 'IP_HASH_SALT' | 'TOKEN_TTL_HOURS'>;
+  /** The key that signs tokens; undefined when sign-in is not configured. */
+  readonly tokenSecret: SecretSource;
+  /** Milliseconds since the epoch. */
+  readonly now: () => number;
+  readonly avatarFor: AvatarFor;
+}): Router {
   return async (request) => {
     const { email, password } = parseInput(signInBodySchema, request.jsonBody(), request.lang);
-    const secret = await services.tokenSecret();
+    const secret = await tokenSecret();
     if (!secret) throw new AppError('forbidden', translate(request.lang, 'signInDisabled'));
 
     const time = now();
@@ -82,6 +98,6 @@ export function createSignIn(services: Services): Router {
       email: account.email,
       exp: Math.floor(time / 1000) + config.TOKEN_TTL_HOURS * 3600,
     });
-    return envelope({ ...presentUser(account, presentation.avatarFor), token });
+    return envelope({ ...presentUser(account, avatarFor), token });
   };
 }

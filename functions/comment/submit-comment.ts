@@ -1,17 +1,40 @@
-import { resolveViewer } from '../shared/auth/viewer.js';
+import type { ResolveViewer } from '../shared/auth/viewer.js';
+import type { Config } from '../shared/config.js';
 import type { CommentStatus, StoredComment } from '../shared/domain/comment.js';
 import { submitBodySchema } from '../shared/domain/comment-schemas.js';
 import { AppError } from '../shared/domain/errors.js';
 import { contentHash, hashIp } from '../shared/domain/hashing.js';
+import { fitsInOneItem } from '../shared/domain/item-size.js';
 import { limits } from '../shared/domain/limits.js';
 import { translate } from '../shared/domain/messages.js';
-import { presentComment, presentReplyUser } from '../shared/domain/present-comment.js';
-import { loadMarkdownRenderer, loadUserAgentParser } from '../shared/domain/write-only-modules.js';
+import { type Presentation, presentComment, presentReplyUser } from '../shared/domain/present-comment.js';
+import { loadUserAgentParser } from '../shared/domain/write-only-modules.js';
 import { envelope } from '../shared/http/envelope.js';
 import type { Router } from '../shared/http/http-function.js';
 import { parseInput } from '../shared/http/request.js';
-import type { Services } from '../shared/services.js';
-import { initialStatus } from './initial-status.js';
+import type { SpamCheckInput } from '../shared/spam/akismet.js';
+import type { CommentRepository } from '../shared/storage/comment-repository.js';
+import type { MarkRefusedPost, ReadSubmitMarks } from '../shared/storage/submit-marks.js';
+
+/** What storing a submission takes. */
+export interface SubmitCommentDependencies {
+  readonly viewer: ResolveViewer;
+  readonly comments: Pick<CommentRepository, 'insert' | 'find'>;
+  readonly config: Pick<Config, 'IP_HASH_SALT' | 'IPQPS' | 'BLOCKED_IP_HASHES'>;
+  /** A submission's rate mark, duplicate mark and administrator mail, read before it costs anything. */
+  readonly readSubmitMarks: ReadSubmitMarks;
+  /** Counts a submission refused for what it revealed against its IP's rate. */
+  readonly markRefusedPost: MarkRefusedPost;
+  /** Markdown to sanitised HTML. */
+  readonly renderMarkdown: (text: string) => Promise<string>;
+  /** The status a new comment starts with (initial-status.ts). */
+  readonly initialStatus: (comment: SpamCheckInput & { byAdmin: boolean }) => Promise<CommentStatus>;
+  /** Milliseconds since the epoch. */
+  readonly now: () => number;
+  /** A new comment id (a ULID) for a comment inserted at `time`. */
+  readonly newId: (time: number) => string;
+  readonly presentation: Presentation;
+}
 
 /**
  * `POST /api/comment`: validates; refuses, before anything costly, what its marks say will be refused
@@ -20,12 +43,9 @@ import { initialStatus } from './initial-status.js';
  * transaction with its duplicate mark, its rate mark, its parents' checks and its counters. The poster's
  * answer shows the status, waiting or spam included; nobody else sees such a comment until it is approved.
  */
-export function createSubmitComment(services: Services): Router {
-  const { comments, config, now, newId, presentation, readSubmitMarks, markRefusedPost } = services;
-  // Loaded on the first write, here in the comment function only: reads and the article function never
-  // load markdown-it and sanitize-html.
-  const renderMarkdown =
-    services.renderMarkdown ?? (async (text: string) => (await loadMarkdownRenderer()).renderMarkdown(text));
+export function createSubmitComment(dependencies: SubmitCommentDependencies): Router {
+  const { viewer: resolveViewer, comments, config, now, newId, presentation } = dependencies;
+  const { readSubmitMarks, markRefusedPost, renderMarkdown, initialStatus } = dependencies;
   return async (request) => {
     const body = parseInput(submitBodySchema, request.jsonBody(), request.lang);
     const ipHash = hashIp(config.IP_HASH_SALT, request.sourceIp);
@@ -33,7 +53,7 @@ export function createSubmitComment(services: Services): Router {
     // One read of the marks beside the token check: a submission they refuse costs no rendering and no
     // spam-service call. The transaction below checks the rate and duplicate marks again, and decides.
     const [viewer, marks] = await Promise.all([
-      resolveViewer(services, request),
+      resolveViewer(request.authorization),
       readSubmitMarks({ url: body.url, contentHash: hash, ipHash, mail: body.mail }),
     ]);
     const byAdmin = viewer !== undefined;
@@ -63,13 +83,13 @@ export function createSubmitComment(services: Services): Router {
     // The v2 client expects the legacy route to prefix replies with a link to the parent.
     const orig = request.legacy && pid && body.at ? `[@${body.at}](#${pid}): ${body.comment}` : body.comment;
     const [html, { describeUserAgent }] = await Promise.all([renderMarkdown(orig), loadUserAgentParser()]);
-    if (Buffer.byteLength(orig) + Buffer.byteLength(html) > limits.storedCommentBytes) {
+    if (!fitsInOneItem(orig, html)) {
       throw new AppError(
         'payload_too_large',
         translate(request.lang, 'commentTooLarge', { limit: limits.storedCommentBytes }),
       );
     }
-    const status = await initialStatus(services, {
+    const status = await initialStatus({
       byAdmin,
       ip: request.sourceIp,
       userAgent: body.ua,
@@ -128,10 +148,12 @@ export function createSubmitComment(services: Services): Router {
     ) {
       result = await insert(parent.status);
     }
-    // `id_taken` means our own write already landed: the SDK retried a commit whose answer was
-    // lost, and a fresh ULID collides with nothing else. The comment is stored; say so.
-    if (!result.ok && result.reason !== 'id_taken') {
+    if (!result.ok) {
       switch (result.reason) {
+        // Our own write already landed: the SDK retried a commit whose answer was lost, and a fresh
+        // ULID collides with nothing else. The comment is stored; say so.
+        case 'id_taken':
+          break;
         case 'duplicate':
           throw new AppError('duplicate', translate(request.lang, 'duplicate'));
         case 'rate_limited':
@@ -142,6 +164,9 @@ export function createSubmitComment(services: Services): Router {
             translate(request.lang, 'parentNotFound', { field: 'pid', id: pid ?? '' }),
             { pid: 'must name a comment of the same url', rid: 'must name the root of that thread' },
           );
+        default:
+          // A refusal added to the storage without an answer here fails to compile.
+          throw new Error(`unhandled insert refusal: ${result.reason satisfies never}`);
       }
     }
     const options = { ...presentation, legacy: request.legacy };

@@ -5,11 +5,9 @@
  * to the parent over IPC: server-process.ts is the other end.
  */
 import type { AddressInfo } from 'node:net';
-import { createArticleHandler } from '../../functions/article/article-handler.js';
-import { createCommentHandler } from '../../functions/comment/comment-handler.js';
 import { loadConfig } from '../../functions/shared/config.js';
 import type { HttpHandler } from '../../functions/shared/http/http-types.js';
-import { createServices } from '../../functions/shared/services.js';
+import { createLocalFunctions } from '../local-functions.js';
 import { createLocalServer } from '../local-server.js';
 import type { ParentMessage, ServerMessage, ServerStats } from './server-process.js';
 
@@ -46,10 +44,10 @@ function counted(handler: HttpHandler, isPageview: (method: string) => boolean):
 
 const send = (message: ServerMessage) => process.send?.(message);
 
-const services = createServices(loadConfig({ ...process.env, IPQPS: '0' }));
+const { handlers } = createLocalFunctions(loadConfig({ ...process.env, IPQPS: '0' }));
 const server = createLocalServer({
-  comment: counted(createCommentHandler(services), () => false),
-  article: counted(createArticleHandler(services), (method) => method === 'POST'),
+  comment: counted(handlers.comment, () => false),
+  article: counted(handlers.article, (method) => method === 'POST'),
 });
 server.listen(0, '127.0.0.1', () => {
   send({ type: 'listening', port: (server.address() as AddressInfo).port });

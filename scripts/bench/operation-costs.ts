@@ -3,11 +3,9 @@
  * in this process with API Gateway events, their client pointed at capacity-recorder.ts, and each call's
  * requests are set against the round trips of docs/data-model.md's access-pattern table.
  */
-import { createArticleHandler } from '../../functions/article/article-handler.js';
-import { createCommentHandler } from '../../functions/comment/comment-handler.js';
 import { loadConfig } from '../../functions/shared/config.js';
-import { createServices } from '../../functions/shared/services.js';
 import { buildEvent, type EventSpec, testContext } from '../../test/support/http-event.js';
+import { createLocalFunctions } from '../local-functions.js';
 import { type RecordedRequest, roundTrips } from './capacity-recorder.js';
 import { seeded, type SeededIds } from './seed.js';
 
@@ -151,7 +149,7 @@ export async function measureOperationCosts(settings: {
 }): Promise<OperationCost[]> {
   // The deployed defaults (IPQPS 60 among them): only the table and the endpoint are the bench's, and
   // the list cache is off, so that every read is a request to count (a cached read costs none).
-  const services = createServices(
+  const { handlers } = createLocalFunctions(
     loadConfig({
       TABLE_NAME: settings.tableName,
       DYNAMODB_ENDPOINT: settings.recorderEndpoint,
@@ -159,8 +157,7 @@ export async function measureOperationCosts(settings: {
       LIST_CACHE_MS: '0',
     }),
   );
-  const comment = createCommentHandler(services);
-  const articleHandler = createArticleHandler(services);
+  const { comment, article: articleHandler } = handlers;
   let rootId = '';
   const costs: OperationCost[] = [];
   // Round trips are read from when each request reached the recorder: the client's keep-alive sockets are

@@ -12,7 +12,7 @@ import { createCommentHandler } from '../../functions/comment/comment-handler.js
 import { type SortOrder, sortOrders } from '../../functions/shared/domain/comment-schemas.js';
 import { loadConfig } from '../../functions/shared/config.js';
 import { attributes, indexNames, rootsPartition } from '../../functions/shared/storage/keys.js';
-import { createServices } from '../../functions/shared/services.js';
+import { createCommentDependencies } from '../../functions/comment/dependencies.js';
 import { buildEvent, testContext } from '../../test/support/http-event.js';
 import { createLocalDynamoDbClient } from '../create-table.js';
 import type { CapacityRecorder, RecordedRequest } from './capacity-recorder.js';
@@ -245,15 +245,16 @@ export async function measureScale(settings: {
  * cache off; checks that each answer is a full page of an article whose counters match what was seeded.
  */
 async function measureCosts(recorder: CapacityRecorder, tableName: string): Promise<ScaleCost[]> {
-  const services = createServices(
-    loadConfig({
-      TABLE_NAME: tableName,
-      DYNAMODB_ENDPOINT: recorder.endpoint,
-      IP_HASH_SALT: 'marginalia-bench-salt-0123456789',
-      LIST_CACHE_MS: '0',
-    }),
+  const handler = createCommentHandler(
+    createCommentDependencies(
+      loadConfig({
+        TABLE_NAME: tableName,
+        DYNAMODB_ENDPOINT: recorder.endpoint,
+        IP_HASH_SALT: 'marginalia-bench-salt-0123456789',
+        LIST_CACHE_MS: '0',
+      }),
+    ),
   );
-  const handler = createCommentHandler(services);
   const send = async (request: ScaleRequest) => {
     const result = await handler(buildEvent({ path: '/api/comment', query: request.query }), testContext);
     const body = JSON.parse(result.body ?? '{}') as {

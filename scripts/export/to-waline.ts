@@ -5,6 +5,7 @@
 import { counterNames } from '../../functions/shared/domain/counters.js';
 import { fromCommentItem } from '../../functions/shared/storage/comment-item.js';
 import { entities } from '../../functions/shared/storage/keys.js';
+import { storedCount } from '../../functions/shared/storage/stored-count.js';
 
 /** Waline's export file. */
 export interface WalineExport {
@@ -46,9 +47,7 @@ export function toWalineExport(items: Iterable<Record<string, unknown>>, now: nu
         user_id: null,
       });
     } else if (item.entity === entities.pageCounters && typeof item.url === 'string') {
-      const counts = Object.fromEntries(
-        counterNames.map((name) => [name, Math.max(0, Number(item[name]) || 0)]),
-      );
+      const counts = Object.fromEntries(counterNames.map((name) => [name, storedCount(item[name])]));
       if (Object.values(counts).every((value) => value === 0)) continue;
       counters.push({ objectId: counters.length + 1, url: item.url, ...counts });
     }

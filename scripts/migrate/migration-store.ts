@@ -13,6 +13,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { layoutVersion } from '../../functions/shared/storage/table-definition.js';
 import { queryArticleComments } from '../../functions/shared/storage/article-comments.js';
 import { attributes, entities, type Key, keys } from '../../functions/shared/storage/keys.js';
+import { projection } from '../../functions/shared/storage/projection.js';
 import { transactWrite } from '../../functions/shared/storage/transact.js';
 import { countComments, type PageCounts, pageCountNames } from './plan-comment.js';
 
@@ -133,8 +134,7 @@ export function createMigrationStore(client: DynamoDBDocumentClient, tableName: 
           TableName: tableName,
           Key: keys.pageCounters(url),
           ConsistentRead: true,
-          ProjectionExpression: pageCountNames.map((_, i) => `#c${i}`).join(', '),
-          ExpressionAttributeNames: Object.fromEntries(pageCountNames.map((name, i) => [`#c${i}`, name])),
+          ...projection(pageCountNames),
         }),
       );
       const value = (name: string) => {

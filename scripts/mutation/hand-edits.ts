@@ -77,8 +77,8 @@ export const handEdits: readonly HandEdit[] = [
     name: 'a delete that lost a race answers 200',
     breaks: 'the administrator is told a comment was deleted when a concurrent change kept it',
     file: 'functions/comment/delete-comment.ts',
-    from: "if ((await services.moderation.remove(target)) === 'conflict') {",
-    to: 'if ((await services.moderation.remove(target)) === undefined) {',
+    from: "if ((await moderation.remove(target)) === 'conflict') {",
+    to: 'if ((await moderation.remove(target)) === undefined) {',
     tests: ['test/integration/functions/moderation-atomic.test.ts'],
   },
   {

@@ -209,6 +209,8 @@ describe('the bundles cdk synth writes for a deploy, on Lambda’s Node.js', () 
 
     expect(answer.status).toBe(500);
     expect(broken.logs()).toContain('"level":"error"');
+    // The invocation's request id, by which CloudWatch Logs is searched.
+    expect(broken.logs()).toMatch(/"requestId":"request-\d+"/);
     expect(broken.logs()).toMatch(/functions\/[\w/.-]+\.ts:\d+:\d+/);
   });
 });

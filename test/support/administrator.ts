@@ -1,5 +1,5 @@
 import { hashPassword } from '../../functions/shared/auth/password.js';
-import type { Services } from '../../functions/shared/services.js';
+import type { CommentDependencies } from '../../functions/comment/dependencies.js';
 
 /** The administrator the integration tests sign in as. */
 export const testAdministrator = {
@@ -9,7 +9,7 @@ export const testAdministrator = {
 } as const;
 
 /** Saves the test administrator into the table `services` writes to. */
-export async function saveTestAdministrator(services: Pick<Services, 'admins'>): Promise<void> {
+export async function saveTestAdministrator(services: Pick<CommentDependencies, 'admins'>): Promise<void> {
   await services.admins.save({
     id: testAdministrator.id,
     email: testAdministrator.email,
@@ -24,7 +24,7 @@ export async function saveTestAdministrator(services: Pick<Services, 'admins'>):
  * `Authorization` header value its requests carry.
  */
 export async function signInTestAdministrator(api: {
-  readonly services: Pick<Services, 'admins'>;
+  readonly services: Pick<CommentDependencies, 'admins'>;
   call(spec: { method: string; path: string; body: unknown }): Promise<{ body: { data: { token: string } } }>;
 }): Promise<string> {
   await saveTestAdministrator(api.services);

@@ -1,14 +1,14 @@
 import type { AddressInfo } from 'node:net';
-import { createArticleHandler } from '../../functions/article/article-handler.js';
-import { createCommentHandler } from '../../functions/comment/comment-handler.js';
-import { createServices, type Services } from '../../functions/shared/services.js';
+import type { CommentDependencies } from '../../functions/comment/dependencies.js';
+import { createLocalFunctions } from '../../scripts/local-functions.js';
 import { createLocalServer } from '../../scripts/local-server.js';
 import { testConfig } from './test-config.js';
 import type { TestTable } from './test-table.js';
 
 /** The real local server over a test table, on 127.0.0.1 and an ephemeral port. */
 export interface LocalHttpServer {
-  readonly services: Services;
+  /** The comment function's dependencies, for state a test cannot reach through the API. */
+  readonly services: CommentDependencies;
   /** `http://127.0.0.1:<port>` */
   readonly base: string;
   close(): Promise<void>;
@@ -19,13 +19,10 @@ export async function startLocalHttpServer(
   table: TestTable,
   env: Record<string, string> = {},
 ): Promise<LocalHttpServer> {
-  const services = createServices(
+  const { handlers, comment: services } = createLocalFunctions(
     testConfig({ TABLE_NAME: table.tableName, DYNAMODB_ENDPOINT: table.endpoint, ...env }),
   );
-  const server = createLocalServer({
-    comment: createCommentHandler(services),
-    article: createArticleHandler(services),
-  });
+  const server = createLocalServer(handlers);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     services,

@@ -1,18 +1,20 @@
-import { createArticleHandler } from '../../functions/article/article-handler.js';
-import { createCommentHandler } from '../../functions/comment/comment-handler.js';
-import { createServices, type Services } from '../../functions/shared/services.js';
+import type { CommentDependencies } from '../../functions/comment/dependencies.js';
+import { createLocalFunctions } from '../../scripts/local-functions.js';
 import { matchRoute } from '../../scripts/local-server.js';
 import { buildEvent, type EventSpec, testContext } from './http-event.js';
 import { testConfig } from './test-config.js';
 import type { TestTable } from './test-table.js';
 
-/** The real handlers over a test table, and a `call` that sends them one request. */
+/**
+ * The real handlers over a test table, and a `call` that sends them one request; `services` are the comment
+ * function's dependencies (`overrides` swaps some), for state a test cannot reach through the API.
+ */
 export function createLocalApi(
   table: TestTable,
   env: Record<string, string> = {},
-  overrides: Partial<Services> = {},
+  overrides: Partial<CommentDependencies> = {},
 ) {
-  const services = createServices(
+  const { handlers, comment: services } = createLocalFunctions(
     testConfig({
       TABLE_NAME: table.tableName,
       DYNAMODB_ENDPOINT: table.endpoint,
@@ -22,10 +24,9 @@ export function createLocalApi(
       DYNAMODB_REQUEST_TIMEOUT_MS: '20000',
       ...env,
     }),
-    overrides,
+    { comment: overrides },
   );
-  const comment = createCommentHandler(services);
-  const article = createArticleHandler(services);
+  const { comment, article } = handlers;
   return {
     services,
     async call(spec: EventSpec) {

@@ -1,7 +1,8 @@
 import { AppError } from '../domain/errors.js';
 import { translate } from '../domain/messages.js';
-import type { ApiRequest } from '../http/request.js';
-import type { Services } from '../services.js';
+import type { Lang } from '../domain/messages.js';
+import type { AdminRepository } from '../storage/admin-repository.js';
+import type { SecretSource } from '../storage/parameter-secret.js';
 import { bearerToken, checkToken } from './token.js';
 
 /** A signed-in administrator, as the token says. */
@@ -10,15 +11,34 @@ export interface Viewer {
   readonly email: string;
 }
 
+/** The administrator behind an `Authorization` header, or undefined for anyone else. */
+export type ResolveViewer = (authorization: string | undefined) => Promise<Viewer | undefined>;
+
+/** What telling an administrator from anyone else takes. */
+export interface ViewerDependencies {
+  /**
+   * The key that signs sign-in tokens; undefined when sign-in is not configured. `{ refresh: true }`
+   * asks for the key again after a token failed verification with it (it may have been rotated).
+   */
+  readonly tokenSecret: SecretSource;
+  /** Milliseconds since the epoch. */
+  readonly now: () => number;
+  readonly admins: Pick<AdminRepository, 'find'>;
+}
+
 /**
- * The administrator behind the request's bearer token, or undefined. A missing, malformed,
- * expired or foreign token (the widget sends `Bearer undefined`) simply means anonymous.
+ * Resolves the administrator behind a bearer token. A missing, malformed, expired or foreign token
+ * (the widget sends `Bearer undefined`) simply means anonymous.
  */
-export async function resolveViewer(
-  services: Pick<Services, 'tokenSecret' | 'now' | 'admins'>,
-  request: ApiRequest,
+export function createViewerResolver(services: ViewerDependencies): ResolveViewer {
+  return (authorization) => resolveViewer(services, authorization);
+}
+
+async function resolveViewer(
+  services: ViewerDependencies,
+  authorization: string | undefined,
 ): Promise<Viewer | undefined> {
-  const token = bearerToken(request.authorization);
+  const token = bearerToken(authorization);
   if (!token || token === 'undefined') return undefined;
   const secret = await services.tokenSecret();
   if (!secret) return undefined;
@@ -38,12 +58,13 @@ export async function resolveViewer(
   return account?.id === claims.sub ? { id: claims.sub, email: claims.email } : undefined;
 }
 
-/** The signed-in administrator, or a 401 that says what to do. */
+/** The signed-in administrator behind `authorization`, or a 401 in `lang` that says what to do. */
 export async function requireAdmin(
-  services: Pick<Services, 'tokenSecret' | 'now' | 'admins'>,
-  request: ApiRequest,
+  viewer: ResolveViewer,
+  authorization: string | undefined,
+  lang: Lang,
 ): Promise<Viewer> {
-  const viewer = await resolveViewer(services, request);
-  if (!viewer) throw new AppError('unauthorized', translate(request.lang, 'adminRequired'));
-  return viewer;
+  const admin = await viewer(authorization);
+  if (!admin) throw new AppError('unauthorized', translate(lang, 'adminRequired'));
+  return admin;
 }

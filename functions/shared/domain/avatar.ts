@@ -1,5 +1,8 @@
 import { createHash } from 'node:crypto';
 
+/** The avatar URL of an author. */
+export type AvatarFor = (author: { readonly nick: string; readonly mail: string }) => string;
+
 /** How avatars are resolved: Waline's `AVATAR_PROXY` and `GRAVATAR_STR` settings. */
 export interface AvatarOptions {
   /** A proxy URL; avatar URLs become `<proxy>?url=<encoded avatar URL>`. */
@@ -74,9 +77,7 @@ export function templatePublishesMail(template: string): boolean {
 }
 
 /** Builds the function that gives a comment author's avatar URL, the way Waline's `formatCmt` does. */
-export function createAvatarResolver(
-  options: AvatarOptions,
-): (author: { nick: string; mail: string }) => string {
+export function createAvatarResolver(options: AvatarOptions): AvatarFor {
   const { proxy, template } = options;
   const resolve = template
     ? (author: Author) => renderTemplate(template, author)

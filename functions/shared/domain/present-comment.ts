@@ -1,14 +1,18 @@
+import type { AvatarFor } from './avatar.js';
 import type { ListedComment } from './comment.js';
 
 /** How comments are shown to the public. */
 export interface PresentOptions {
   /** The avatar URL of an author. */
-  readonly avatarFor: (author: { nick: string; mail: string }) => string;
+  readonly avatarFor: AvatarFor;
   /** False when DISABLE_USERAGENT is set: browser and os are left out. */
   readonly showUserAgent: boolean;
   /** Legacy (v2 client) routes also carry `insertedAt`. */
   readonly legacy: boolean;
 }
+
+/** How a deployment shows comments: the options but for the route-dependent `legacy` flag. */
+export type Presentation = Omit<PresentOptions, 'legacy'>;
 
 /** A comment as the widget receives it. Never carries mail, IP or user agent. */
 export interface PublicComment {

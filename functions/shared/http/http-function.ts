@@ -2,7 +2,7 @@ import middy, { type MiddlewareObj } from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { AppError, UpgradeRequiredError } from '../domain/errors.js';
 import { resolveLang, translate } from '../domain/messages.js';
-import { logError } from '../log.js';
+import { logError, setRequestId } from '../log.js';
 import { sourceMappedStack } from '../source-mapped-stack.js';
 import { corsHeaders, preflightResponse } from './cors.js';
 import { refuseCrossSiteWrite } from './cross-site.js';
@@ -81,7 +81,8 @@ function describeError(error: unknown): string {
 
 /**
  * Wraps a router with the middleware every function shares: preflight, CORS, error envelope; and refuses
- * cross-site writes (cross-site.ts) before any route runs.
+ * cross-site writes (cross-site.ts) before any route runs. Every line logged meanwhile carries the
+ * invocation's request id (log.ts).
  */
 export function createHttpFunction(
   router: Router,
@@ -96,5 +97,8 @@ export function createHttpFunction(
       refuseCrossSiteWrite(request, options.allowedOrigins);
       return router(request);
     });
-  return (event, context) => handler(event, context);
+  return (event, context) => {
+    setRequestId(context.awsRequestId);
+    return handler(event, context);
+  };
 }

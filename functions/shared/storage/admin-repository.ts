@@ -10,6 +10,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import type { AccountFailures } from '../auth/sign-in-guard.js';
 import { attributes, entities, type Key, keys } from './keys.js';
+import { projection } from './projection.js';
 
 /** An administrator account. */
 export interface AdminAccount {
@@ -112,14 +113,7 @@ export function createAdminRepository(client: DynamoDBDocumentClient, tableName:
             TableName: tableName,
             // A filter still reads every item; only accounts, and no password hash, travel back.
             FilterExpression: '#entity = :admin',
-            ProjectionExpression: '#id, #email, #displayName, #createdAt',
-            ExpressionAttributeNames: {
-              '#entity': 'entity',
-              '#id': 'id',
-              '#email': 'email',
-              '#displayName': 'displayName',
-              '#createdAt': 'createdAt',
-            },
+            ...projection(['id', 'email', 'displayName', 'createdAt'], { '#entity': 'entity' }),
             ExpressionAttributeValues: { ':admin': entities.admin },
             ExclusiveStartKey: startKey,
           }),

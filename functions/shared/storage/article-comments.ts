@@ -1,5 +1,6 @@
 import { type DynamoDBDocumentClient, QueryCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
 import { attributes, commentSkPrefixes, keys } from './keys.js';
+import { projection } from './projection.js';
 
 /** What a range read returns: the items, and whether it stopped before the end of the range. */
 export interface RangeRead {
@@ -46,12 +47,7 @@ export async function readCommentRange(
         TableName: tableName,
         // A range of the article's partition: one thread, or every comment of a kind.
         KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :from AND :to',
-        ...(names.length > 0 ? { ProjectionExpression: names.map((_, i) => `#p${i}`).join(', ') } : {}),
-        ExpressionAttributeNames: {
-          ...Object.fromEntries(names.map((name, i) => [`#p${i}`, name])),
-          '#pk': attributes.pk,
-          '#sk': attributes.sk,
-        },
+        ...projection(names, { '#pk': attributes.pk, '#sk': attributes.sk }),
         ExpressionAttributeValues: {
           ':pk': keys.articlePartition(url),
           ':from': range.from,

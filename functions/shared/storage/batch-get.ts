@@ -1,11 +1,13 @@
 import { BatchGetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { retry } from '../retry.js';
 import type { Key } from './keys.js';
+import { projection } from './projection.js';
 
 /** BatchGetItem takes at most 100 keys a request. */
 const keysPerRequest = 100;
-const unprocessedAttempts = 6;
 
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Unprocessed keys (throttling) are asked for again: 6 tries, waits below 100 ms doubling each time. */
+const unprocessedPolicy = { attempts: 6, firstDelayMs: 100 } as const;
 
 /**
  * Reads the items at `keys` (duplicates allowed) and returns them by `pk`/`sk`, one BatchGetItem per
@@ -21,38 +23,34 @@ export async function batchGet(
 ): Promise<Map<string, Record<string, unknown>>> {
   const found = new Map<string, Record<string, unknown>>();
   const distinct = [...new Map(keys.map((key) => [keyId(key), key])).values()];
-  // Only the keys and the asked-for counters travel back.
-  const names = Object.fromEntries(
-    [...new Set(['pk', 'sk', ...attributeNames])].map((name, i) => [`#a${i}`, name]),
-  );
-  const projection = Object.keys(names).join(', ');
+  // Only the keys and the asked-for attributes travel back.
+  const projected = projection(['pk', 'sk', ...attributeNames]);
   for (let start = 0; start < distinct.length; start += keysPerRequest) {
     let pending: Record<string, unknown>[] = distinct
       .slice(start, start + keysPerRequest)
       .map((k) => ({ ...k }));
-    for (let attempt = 1; pending.length > 0; attempt++) {
-      const output = await client.send(
-        new BatchGetCommand({
-          RequestItems: {
-            [tableName]: {
-              Keys: pending,
-              ProjectionExpression: projection,
-              ExpressionAttributeNames: names,
-              ...(options.consistent ? { ConsistentRead: true } : {}),
+    const left = await retry(
+      async () => {
+        const output = await client.send(
+          new BatchGetCommand({
+            RequestItems: {
+              [tableName]: {
+                Keys: pending,
+                ...projected,
+                ...(options.consistent ? { ConsistentRead: true } : {}),
+              },
             },
-          },
-        }),
-      );
-      for (const item of output.Responses?.[tableName] ?? []) {
-        found.set(keyId(item as unknown as Key), item);
-      }
-      pending = output.UnprocessedKeys?.[tableName]?.Keys ?? [];
-      if (pending.length > 0) {
-        if (attempt >= unprocessedAttempts)
-          throw new Error('BatchGetItem left keys unprocessed after retries');
-        await pause(Math.random() * 50 * 2 ** attempt);
-      }
-    }
+          }),
+        );
+        for (const item of output.Responses?.[tableName] ?? []) {
+          found.set(keyId(item as unknown as Key), item);
+        }
+        pending = output.UnprocessedKeys?.[tableName]?.Keys ?? [];
+        return pending;
+      },
+      { ...unprocessedPolicy, retryResult: (unprocessed) => unprocessed.length > 0 },
+    );
+    if (left.length > 0) throw new Error('BatchGetItem left keys unprocessed after retries');
   }
   return found;
 }

@@ -1,5 +1,6 @@
 import type { ListedComment } from '../domain/comment.js';
-import type { CommentRepository, StoredPage } from './comment-repository.js';
+import type { CommentRepository } from './comment-repository.js';
+import type { StoredPage } from './list-page.js';
 import type { ModerationRepository } from './moderation-repository.js';
 import { createReadCache } from './read-cache.js';
 

@@ -1,5 +1,6 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, NumberValue } from '@aws-sdk/lib-dynamodb';
+import type { Config } from '../config.js';
 
 /** How long one DynamoDB request may take, in milliseconds. */
 export interface RequestTimeouts {
@@ -68,5 +69,18 @@ export function createDocumentClient(options: DocumentClientOptions = {}): Dynam
     // A root's like sort value (keys.ts) is a number beyond 2^53: such numbers come back as NumberValue
     // (exact, written back as they were) rather than failing the read; every other number stays a number.
     unmarshallOptions: { wrapNumbers: readNumber },
+  });
+}
+
+/** The document client of a function: its table's endpoint (local mode only) and the request timeouts. */
+export function createFunctionClient(
+  config: Pick<Config, 'DYNAMODB_ENDPOINT' | 'DYNAMODB_CONNECT_TIMEOUT_MS' | 'DYNAMODB_REQUEST_TIMEOUT_MS'>,
+): DynamoDBDocumentClient {
+  return createDocumentClient({
+    endpoint: config.DYNAMODB_ENDPOINT,
+    timeouts: {
+      connectMs: config.DYNAMODB_CONNECT_TIMEOUT_MS,
+      requestMs: config.DYNAMODB_REQUEST_TIMEOUT_MS,
+    },
   });
 }

@@ -1,6 +1,7 @@
 import type { CommentStatus, ListedComment, StoredComment } from '../domain/comment.js';
 import { recentIndexAttributes } from './table-definition.js';
 import { attributes, entities, keys, likeSortValue, rootsPartition, statusPartition } from './keys.js';
+import { storedCount } from './stored-count.js';
 
 /** Attributes read back by list and recent: the stored comment minus ua and ipHash (what the recent index copies). */
 export const listedAttributes = recentIndexAttributes;
@@ -72,7 +73,7 @@ export function fromCommentItem(item: Record<string, unknown>): ListedComment {
     orig: text('orig'),
     html: text('html'),
     status: (optional('status') ?? 'approved') as CommentStatus,
-    like: Math.max(0, Number(item.like) || 0),
+    like: storedCount(item.like),
     sticky: item.sticky === true,
     insertedAt: Number(item.insertedAt) || 0,
   };

@@ -2,6 +2,8 @@ import { type DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk
 import type { CounterName, ReactionName } from '../domain/counters.js';
 import { batchGet, keyId } from './batch-get.js';
 import { entities, keys } from './keys.js';
+import { projection } from './projection.js';
+import { storedCount as count } from './stored-count.js';
 import { retryOnConflict, transactWrite } from './transact.js';
 import { voteItems } from './vote-items.js';
 
@@ -24,8 +26,6 @@ export interface CounterRepository {
    */
   react(url: string, name: ReactionName, voterHash: string, action: 'inc' | 'desc'): Promise<number>;
 }
-
-const count = (value: unknown) => Math.max(0, Number(value) || 0);
 
 /** Builds the counter repository on `client` and `tableName`. */
 export function createCounterRepository(
@@ -56,8 +56,7 @@ export function createCounterRepository(
         new GetCommand({
           TableName: tableName,
           Key: keys.siteCounters(),
-          ProjectionExpression: '#comments',
-          ExpressionAttributeNames: { '#comments': 'comments' },
+          ...projection(['comments']),
         }),
       );
       return count(output.Item?.comments);
@@ -101,8 +100,7 @@ export function createCounterRepository(
           TableName: tableName,
           Key: pageKey,
           ConsistentRead: true,
-          ProjectionExpression: '#counter',
-          ExpressionAttributeNames: { '#counter': name },
+          ...projection([name]),
         }),
       );
       return count(output.Item?.[name]);

@@ -2,6 +2,7 @@ import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { layoutVersion } from './table-definition.js';
 import { UpgradeRequiredError } from '../domain/errors.js';
 import { attributes, keys } from './keys.js';
+import { projection } from './projection.js';
 
 /**
  * The guard every write to the site counters carries: the site item is new (a fresh table) or says it
@@ -32,8 +33,7 @@ export function createLayoutCheck(client: DynamoDBDocumentClient, tableName: str
       new GetCommand({
         TableName: tableName,
         Key: keys.siteCounters(),
-        ProjectionExpression: '#layout',
-        ExpressionAttributeNames: { '#layout': attributes.layout },
+        ...projection([attributes.layout]),
       }),
     );
     // No site item: nothing was ever written, so nothing is of an older layout.

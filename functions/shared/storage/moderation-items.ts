@@ -1,10 +1,13 @@
 import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { type CommentStatus, isRoot, type ListedComment } from '../domain/comment.js';
 import { indexAttributes } from './comment-item.js';
-import { combine, contribution, counterUpdates } from './counter-deltas.js';
-import { keys } from './keys.js';
+import { combine, contribution, counterUpdates, noDelta } from './counter-deltas.js';
+import { entities, keys } from './keys.js';
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+
+/** A comment as moderation reads it: the listed fields and its duplicate-mark hash. */
+export type ModeratedComment = ListedComment & { readonly contentHash?: string };
 
 /** What an administrator changes of one comment at once: any of its text, its pin and its status. */
 export interface ModerationChange {
@@ -126,6 +129,51 @@ export function moderationItems(
       },
     },
     ...counters,
+  ];
+}
+
+/**
+ * The items of one TransactWriteItems that deletes `comments` (all of page `url`): for each, the
+ * comment, its duplicate mark and a tombstone stamped `deletedAt`; then the page and site counters,
+ * moved by what the comments counted for as read. Each delete is conditioned on the status it was read
+ * with, so a concurrent status change refuses the whole transaction and the counters stay exact.
+ */
+export function removalItems(
+  tableName: string,
+  url: string,
+  comments: readonly ModeratedComment[],
+  deletedAt: number,
+): TransactItem[] {
+  const delta = comments.reduce(
+    (sum, comment) => combine(sum, contribution(comment.status, isRoot(comment)), -1),
+    noDelta,
+  );
+  return [
+    ...comments.flatMap((comment): TransactItem[] => [
+      {
+        Delete: {
+          TableName: tableName,
+          Key: keys.comment(comment),
+          // Counted as read: a concurrent status change would make the counters wrong.
+          ConditionExpression: '#status = :status',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':status': comment.status },
+        },
+      },
+      // The duplicate mark goes: the same text may be posted again.
+      ...(comment.contentHash
+        ? [{ Delete: { TableName: tableName, Key: keys.duplicate(comment.url, comment.contentHash) } }]
+        : []),
+      {
+        Put: {
+          TableName: tableName,
+          // An import run again skips this id, rather than bring the comment back (a few bytes per
+          // deleted comment, kept for good).
+          Item: { ...keys.tombstone(comment.url, comment.id), entity: entities.tombstone, deletedAt },
+        },
+      },
+    ]),
+    ...counterUpdates(tableName, url, delta),
   ];
 }
 

@@ -3,21 +3,24 @@ import {
   GetCommand,
   QueryCommand,
   type QueryCommandOutput,
-  type TransactWriteCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import { type CommentStatus, isRoot, type ListedComment } from '../domain/comment.js';
 import { readCommentRange } from './article-comments.js';
 import type { CommentRef } from './comment-repository.js';
 import { fromCommentItem, listedAttributes } from './comment-item.js';
-import { combine, contribution, counterUpdates, noDelta } from './counter-deltas.js';
-import { attributes, entities, indexNames, type Key, keys, statusPartition, threadRange } from './keys.js';
-import { type ModerationChange, moderationItems, movesKey } from './moderation-items.js';
+import { attributes, indexNames, type Key, keys, statusPartition, threadRange } from './keys.js';
+import {
+  type ModeratedComment,
+  type ModerationChange,
+  moderationItems,
+  movesKey,
+  removalItems,
+} from './moderation-items.js';
+import { projection } from './projection.js';
+import { storedCount } from './stored-count.js';
 import { transactWrite } from './transact.js';
 
-type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
-
-/** A comment as moderation reads it: the listed fields and its duplicate-mark hash. */
-export type ModeratedComment = ListedComment & { readonly contentHash?: string };
+export type { ModeratedComment } from './moderation-items.js';
 
 /** What an administrator can do to comments. Each change moves the counters in the same transaction. */
 export interface ModerationRepository {
@@ -106,46 +109,8 @@ export function createModerationRepository(
         .sort((a, b) => Number(isRoot(a)) - Number(isRoot(b)));
       for (let start = 0; start < doomed.length; start += commentsPerTransaction) {
         const chunk = doomed.slice(start, start + commentsPerTransaction);
-        const delta = chunk.reduce(
-          (sum, comment) => combine(sum, contribution(comment.status, isRoot(comment)), -1),
-          noDelta,
-        );
         const outcome = await transactWrite(client, {
-          TransactItems: [
-            ...chunk.flatMap((comment): TransactItem[] => [
-              {
-                Delete: {
-                  TableName: tableName,
-                  Key: keys.comment(comment),
-                  // Counted as read: a concurrent status change would make the counters wrong.
-                  ConditionExpression: '#status = :status',
-                  ExpressionAttributeNames: { '#status': 'status' },
-                  ExpressionAttributeValues: { ':status': comment.status },
-                },
-              },
-              ...(comment.contentHash
-                ? [
-                    {
-                      Delete: { TableName: tableName, Key: keys.duplicate(comment.url, comment.contentHash) },
-                    },
-                  ]
-                : []),
-              {
-                Put: {
-                  TableName: tableName,
-                  // An import run again skips this id, rather than bring the comment back (a few bytes
-                  // per deleted comment, kept for good). The duplicate mark goes: the same text may be
-                  // posted again.
-                  Item: {
-                    ...keys.tombstone(comment.url, comment.id),
-                    entity: entities.tombstone,
-                    deletedAt: Date.now(),
-                  },
-                },
-              },
-            ]),
-            ...counterUpdates(tableName, ref.url, delta),
-          ],
+          TransactItems: removalItems(tableName, ref.url, chunk, Date.now()),
         });
         if (!outcome.ok) return 'conflict';
       }
@@ -161,11 +126,7 @@ export function createModerationRepository(
             TableName: tableName,
             IndexName: indexNames.recent,
             KeyConditionExpression: '#partition = :status',
-            ProjectionExpression: listedAttributes.map((_, i) => `#p${i}`).join(', '),
-            ExpressionAttributeNames: {
-              '#partition': attributes.recentPk,
-              ...Object.fromEntries(listedAttributes.map((name, i) => [`#p${i}`, name])),
-            },
+            ...projection(listedAttributes, { '#partition': attributes.recentPk }),
             ExpressionAttributeValues: { ':status': statusPartition(status) },
             // Newest first, as the moderation list shows them; a page reads no further than it shows.
             ScanIndexForward: false,
@@ -184,14 +145,13 @@ export function createModerationRepository(
         new GetCommand({
           TableName: tableName,
           Key: keys.siteCounters(),
-          ProjectionExpression: 'comments, waiting, spam',
+          ...projection(['comments', 'waiting', 'spam']),
         }),
       );
-      const count = (value: unknown) => Math.max(0, Number(value) || 0);
       return {
-        approved: count(output.Item?.comments),
-        waiting: count(output.Item?.waiting),
-        spam: count(output.Item?.spam),
+        approved: storedCount(output.Item?.comments),
+        waiting: storedCount(output.Item?.waiting),
+        spam: storedCount(output.Item?.spam),
       };
     },
   };

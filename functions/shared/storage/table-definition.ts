@@ -1,5 +1,5 @@
 /**
- * The one DynamoDB table, described once as plain data. The CDK stack and the local
+ * The one DynamoDB table, described once as plain data. The CDK stack (lib/) and the local
  * DynamoDB launcher both build the table from this, so local mode cannot drift from AWS.
  */
 

@@ -9,6 +9,7 @@ import {
   type TransactWriteCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import { UpgradeRequiredError } from '../domain/errors.js';
+import { type RetryPolicy, retry } from '../retry.js';
 import { carriesLayoutGuard } from './layout.js';
 
 /**
@@ -24,8 +25,11 @@ export type TransactOutcome =
       oldItems: (Record<string, AttributeValue> | undefined)[];
     };
 
-/** How often a write that lost a race against a transaction, or was throttled, is tried again. */
-const conflictAttempts = 8;
+/**
+ * How a write that lost a race against a transaction, or was throttled, is tried again: 8 tries, waits
+ * below 50 ms doubling to at most a second (a hot counter item clears in milliseconds).
+ */
+const conflictPolicy = { attempts: 8, firstDelayMs: 50, maxDelayMs: 1000 } satisfies RetryPolicy<unknown>;
 
 /**
  * Cancellation reasons that say nothing about the items, only about the moment: another transaction
@@ -38,8 +42,12 @@ const transientReasons: ReadonlySet<string> = new Set([
   'ProvisionedThroughputExceeded',
 ]);
 
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const backoff = (attempt: number) => pause(Math.random() * Math.min(1000, 25 * 2 ** attempt));
+/** True for a cancellation that only a concurrent transaction or throttling caused. */
+const isTransientCancellation = (error: unknown) =>
+  error instanceof TransactionCanceledException &&
+  (error.CancellationReasons ?? []).some(
+    (reason) => reason.Code !== undefined && transientReasons.has(reason.Code),
+  );
 
 /**
  * Runs a single-item write (UpdateItem) again when it collided with a transaction in flight on the
@@ -47,14 +55,10 @@ const backoff = (attempt: number) => pause(Math.random() * Math.min(1000, 25 * 2
  * so trying again never counts twice.
  */
 export async function retryOnConflict<T>(write: () => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await write();
-    } catch (error) {
-      if (!(error instanceof TransactionConflictException) || attempt >= conflictAttempts) throw error;
-      await backoff(attempt);
-    }
-  }
+  return retry(() => write(), {
+    ...conflictPolicy,
+    retryError: (error) => error instanceof TransactionConflictException,
+  });
 }
 
 /**
@@ -68,28 +72,27 @@ export async function transactWrite(
   client: DynamoDBDocumentClient,
   input: TransactWriteCommandInput,
 ): Promise<TransactOutcome> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      await client.send(new TransactWriteCommand(input));
-      return { ok: true };
-    } catch (error) {
-      if (!(error instanceof TransactionCanceledException)) throw error;
-      const reasons = error.CancellationReasons ?? [];
-      const failedConditions = reasons.flatMap((reason, index) =>
-        reason.Code === 'ConditionalCheckFailed' ? [index] : [],
-      );
-      // The site counters refused: the table is of the previous layout, and nothing was written.
-      if (failedConditions.some((index) => carriesLayoutGuard(input.TransactItems?.[index]))) {
-        throw new UpgradeRequiredError(undefined);
+  return retry(
+    async (): Promise<TransactOutcome> => {
+      try {
+        await client.send(new TransactWriteCommand(input));
+        return { ok: true };
+      } catch (error) {
+        if (!(error instanceof TransactionCanceledException)) throw error;
+        const reasons = error.CancellationReasons ?? [];
+        const failedConditions = reasons.flatMap((reason, index) =>
+          reason.Code === 'ConditionalCheckFailed' ? [index] : [],
+        );
+        // The site counters refused: the table is of the previous layout, and nothing was written.
+        if (failedConditions.some((index) => carriesLayoutGuard(input.TransactItems?.[index]))) {
+          throw new UpgradeRequiredError(undefined);
+        }
+        if (failedConditions.length > 0) {
+          return { ok: false, failedConditions, oldItems: reasons.map((reason) => reason.Item) };
+        }
+        throw error;
       }
-      if (failedConditions.length > 0) {
-        return { ok: false, failedConditions, oldItems: reasons.map((reason) => reason.Item) };
-      }
-      const transient = reasons.some(
-        (reason) => reason.Code !== undefined && transientReasons.has(reason.Code),
-      );
-      if (!transient || attempt >= conflictAttempts) throw error;
-      await backoff(attempt);
-    }
-  }
+    },
+    { ...conflictPolicy, retryError: isTransientCancellation },
+  );
 }

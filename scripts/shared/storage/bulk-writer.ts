@@ -1,4 +1,5 @@
 import { BatchWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { retry } from '../../../functions/shared/retry.js';
 import { attributes } from '../../../functions/shared/storage/keys.js';
 
 /** BatchWriteItem takes at most 25 requests. */
@@ -8,15 +9,13 @@ const itemsPerRequest = 25;
 export interface BulkWriteOptions {
   /** Tries of one batch before giving up; defaults to 10. */
   readonly attempts?: number;
-  /** Base delay of the exponential backoff, in ms; defaults to 50. */
-  readonly baseDelayMs?: number;
+  /** The ceiling of the first wait, in ms; it doubles after each try, up to 20 s; defaults to 100. */
+  readonly firstDelayMs?: number;
   /** Called after each batch with the number of items written so far. */
   readonly onProgress?: (written: number) => void;
   /** Waits `ms`; injected so tests need not sleep. */
   readonly sleep?: (ms: number) => Promise<void>;
 }
-
-const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
  * Puts `items` into `tableName`, 25 per BatchWriteItem. Items DynamoDB leaves unprocessed are sent
@@ -31,31 +30,28 @@ export async function putAll(
   options: BulkWriteOptions = {},
 ): Promise<void> {
   const attempts = options.attempts ?? 10;
-  const baseDelayMs = options.baseDelayMs ?? 50;
-  const sleep = options.sleep ?? pause;
   let written = 0;
   for (let start = 0; start < items.length; start += itemsPerRequest) {
     const batch = items.slice(start, start + itemsPerRequest);
     let pending = [...distinctKeys(batch)].map((item) => ({ PutRequest: { Item: item } }));
-    for (let attempt = 1; pending.length > 0; attempt++) {
-      let unprocessed: typeof pending;
-      try {
+    const left = await retry(
+      async () => {
         const output = await client.send(new BatchWriteCommand({ RequestItems: { [tableName]: pending } }));
-        unprocessed = (output.UnprocessedItems?.[tableName] ?? []) as typeof pending;
-      } catch (error) {
-        // Throttling and 5xx errors the SDK gave up on: the whole batch is sent again.
-        if (!isRetryable(error) || attempt >= attempts) throw error;
-        unprocessed = pending;
-      }
-      if (unprocessed.length > 0) {
-        if (attempt >= attempts) {
-          throw new Error(
-            `BatchWriteItem left ${unprocessed.length} items unprocessed after ${attempts} tries`,
-          );
-        }
-        await sleep(Math.random() * Math.min(20_000, baseDelayMs * 2 ** attempt));
-      }
-      pending = unprocessed;
+        pending = (output.UnprocessedItems?.[tableName] ?? []) as typeof pending;
+        return pending;
+      },
+      {
+        attempts,
+        firstDelayMs: options.firstDelayMs ?? 100,
+        maxDelayMs: 20_000,
+        // Throttling and 5xx errors the SDK gave up on: what is still pending is sent again, whole.
+        retryError: isRetryable,
+        retryResult: (unprocessed) => unprocessed.length > 0,
+        sleep: options.sleep,
+      },
+    );
+    if (left.length > 0) {
+      throw new Error(`BatchWriteItem left ${left.length} items unprocessed after ${attempts} tries`);
     }
     written += batch.length;
     options.onProgress?.(written);

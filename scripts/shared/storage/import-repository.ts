@@ -4,6 +4,8 @@ import type { CounterName } from '../../../functions/shared/domain/counters.js';
 import { batchGet } from '../../../functions/shared/storage/batch-get.js';
 import { entities, type Key, keys } from '../../../functions/shared/storage/keys.js';
 import { createLayoutCheck, layoutGuard } from '../../../functions/shared/storage/layout.js';
+import { projection } from '../../../functions/shared/storage/projection.js';
+import { storedCount } from '../../../functions/shared/storage/stored-count.js';
 import { queryArticleComments } from '../../../functions/shared/storage/article-comments.js';
 import { retryOnConflict, transactWrite } from '../../../functions/shared/storage/transact.js';
 import { putAll, type BulkWriteOptions } from './bulk-writer.js';
@@ -210,7 +212,7 @@ export function createImportRepository(client: DynamoDBDocumentClient, tableName
       const output = await client.send(
         new GetCommand({ TableName: tableName, Key: keys.siteCounters(), ConsistentRead: true }),
       );
-      const value = (name: string) => Math.max(0, Number(output.Item?.[name]) || 0);
+      const value = (name: string) => storedCount(output.Item?.[name]);
       return { comments: value('comments'), waiting: value('waiting'), spam: value('spam') };
     },
 
@@ -225,10 +227,7 @@ export function createImportRepository(client: DynamoDBDocumentClient, tableName
             TableName: tableName,
             Key: keys.pageCounters(url),
             ConsistentRead: true,
-            ProjectionExpression: entries.map((_, i) => `#i${i}`).join(', '),
-            ExpressionAttributeNames: Object.fromEntries(
-              entries.map(([name], i) => [`#i${i}`, importedAttribute(name)]),
-            ),
+            ...projection(entries.map(([name]) => importedAttribute(name))),
           }),
         );
         const names: Record<string, string> = { '#entity': 'entity', '#url': 'url' };

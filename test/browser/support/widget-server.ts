@@ -1,10 +1,9 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createArticleHandler } from '../../../functions/article/article-handler.js';
-import { createCommentHandler } from '../../../functions/comment/comment-handler.js';
 import type { HttpHandler } from '../../../functions/shared/http/http-types.js';
-import { createServices, type Services } from '../../../functions/shared/services.js';
-import type { FunctionName } from '../../../lib/routes.js';
+import type { CommentDependencies } from '../../../functions/comment/dependencies.js';
+import type { FunctionName } from '../../../functions/api-routes.js';
+import { createLocalFunctions } from '../../../scripts/local-functions.js';
 import { createLocalServer } from '../../../scripts/local-server.js';
 import { sendJsonFrom } from '../../../scripts/send-json.js';
 import { testConfig } from '../../support/test-config.js';
@@ -15,7 +14,7 @@ export interface WidgetServer {
   /** `http://127.0.0.1:<port>`. */
   readonly base: string;
   /** The services behind the handlers, for setting up state a test cannot reach through the API. */
-  readonly services: Services;
+  readonly services: CommentDependencies;
   /**
    * Sends one JSON request to the API and returns the parsed answer. `from` picks the client address
    * (any 127.0.0.0/8 address), so tests can vote as several voters.
@@ -41,7 +40,7 @@ export async function startWidgetServer(env: Record<string, string> = {}): Promi
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
   const base = `http://127.0.0.1:${port}`;
-  const services = createServices(
+  const { handlers, comment: services } = createLocalFunctions(
     testConfig({
       TABLE_NAME: table.tableName,
       DYNAMODB_ENDPOINT: table.endpoint,
@@ -52,7 +51,7 @@ export async function startWidgetServer(env: Record<string, string> = {}): Promi
       ...env,
     }),
   );
-  built.handlers = { comment: createCommentHandler(services), article: createArticleHandler(services) };
+  built.handlers = handlers;
 
   return {
     base,

@@ -6,7 +6,7 @@ import type { CommentStatus, StoredComment } from '../../../functions/shared/dom
 import { submitBodySchema } from '../../../functions/shared/domain/comment-schemas.js';
 import { limits } from '../../../functions/shared/domain/limits.js';
 import { renderMarkdown } from '../../../functions/shared/domain/render-markdown.js';
-import { createServices } from '../../../functions/shared/services.js';
+import { createCommentDependencies } from '../../../functions/comment/dependencies.js';
 import { createDocumentClient } from '../../../functions/shared/storage/client.js';
 import { createCommentRepository } from '../../../functions/shared/storage/comment-repository.js';
 import { buildEvent, type EventSpec, testContext } from '../../support/http-event.js';
@@ -49,7 +49,7 @@ describe('answers bounded whatever the article holds', () => {
 
   beforeAll(async () => {
     table = await createTestTable();
-    const services = createServices(
+    const services = createCommentDependencies(
       testConfig({
         TABLE_NAME: table.tableName,
         DYNAMODB_ENDPOINT: table.endpoint,

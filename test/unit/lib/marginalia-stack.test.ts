@@ -261,7 +261,7 @@ describe('MarginaliaStack', () => {
     }
   });
 
-  // Spelled out, not derived from lib/routes.ts: a route dropped there must fail here.
+  // Spelled out, not derived from the route lists (functions/*/routes.ts): a route dropped there must fail here.
   const expectedRoutes: ReadonlyArray<readonly [string, 'comment' | 'article']> = [
     ...['/api', ''].flatMap((prefix): Array<readonly [string, 'comment' | 'article']> => [
       [`GET ${prefix}/comment`, 'comment'],

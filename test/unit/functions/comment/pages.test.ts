@@ -1,12 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { createCommentHandler } from '../../../../functions/comment/comment-handler.js';
 import { embedJson } from '../../../../functions/comment/pages/page-shell.js';
-import { createServices } from '../../../../functions/shared/services.js';
+import { createCommentDependencies } from '../../../../functions/comment/dependencies.js';
 import { buildEvent, testContext } from '../../../support/http-event.js';
 import { testConfig } from '../../../support/test-config.js';
 
 const handler = createCommentHandler(
-  createServices(testConfig({ ALLOWED_ORIGINS: 'https://blog.example', SITE_URL: 'https://blog.example' })),
+  createCommentDependencies(
+    testConfig({ ALLOWED_ORIGINS: 'https://blog.example', SITE_URL: 'https://blog.example' }),
+  ),
 );
 const get = (path: string, method = 'GET') =>
   handler(buildEvent({ method, path, ...(method === 'GET' ? {} : { body: {} }) }), testContext);

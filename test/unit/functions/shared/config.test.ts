@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../../functions/shared/config.js';
-import { createServices } from '../../../../functions/shared/services.js';
+import { createCommentDependencies } from '../../../../functions/comment/dependencies.js';
 
 const base = { TABLE_NAME: 'marginalia', IP_HASH_SALT: '0123456789abcdef' };
 
@@ -65,7 +65,7 @@ describe('loadConfig', () => {
 
   it('turns the QQ avatar rule on only when AVATAR_QQ says so', () => {
     const avatarOf = (env: Record<string, string>) =>
-      createServices(loadConfig({ ...base, ...env })).presentation.avatarFor({
+      createCommentDependencies(loadConfig({ ...base, ...env })).presentation.avatarFor({
         nick: 'Ann',
         mail: '10001@qq.com',
       });

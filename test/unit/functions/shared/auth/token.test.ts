@@ -11,9 +11,33 @@ const secret = 'k'.repeat(32);
 const now = 1_800_000_000_000;
 const claims = { sub: '01ADMIN', email: 'admin@example.com', exp: now / 1000 + 60 };
 
+/**
+ * A token as issued so far, for `claims` and `secret`: whatever signs and checks tokens, the tokens
+ * administrators already hold must keep verifying (same header, claims and key use).
+ */
+const issuedToken =
+  'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIwMUFETUlOIiwiZW1haWwiOiJhZG1pbkBleGFtcGxlLmNvbSIsImV4cCI6MTgwMDAwMDA2MH0.Pug8qebTmwKQ1rmtVpALJuWLoJOBbAXLfRSdx7tof7Q';
+
 describe('signToken and verifyToken', () => {
   it('returns the claims when the token is ours and not expired', () => {
     expect(verifyToken(secret, signToken(secret, claims), now)).toEqual(claims);
+  });
+
+  it('accepts a token issued before, and signs the same claims into the same token', () => {
+    expect(checkToken(secret, issuedToken, now)).toEqual({ ok: true, claims });
+    expect(signToken(secret, claims)).toBe(issuedToken);
+  });
+
+  it('refuses a token signed with our key under another HMAC algorithm', () => {
+    const body = `${Buffer.from('{"alg":"HS384","typ":"JWT"}').toString('base64url')}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}`;
+    const signature = createHmac('sha384', secret).update(body).digest('base64url');
+
+    expect(checkToken(secret, `${body}.${signature}`, now)).toEqual({ ok: false, refusal: 'malformed' });
+    // Cut to the length of an HS256 signature, it is still not ours.
+    expect(checkToken(secret, `${body}.${signature.slice(0, 43)}`, now)).toEqual({
+      ok: false,
+      refusal: 'malformed',
+    });
   });
 
   it('refuses a token when it is expired, signed with another key, or altered', () => {

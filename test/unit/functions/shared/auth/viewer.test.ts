@@ -1,10 +1,11 @@
 import { describe, expect, it, vi } from 'vitest';
 import { signToken } from '../../../../../functions/shared/auth/token.js';
-import { resolveViewer } from '../../../../../functions/shared/auth/viewer.js';
-import { toApiRequest } from '../../../../../functions/shared/http/request.js';
+import {
+  createViewerResolver,
+  type ViewerDependencies,
+} from '../../../../../functions/shared/auth/viewer.js';
 import type { AdminAccount } from '../../../../../functions/shared/storage/admin-repository.js';
 import type { SecretSource } from '../../../../../functions/shared/storage/parameter-secret.js';
-import { buildEvent } from '../../../../support/http-event.js';
 
 const now = 1_800_000_000_000;
 const oldKey = 'o'.repeat(32);
@@ -18,15 +19,16 @@ const account: AdminAccount = {
 };
 const tokenSignedWith = (key: string, exp = now / 1000 + 3600) =>
   signToken(key, { sub: account.id, email: account.email, exp });
-const requestWith = (token: string) =>
-  toApiRequest(buildEvent({ path: '/api/token', headers: { authorization: `Bearer ${token}` } }));
+const requestWith = async (token: string | Promise<string>) => `Bearer ${await token}`;
+const resolveViewer = (dependencies: ViewerDependencies, authorization: string) =>
+  createViewerResolver(dependencies)(authorization);
 
 /** A key source that holds `oldKey` until asked to refresh, then `newKey`: a key rotated meanwhile. */
 function rotatedSource() {
   return vi.fn<SecretSource>(async (options) => (options?.refresh ? newKey : oldKey));
 }
 
-describe('resolveViewer', () => {
+describe('the viewer of a request', () => {
   const services = (tokenSecret: SecretSource, find = async () => account as AdminAccount | undefined) => ({
     tokenSecret,
     now: () => now,
@@ -36,7 +38,7 @@ describe('resolveViewer', () => {
   it('reads the key again, and accepts the token, when it was signed with a key rotated since', async () => {
     const tokenSecret = rotatedSource();
 
-    const viewer = await resolveViewer(services(tokenSecret), requestWith(tokenSignedWith(newKey)));
+    const viewer = await resolveViewer(services(tokenSecret), await requestWith(tokenSignedWith(newKey)));
 
     expect(viewer).toEqual({ id: account.id, email: account.email });
     expect(tokenSecret).toHaveBeenLastCalledWith({ refresh: true });
@@ -46,18 +48,18 @@ describe('resolveViewer', () => {
     const tokenSecret = rotatedSource();
 
     expect(
-      await resolveViewer(services(tokenSecret), requestWith(tokenSignedWith(oldKey, now / 1000 - 1))),
+      await resolveViewer(services(tokenSecret), await requestWith(tokenSignedWith(oldKey, now / 1000 - 1))),
     ).toBe(undefined);
-    expect(await resolveViewer(services(tokenSecret), requestWith('not.a.token'))).toBeUndefined();
+    expect(await resolveViewer(services(tokenSecret), await requestWith('not.a.token'))).toBeUndefined();
     expect(tokenSecret).not.toHaveBeenCalledWith({ refresh: true });
   });
 
   it('stays anonymous when the token matches neither the key read before nor the key read again', async () => {
     const tokenSecret = rotatedSource();
 
-    expect(await resolveViewer(services(tokenSecret), requestWith(tokenSignedWith('x'.repeat(32))))).toBe(
-      undefined,
-    );
+    expect(
+      await resolveViewer(services(tokenSecret), await requestWith(tokenSignedWith('x'.repeat(32)))),
+    ).toBe(undefined);
     expect(tokenSecret).toHaveBeenCalledWith({ refresh: true });
   });
 
@@ -67,7 +69,7 @@ describe('resolveViewer', () => {
     expect(
       await resolveViewer(
         services(tokenSecret, async () => undefined),
-        requestWith(tokenSignedWith(oldKey)),
+        await requestWith(tokenSignedWith(oldKey)),
       ),
     ).toBeUndefined();
   });

@@ -1,10 +1,10 @@
 import { BatchGetCommand, DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { createArticleHandler } from '../../../../../functions/article/article-handler.js';
-import { createCommentHandler } from '../../../../../functions/comment/comment-handler.js';
 import type { HttpHandler } from '../../../../../functions/shared/http/http-types.js';
-import { createServices, type Services } from '../../../../../functions/shared/services.js';
+import type { ArticleDependencies } from '../../../../../functions/article/dependencies.js';
+import type { CommentDependencies } from '../../../../../functions/comment/dependencies.js';
+import { createLocalFunctions } from '../../../../../scripts/local-functions.js';
 import { buildEvent, type EventSpec, testContext } from '../../../../support/http-event.js';
 import { testConfig } from '../../../../support/test-config.js';
 
@@ -18,13 +18,19 @@ function fakeCounters() {
     react: async (path: string, type: string) => (calls.push(`react ${path} ${type}`), 1),
     siteCommentCount: async () => 0,
   };
-  return { calls, counters: counters as unknown as Services['counters'] };
+  return {
+    calls,
+    counters: counters as unknown as ArticleDependencies['counters'] & CommentDependencies['counters'],
+  };
 }
 
 function handlers(env: Record<string, string> = {}) {
   const { calls, counters } = fakeCounters();
-  const services = createServices(testConfig(env), { counters });
-  return { calls, comment: createCommentHandler(services), article: createArticleHandler(services) };
+  const { handlers } = createLocalFunctions(testConfig(env), {
+    comment: { counters },
+    article: { counters },
+  });
+  return { calls, ...handlers };
 }
 
 async function send(api: { comment: HttpHandler; article: HttpHandler }, spec: EventSpec) {

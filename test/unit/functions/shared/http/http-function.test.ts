@@ -4,14 +4,15 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createArticleHandler } from '../../../../../functions/article/article-handler.js';
 import { createCommentHandler } from '../../../../../functions/comment/comment-handler.js';
 import { limits } from '../../../../../functions/shared/domain/limits.js';
-import { createServices } from '../../../../../functions/shared/services.js';
+import { createArticleDependencies } from '../../../../../functions/article/dependencies.js';
+import { createCommentDependencies } from '../../../../../functions/comment/dependencies.js';
 import { buildEvent, type EventSpec, testContext } from '../../../../support/http-event.js';
 import { testConfig } from '../../../../support/test-config.js';
 
 const ddb = mockClient(DynamoDBDocumentClient);
 
 const callWith = async (env: Record<string, string>, spec: EventSpec) => {
-  const handler = createCommentHandler(createServices(testConfig(env)));
+  const handler = createCommentHandler(createCommentDependencies(testConfig(env)));
   const response = await handler(buildEvent(spec), testContext);
   return { ...response, json: response.body ? JSON.parse(response.body) : undefined };
 };
@@ -211,7 +212,7 @@ describe('the HTTP layer of a function', () => {
 
   it('reads pageviews when a reading-count request names no type', async () => {
     ddb.on(BatchGetCommand).resolves({ Responses: {} });
-    const article = createArticleHandler(createServices(testConfig({})));
+    const article = createArticleHandler(createArticleDependencies(testConfig({})));
 
     const response = await article(buildEvent({ path: '/api/article', query: 'path=%2Fp' }), testContext);
 
@@ -220,7 +221,7 @@ describe('the HTTP layer of a function', () => {
 
   it('answers an event that carries no headers at all, as a direct invocation may send', async () => {
     ddb.on(GetCommand).resolves({ Item: { comments: 2 } });
-    const handler = createCommentHandler(createServices(testConfig({})));
+    const handler = createCommentHandler(createCommentDependencies(testConfig({})));
     const event = { ...buildEvent({ path: '/api/comment', query: 'type=count' }), headers: undefined };
 
     const response = await handler(event as unknown as Parameters<typeof handler>[0], testContext);
@@ -255,6 +256,22 @@ describe('the HTTP layer of a function', () => {
     expect(strange.statusCode).toBe(500);
     expect(strange.json).toEqual({ errno: 500, errmsg: 'Internal server error.' });
     expect(logged).toHaveBeenCalledTimes(2);
+  });
+
+  it('logs each failure as one JSON line carrying the request id of its invocation', async () => {
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    ddb.on(GetCommand).resolves({});
+    ddb.on(QueryCommand).rejects(new Error('table detail'));
+    const handler = createCommentHandler(createCommentDependencies(testConfig({})));
+    const event = buildEvent({ path: '/api/comment', query: 'path=%2Fp' });
+
+    await handler(event, { ...testContext, awsRequestId: 'first-request' });
+    await handler(event, { ...testContext, awsRequestId: 'second-request' });
+
+    expect(logged.mock.calls.map(([line]) => JSON.parse(String(line)))).toEqual([
+      expect.objectContaining({ level: 'error', message: 'request failed', requestId: 'first-request' }),
+      expect.objectContaining({ level: 'error', message: 'request failed', requestId: 'second-request' }),
+    ]);
   });
 
   it('treats an edit from an anonymous visitor as unauthorised, even with Bearer undefined', async () => {

@@ -55,8 +55,8 @@ describe('batchGet', () => {
     expect([requested(0).length, requested(1).length]).toEqual([100, 50]);
     const input = mock.commandCalls(BatchGetCommand)[0]?.args[0].input.RequestItems?.t;
     expect(input).toMatchObject({
-      ProjectionExpression: '#a0, #a1, #a2',
-      ExpressionAttributeNames: { '#a0': 'pk', '#a1': 'sk', '#a2': 'comments' },
+      ProjectionExpression: '#p0, #p1, #p2',
+      ExpressionAttributeNames: { '#p0': 'pk', '#p1': 'sk', '#p2': 'comments' },
       ConsistentRead: true,
     });
   });

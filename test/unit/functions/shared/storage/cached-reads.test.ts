@@ -5,7 +5,7 @@ import { createCommentHandler } from '../../../../../functions/comment/comment-h
 import { signToken } from '../../../../../functions/shared/auth/token.js';
 import type { ListedComment } from '../../../../../functions/shared/domain/comment.js';
 import type { StoredThread } from '../../../../../functions/shared/domain/thread.js';
-import { createServices } from '../../../../../functions/shared/services.js';
+import { createCommentDependencies } from '../../../../../functions/comment/dependencies.js';
 import { cacheListReads } from '../../../../../functions/shared/storage/cached-reads.js';
 import type {
   CommentRepository,
@@ -320,7 +320,7 @@ describe('the list cache behind the comment routes', () => {
       passwordHash: 'x',
       createdAt: 1,
     };
-    const services = createServices(testConfig({ LIST_CACHE_MS: '60000' }), {
+    const services = createCommentDependencies(testConfig({ LIST_CACHE_MS: '60000' }), {
       tokenSecret: async () => secret,
       admins: { find: async (email: string) => (email === admin.email ? admin : undefined) } as never,
     });
@@ -355,7 +355,7 @@ describe('the list cache behind the comment routes', () => {
   });
 
   it('sends no read for a repeated list, and reads consistently again after a submit', async () => {
-    const handler = createCommentHandler(createServices(testConfig({ LIST_CACHE_MS: '60000' })));
+    const handler = createCommentHandler(createCommentDependencies(testConfig({ LIST_CACHE_MS: '60000' })));
     const items = [
       { pk: 'URL#/p', sk: 'PAGE', comments: 1, roots: 1, held: 1, heldRoots: 1 },
       commentItem('/p', '01A', { nick: 'ann' }),

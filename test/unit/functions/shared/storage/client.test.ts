@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createServices } from '../../../../../functions/shared/services.js';
+import { createArticleDependencies } from '../../../../../functions/article/dependencies.js';
 import { createDocumentClient } from '../../../../../functions/shared/storage/client.js';
 import { testConfig } from '../../../../support/test-config.js';
 
@@ -61,7 +61,7 @@ describe('createDocumentClient', () => {
   });
 });
 
-describe('createServices', () => {
+describe("the functions' client", () => {
   let stalled: Awaited<ReturnType<typeof startStalledServer>> | undefined;
   afterEach(async () => {
     await stalled?.close();
@@ -70,7 +70,7 @@ describe('createServices', () => {
 
   it('gives the functions a client with the configured DynamoDB timeouts', async () => {
     stalled = await startStalledServer();
-    const services = createServices(
+    const services = createArticleDependencies(
       testConfig({ DYNAMODB_ENDPOINT: stalled.endpoint, DYNAMODB_REQUEST_TIMEOUT_MS: '150' }),
     );
 

@@ -4,7 +4,6 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { StoredComment } from '../../../../../functions/shared/domain/comment.js';
 import { UpgradeRequiredError } from '../../../../../functions/shared/domain/errors.js';
-import { limits } from '../../../../../functions/shared/domain/limits.js';
 import {
   createCommentRepository,
   type PageQuery,
@@ -23,10 +22,6 @@ const query = (extra: Partial<PageQuery> = {}): PageQuery => ({
   withHeld: false,
   ...extra,
 });
-const threadIds = (page: {
-  threads: readonly { root: { id: string }; replies: readonly { id: string }[] }[];
-}) => page.threads.map((thread) => [thread.root.id, thread.replies.map((reply) => reply.id)]);
-
 const newComment = (extra: Partial<StoredComment> = {}): StoredComment => ({
   id: '01N',
   url: '/p',
@@ -50,145 +45,8 @@ describe('createCommentRepository', () => {
   afterEach(() => ddb.reset());
 
   describe('listPage', () => {
-    it('reads the like index backwards, with its keys, and puts the newer of equal roots first, when sorting by like_desc', async () => {
-      // The like key (zero-padded count, then id) orders ties itself, whatever order the items came in.
-      const sent = serveCommentTable(ddb, [
-        commentItem('/p', '01C', { like: 2 }),
-        commentItem('/p', '01B', { like: 7 }),
-        commentItem('/p', '01A', { like: 2 }),
-      ]);
-
-      const page = await repository().listPage(query({ sortBy: 'like_desc' }));
-
-      expect(threadIds(page)).toEqual([
-        ['01B', []],
-        ['01C', []],
-        ['01A', []],
-      ]);
-      expect(
-        sent.find(({ input }) => input.ExpressionAttributeValues?.[':partition'] === 'R#approved#flow#/p')
-          ?.input,
-      ).toEqual({
-        TableName: 't',
-        IndexName: 'roots-by-like',
-        KeyConditionExpression: '#roots = :partition',
-        ProjectionExpression: '#sk, #likeSort',
-        ExpressionAttributeNames: { '#roots': 'rootsPk', '#sk': 'sk', '#likeSort': 'likeSort' },
-        ExpressionAttributeValues: { ':partition': 'R#approved#flow#/p' },
-        ScanIndexForward: false,
-        Limit: 10,
-      });
-    });
-
-    it('reads the time index forwards when sorting by insertedAt_asc', async () => {
-      const sent = serveCommentTable(ddb, [commentItem('/p', '01B'), commentItem('/p', '01A')]);
-
-      const page = await repository().listPage(query({ sortBy: 'insertedAt_asc' }));
-
-      expect(threadIds(page)).toEqual([
-        ['01A', []],
-        ['01B', []],
-      ]);
-      const indexQueries = sent.filter(({ input }) => input.IndexName !== undefined);
-      expect(indexQueries.map(({ input }) => [input.IndexName, input.ScanIndexForward])).toEqual([
-        ['roots-by-time', true],
-        ['roots-by-time', true],
-      ]);
-    });
-
-    it('reads the counters and the threads consistently when asked, the roots index (a GSI) as it can', async () => {
-      const sent = serveCommentTable(ddb, [commentItem('/p', '01A')]);
-
-      await repository().listPage(query({ consistent: true, withHeld: true }));
-
-      expect(
-        sent.map(({ input }) => [
-          input.IndexName ?? input.Key?.sk ?? input.ExpressionAttributeValues[':from'],
-          input.ConsistentRead,
-        ]),
-      ).toEqual([
-        ['PAGE', true],
-        ...Array.from({ length: 6 }, () => ['roots-by-time', undefined]),
-        ['C#01A', true],
-        ['H#01A#', true],
-      ]);
-    });
-
-    it('counts held comments and roots for an administrator only', async () => {
-      const items = [
-        { pk: 'URL#/p', sk: 'PAGE', comments: 4, roots: 3, held: 2, heldRoots: 1 },
-        commentItem('/p', '01A'),
-      ];
-      serveCommentTable(ddb, items);
-
-      const visitor = await repository().listPage(query());
-      const admin = await repository().listPage(query({ withHeld: true }));
-
-      expect([visitor.comments, visitor.roots]).toEqual([4, 3]);
-      expect([admin.comments, admin.roots]).toEqual([6, 4]);
-    });
-
-    it("leaves out of a visitor's page a root the index still lists as approved but that was held meanwhile", async () => {
-      serveCommentTable(ddb, [commentItem('/p', '01A'), { ...commentItem('/p', '01B'), status: 'waiting' }]);
-
-      expect(threadIds(await repository().listPage(query()))).toEqual([['01A', []]]);
-    });
-
-    it('reads at most repliesPerThread replies of a thread and says there are more', async () => {
-      const replies = Array.from({ length: limits.repliesPerThread + 1 }, (_, i) =>
-        commentItem('/p', `01R${String(i).padStart(3, '0')}`, { rid: '01A' }),
-      );
-      serveCommentTable(ddb, [commentItem('/p', '01A'), ...replies]);
-
-      const [thread] = (await repository().listPage(query())).threads;
-
-      expect(thread?.replies).toHaveLength(limits.repliesPerThread);
-      expect(thread?.replies.at(-1)?.id).toBe(`01R${String(limits.repliesPerThread - 1).padStart(3, '0')}`);
-      expect(thread?.moreReplies).toBe(true);
-    });
-
-    it('says there are no more replies when the thread was read to its end', async () => {
-      serveCommentTable(ddb, [commentItem('/p', '01A'), commentItem('/p', '01B', { rid: '01A' })]);
-
-      const [thread] = (await repository().listPage(query())).threads;
-
-      expect(thread?.moreReplies).toBe(false);
-    });
-
-    it('reads no thread further once the page has read what one answer can carry', async () => {
-      // Three roots of 2 MB-ish text each: past listReadChars after the first read of the page.
-      const big = 'x'.repeat(limits.listReadChars / 3 + 1);
-      const fat = (url: string, id: string, extra = {}) => ({ ...commentItem(url, id, extra), orig: big });
-      const replies = Array.from({ length: 30 }, (_, i) =>
-        fat('/p', `01R${String(i).padStart(2, '0')}`, { rid: '01A' }),
-      );
-      const sent = serveCommentTable(ddb, [fat('/p', '01A'), fat('/p', '01B'), fat('/p', '01C'), ...replies]);
-
-      const page = await repository().listPage(query());
-
-      // The first read of each thread (root and up to 10 replies), and nothing after it.
-      expect(sent.filter(({ input }) => input.ExpressionAttributeValues?.[':from'] === 'C#01A')).toHaveLength(
-        1,
-      );
-      expect(page.threads.find((thread) => thread.root.id === '01A')).toMatchObject({ moreReplies: true });
-      expect(page.threads.find((thread) => thread.root.id === '01A')?.replies).toHaveLength(10);
-    });
-
-    it('reads a page far past the end as its counters alone, and no root key', async () => {
-      const sent = serveCommentTable(ddb, [
-        { pk: 'URL#/p', sk: 'PAGE', comments: 3, roots: 3 },
-        commentItem('/p', '01A'),
-      ]);
-
-      const page = await repository().listPage(query({ page: 1000, pageSize: 10 }));
-
-      expect(page.threads).toEqual([]);
-      expect(sent.map(({ command, input }) => [command, input.IndexName ?? input.Key?.sk])).toEqual([
-        ['GetItem', 'PAGE'],
-      ]);
-    });
-
-    it('answers the layout check rather than an index error when the table is of the previous layout', async () => {
+    // The page read itself is tested in list-page.test.ts; this is its wiring into the repository.
+    it('reads pages with the layout check the repository was given', async () => {
       serveCommentTable(ddb, []);
       ddb
         .on(QueryCommand)
@@ -199,30 +57,6 @@ describe('createCommentRepository', () => {
           throw new UpgradeRequiredError(undefined);
         }).listPage(query()),
       ).rejects.toBeInstanceOf(UpgradeRequiredError);
-    });
-
-    it('shows no thread whose root is gone, whatever reply its range now starts with', async () => {
-      // The index still lists 01A; the root item was deleted, a reply of it remains for a moment.
-      const orphan = commentItem('/p', '01B', { rid: '01A' });
-      serveCommentTable(ddb, [
-        { ...commentItem('/p', '01A'), pk: 'URL#elsewhere' },
-        orphan,
-        commentItem('/p', '01C'),
-      ]);
-
-      expect(threadIds(await repository().listPage(query()))).toEqual([['01C', []]]);
-    });
-
-    it('runs the layout check once for a page, whose reads take two rounds', async () => {
-      const sent = serveCommentTable(ddb, [commentItem('/p', '01A')]);
-      let checks = 0;
-
-      await createCommentRepository(client, 't', async () => {
-        checks++;
-      }).listPage(query());
-
-      expect(checks).toBe(1);
-      expect(byRound(sent).map((round) => round.length)).toEqual([3, 1]);
     });
   });
 

@@ -12,8 +12,8 @@ const ddb = mockClient(client);
 const siteRead = {
   TableName: 't',
   Key: { pk: 'SITE', sk: 'SITE' },
-  ProjectionExpression: '#layout',
-  ExpressionAttributeNames: { '#layout': 'layout' },
+  ProjectionExpression: '#p0',
+  ExpressionAttributeNames: { '#p0': 'layout' },
 };
 const reads = () => ddb.commandCalls(GetCommand).map((call) => call.args[0].input);
 

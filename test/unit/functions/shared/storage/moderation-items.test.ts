@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { ListedComment } from '../../../../../functions/shared/domain/comment.js';
-import { moderationItems, movesKey } from '../../../../../functions/shared/storage/moderation-items.js';
+import {
+  moderationItems,
+  movesKey,
+  removalItems,
+} from '../../../../../functions/shared/storage/moderation-items.js';
 
 const comment = (extra: Partial<ListedComment> = {}): ListedComment => ({
   id: '01A',
@@ -232,5 +236,83 @@ describe('moderationItems', () => {
 
   it('refuses to build a move without the item as read', () => {
     expect(() => moderationItems('t', reply(), { status: 'approved' })).toThrow('needs its item as read');
+  });
+});
+
+describe('removalItems', () => {
+  it('deletes each comment as read with its duplicate mark, leaves a tombstone of each, and moves the counters', () => {
+    const items = removalItems(
+      't',
+      '/p',
+      [reply(), { ...comment({ status: 'approved' }), contentHash: 'hA' }],
+      1_700_000_000_000,
+    );
+
+    expect(items).toEqual([
+      {
+        Delete: {
+          TableName: 't',
+          Key: { pk: 'URL#/p', sk: 'H#01A#01B' },
+          ConditionExpression: '#status = :status',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':status': 'waiting' },
+        },
+      },
+      {
+        Put: {
+          TableName: 't',
+          Item: { pk: 'URL#/p', sk: 'DEL#01B', entity: 'tombstone', deletedAt: 1_700_000_000_000 },
+        },
+      },
+      {
+        Delete: {
+          TableName: 't',
+          Key: { pk: 'URL#/p', sk: 'C#01A' },
+          ConditionExpression: '#status = :status',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':status': 'approved' },
+        },
+      },
+      { Delete: { TableName: 't', Key: { pk: 'URL#/p', sk: 'DUP#hA' } } },
+      {
+        Put: {
+          TableName: 't',
+          Item: { pk: 'URL#/p', sk: 'DEL#01A', entity: 'tombstone', deletedAt: 1_700_000_000_000 },
+        },
+      },
+      {
+        Update: {
+          TableName: 't',
+          Key: { pk: 'URL#/p', sk: 'PAGE' },
+          UpdateExpression: 'ADD #c0 :c0, #c1 :c1, #c2 :c2 SET #s0 = :s0, #s1 = :s1',
+          ExpressionAttributeNames: {
+            '#c0': 'comments',
+            '#c1': 'roots',
+            '#c2': 'held',
+            '#s0': 'entity',
+            '#s1': 'url',
+          },
+          ExpressionAttributeValues: { ':c0': -1, ':c1': -1, ':c2': -1, ':s0': 'page', ':s1': '/p' },
+        },
+      },
+      siteUpdate({ comments: -1, waiting: -1 }),
+    ]);
+  });
+
+  it('moves the counters of the page it is given, and only by the comments it deletes', () => {
+    const items = removalItems('t', '/q', [reply({ url: '/q', status: 'spam' })], 5);
+
+    expect(items.slice(2)).toEqual([
+      {
+        Update: {
+          TableName: 't',
+          Key: { pk: 'URL#/q', sk: 'PAGE' },
+          UpdateExpression: 'ADD #c0 :c0 SET #s0 = :s0, #s1 = :s1',
+          ExpressionAttributeNames: { '#c0': 'held', '#s0': 'entity', '#s1': 'url' },
+          ExpressionAttributeValues: { ':c0': -1, ':s0': 'page', ':s1': '/q' },
+        },
+      },
+      siteUpdate({ spam: -1 }),
+    ]);
   });
 });

@@ -95,6 +95,17 @@ describe('createReadCache', () => {
     expect(a.calls).toBe(2);
   });
 
+  it('lets copies expire when its clock starts at 0', async () => {
+    let time = 0;
+    const cache = createReadCache<string>({ ttlMs: 1000, maxWeight: 10, now: () => time });
+    const load = counting(() => 'a');
+
+    await cache.get('a', load);
+    time = 1000;
+    await cache.get('a', load);
+    expect(load.calls).toBe(2);
+  });
+
   it('keeps no value heavier than maxWeight, and evicts nothing for it', async () => {
     const cache = createReadCache<number[]>({ ttlMs: 60_000, maxWeight: 5, weigh: (list) => list.length });
     const small = counting(() => [1, 2]);
@@ -181,6 +192,23 @@ describe('createReadCache', () => {
     const load = counting(() => 'after the write');
     expect(await cache.get('a', load, '/p')).toBe('after the write');
     expect(load.calls).toBe(1);
+  });
+
+  it('forgets a key only with the group it was last filed under, once it was evicted or not kept', async () => {
+    const cache = createReadCache<number[]>({ ttlMs: 60_000, maxWeight: 2, weigh: (list) => list.length });
+    await cache.get('evicted', async () => [1], '/old');
+    await cache.get('x', async () => [1]);
+    await cache.get('y', async () => [1]); // 3 > 2: the oldest, evicted, goes.
+    await cache.get('heavy', async () => [1, 2, 3], '/old'); // Too heavy: not kept.
+    const evicted = counting(() => [1]);
+    const heavy = counting(() => [1]);
+    await cache.get('evicted', evicted, '/new');
+    await cache.get('heavy', heavy, '/new');
+
+    cache.forgetGroup('/old');
+    await cache.get('evicted', evicted, '/new');
+    await cache.get('heavy', heavy, '/new');
+    expect([evicted.calls, heavy.calls]).toEqual([1, 1]);
   });
 
   it('forgets nothing for a group it never filed a key under', async () => {

@@ -1,0 +1,19 @@
+import type { Config } from '../shared/config.js';
+import { createFunctionClient } from '../shared/storage/client.js';
+import { type CounterRepository, createCounterRepository } from '../shared/storage/counter-repository.js';
+
+/** Everything the article function's routes use, built once per cold start. */
+export interface ArticleDependencies {
+  readonly config: Pick<Config, 'ALLOWED_ORIGINS' | 'IP_HASH_SALT'>;
+  /** Reading counts: pageviews and reactions. */
+  readonly counters: Pick<CounterRepository, 'readPageCounters' | 'increment' | 'react'>;
+}
+
+/** Builds the article function's dependencies for `config`; `overrides` lets tests swap any part. */
+export function createArticleDependencies(
+  config: Config,
+  overrides: Partial<ArticleDependencies> = {},
+): ArticleDependencies {
+  const client = createFunctionClient(config);
+  return { config, counters: createCounterRepository(client, config.TABLE_NAME), ...overrides };
+}

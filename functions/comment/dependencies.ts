@@ -1,0 +1,100 @@
+import { ulid } from 'ulid';
+import type { Config } from '../shared/config.js';
+import { createAvatarResolver } from '../shared/domain/avatar.js';
+import type { Presentation } from '../shared/domain/present-comment.js';
+import { loadMarkdownRenderer } from '../shared/domain/write-only-modules.js';
+import { createAkismetCheck, type SpamCheck } from '../shared/spam/akismet.js';
+import { type AdminRepository, createAdminRepository } from '../shared/storage/admin-repository.js';
+import { cacheListReads } from '../shared/storage/cached-reads.js';
+import { createFunctionClient } from '../shared/storage/client.js';
+import { type CommentRepository, createCommentRepository } from '../shared/storage/comment-repository.js';
+import { type CounterRepository, createCounterRepository } from '../shared/storage/counter-repository.js';
+import { createLayoutCheck } from '../shared/storage/layout.js';
+import {
+  createModerationRepository,
+  type ModerationRepository,
+} from '../shared/storage/moderation-repository.js';
+import type { SecretSource } from '../shared/storage/parameter-secret.js';
+import {
+  createRefusedPostMarker,
+  createSubmitMarksReader,
+  type MarkRefusedPost,
+  type ReadSubmitMarks,
+} from '../shared/storage/submit-marks.js';
+
+/** Everything the comment function's routes use, built once per cold start (comment-handler.ts hands each route its part). */
+export interface CommentDependencies {
+  readonly config: Config;
+  /** Comments: pages, recent, insert, votes (reads cached per instance: storage/cached-reads.ts). */
+  readonly comments: CommentRepository;
+  /** Comment counts per page and for the site. */
+  readonly counters: Pick<CounterRepository, 'siteCommentCount' | 'commentCounts'>;
+  readonly moderation: ModerationRepository;
+  readonly admins: AdminRepository;
+  /**
+   * The key that signs sign-in tokens; undefined when sign-in is not configured. `{ refresh: true }`
+   * asks for the key again after a token failed verification with it (it may have been rotated).
+   */
+  readonly tokenSecret: SecretSource;
+  /** Akismet, when AKISMET_KEY is set (on AWS, AKISMET_KEY_PARAMETER: handler.ts). */
+  readonly spamCheck: SpamCheck | undefined;
+  /** A submission's rate mark, duplicate mark and administrator mail, read before it costs anything. */
+  readonly readSubmitMarks: ReadSubmitMarks;
+  /** Counts a submission refused for what it revealed against its IP's rate. */
+  readonly markRefusedPost: MarkRefusedPost;
+  /**
+   * Markdown to sanitised HTML. By default the renderer is loaded on first use (write-only-modules.ts), so
+   * reads never load markdown-it and sanitize-html; tests inject one that counts renders.
+   */
+  readonly renderMarkdown: (text: string) => Promise<string>;
+  /** Milliseconds since the epoch; injected so tests control time. */
+  readonly now: () => number;
+  /** A new comment id (a ULID) for a comment inserted at `time`. */
+  readonly newId: (time: number) => string;
+  /** How comments are shown, but for the route-dependent `legacy` flag. */
+  readonly presentation: Presentation;
+}
+
+/** Builds the comment function's dependencies for `config`; `overrides` lets tests and local mode swap any part. */
+export function createCommentDependencies(
+  config: Config,
+  overrides: Partial<CommentDependencies> = {},
+): CommentDependencies {
+  const client = createFunctionClient(config);
+  // Reads that depend on the item layout first check, once per instance, that the table has it.
+  const ensureLayout = createLayoutCheck(client, config.TABLE_NAME);
+  const { comments, moderation } = cacheListReads(
+    {
+      comments: createCommentRepository(client, config.TABLE_NAME, ensureLayout),
+      moderation: createModerationRepository(client, config.TABLE_NAME, ensureLayout),
+    },
+    { ttlMs: config.LIST_CACHE_MS },
+  );
+  return {
+    config,
+    comments,
+    counters: createCounterRepository(client, config.TABLE_NAME),
+    moderation,
+    admins: createAdminRepository(client, config.TABLE_NAME),
+    // JWT_TOKEN only: the key read through the Parameters and Secrets extension (storage/token-secret.ts)
+    // is wired by handler.ts, on AWS, where the function has the layer.
+    tokenSecret: async () => config.JWT_TOKEN,
+    spamCheck: config.AKISMET_KEY
+      ? createAkismetCheck({ key: config.AKISMET_KEY, siteUrl: config.SITE_URL ?? 'http://localhost' })
+      : undefined,
+    readSubmitMarks: createSubmitMarksReader(client, config.TABLE_NAME),
+    markRefusedPost: createRefusedPostMarker(client, config.TABLE_NAME),
+    renderMarkdown: async (text) => (await loadMarkdownRenderer()).renderMarkdown(text),
+    now: Date.now,
+    newId: (time) => ulid(time),
+    presentation: {
+      avatarFor: createAvatarResolver({
+        proxy: config.AVATAR_PROXY,
+        template: config.GRAVATAR_STR,
+        qq: config.AVATAR_QQ,
+      }),
+      showUserAgent: !config.DISABLE_USERAGENT,
+    },
+    ...overrides,
+  };
+}

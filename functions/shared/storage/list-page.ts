@@ -1,0 +1,288 @@
+import {
+  type DynamoDBDocumentClient,
+  GetCommand,
+  QueryCommand,
+  type QueryCommandOutput,
+} from '@aws-sdk/lib-dynamodb';
+import type { CommentStatus } from '../domain/comment.js';
+import type { SortOrder } from '../domain/comment-schemas.js';
+import { limits } from '../domain/limits.js';
+import { mergeRootKeys, pageOfRoots, type RootKey, type StoredThread } from '../domain/thread.js';
+import { type RangeRead, readCommentRange } from './article-comments.js';
+import { fromCommentItem, threadAttributes } from './comment-item.js';
+import {
+  attributes,
+  indexNames,
+  keys,
+  likesOfSortValue,
+  parseCommentSk,
+  rootsPartition,
+  threadRange,
+} from './keys.js';
+import { projection } from './projection.js';
+import { storedCount } from './stored-count.js';
+
+/** What a page of the list asks for. */
+export interface PageQuery {
+  readonly url: string;
+  readonly page: number;
+  readonly pageSize: number;
+  readonly sortBy: SortOrder;
+  /** Administrators see waiting and spam comments too, in place. */
+  readonly withHeld: boolean;
+  /** Reads the counters and threads consistently (after a write of this instance). */
+  readonly consistent?: boolean;
+}
+
+/** One page of an article's threads as stored, with the counts the page numbers come from. */
+export interface StoredPage {
+  /** The page's roots in order, each with the replies read. */
+  readonly threads: readonly StoredThread[];
+  /** Roots the viewer may see: the pages count these. */
+  readonly roots: number;
+  /** Comments the viewer may see, replies included. */
+  readonly comments: number;
+}
+
+/**
+ * Page `page` of the threads of `url`: the page counters and the keys of the roots up to the page's
+ * end in parallel, then the page's threads in parallel. Nothing of the roots before the page but
+ * their keys is read, and nothing held from visitors unless `withHeld`.
+ */
+export type ListPage = (query: PageQuery) => Promise<StoredPage>;
+
+/** The roots of an article in page order: pinned ones, then the rest (each in the sort's order). */
+interface RootKeys {
+  readonly pinned: RootKey[];
+  readonly flow: RootKey[];
+}
+
+/** A thread as first read: its ranges, each with what was read and where it stopped. */
+interface ThreadRead {
+  readonly rootId: string;
+  readonly visible: RangeRead;
+  readonly held: RangeRead;
+}
+
+/** Counts what a page's reads brought, and stops further reads once one answer could carry no more. */
+function createReadBudget() {
+  let chars = 0;
+  return {
+    count: (items: readonly Record<string, unknown>[]) => {
+      for (const item of items) chars += String(item.orig ?? '').length + String(item.html ?? '').length;
+    },
+    goOn: () => chars < limits.listReadChars,
+  };
+}
+type ReadBudget = ReturnType<typeof createReadBudget>;
+
+/** The thread a read brought, or undefined when its root is gone or (for a visitor) not approved. */
+function toThread(read: ThreadRead, withHeld: boolean): StoredThread | undefined {
+  const [rootItem, ...replyItems] = read.visible.items;
+  if (!rootItem) return undefined;
+  const root = fromCommentItem(rootItem);
+  // The first key of the range is the root's own, unless the root was deleted meanwhile.
+  if (root.id !== read.rootId || root.rid !== undefined) return undefined;
+  // The index lags the table by a moment: a root moderated meanwhile is not shown to visitors.
+  if (!withHeld && root.status !== 'approved') return undefined;
+  // Each range gave its oldest replies: together, in id order, the first ones are the thread's oldest.
+  const replies = [...replyItems, ...read.held.items]
+    .map(fromCommentItem)
+    .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+    .slice(0, limits.repliesPerThread);
+  return {
+    root,
+    replies,
+    moreReplies:
+      read.visible.more || read.held.more || replyItems.length + read.held.items.length > replies.length,
+  };
+}
+
+/**
+ * Builds the list's page read on `client` and `tableName`; `ensureLayout` (the roots index exists only
+ * in this layout) runs beside the first reads.
+ */
+export function createListPage(
+  client: DynamoDBDocumentClient,
+  tableName: string,
+  ensureLayout: () => Promise<void> = async () => undefined,
+): ListPage {
+  /** The page counters: what the viewer may see, held comments and roots included for an administrator. */
+  const readPageCounts = async (url: string, withHeld: boolean, consistent: boolean) => {
+    const output = await client.send(
+      new GetCommand({
+        TableName: tableName,
+        Key: keys.pageCounters(url),
+        ...(consistent ? { ConsistentRead: true } : {}),
+        ...projection(['comments', 'roots', 'held', 'heldRoots']),
+      }),
+    );
+    const count = (name: string) => storedCount(output.Item?.[name]);
+    return withHeld
+      ? { roots: count('roots') + count('heldRoots'), comments: count('comments') + count('held') }
+      : { roots: count('roots'), comments: count('comments') };
+  };
+
+  /**
+   * The first `limit` root keys of one roots-index partition in `sortBy` order: keys only, so a key
+   * costs about a hundred bytes of read, whatever its comment holds.
+   */
+  const readRootPartition = async (partition: string, sortBy: SortOrder, limit: number) => {
+    const roots: RootKey[] = [];
+    let startKey: QueryCommandOutput['LastEvaluatedKey'];
+    do {
+      const output = await client.send(
+        new QueryCommand({
+          TableName: tableName,
+          IndexName: sortBy === 'like_desc' ? indexNames.rootsByLike : indexNames.rootsByTime,
+          KeyConditionExpression: '#roots = :partition',
+          // Keys only: the time index holds no like sort value (its sort needs none).
+          ...projection(sortBy === 'like_desc' ? [attributes.sk, attributes.likeSort] : [attributes.sk], {
+            '#roots': attributes.rootsPk,
+          }),
+          ExpressionAttributeValues: { ':partition': partition },
+          // Oldest first reads the index forwards; newest first and most liked read it backwards.
+          ScanIndexForward: sortBy === 'insertedAt_asc',
+          // No further than the page: the keys of the roots before it, and its own.
+          Limit: limit - roots.length,
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      for (const item of output.Items ?? []) {
+        const place = parseCommentSk(String(item.sk));
+        if (place && place.replyId === undefined) {
+          roots.push({ id: place.rootId, like: likesOfSortValue(item.likeSort) });
+        }
+      }
+      startKey = output.LastEvaluatedKey;
+    } while (startKey && roots.length < limit);
+    return roots;
+  };
+
+  /**
+   * The first `limit` roots of `url` among `statuses`, pinned and not, in `sortBy` order: one Query per
+   * (status, pinned or not) partition, all in parallel.
+   */
+  const readRootKeys = async (
+    url: string,
+    statuses: readonly CommentStatus[],
+    sortBy: SortOrder,
+    limit: number,
+  ): Promise<RootKeys> => {
+    const read = (pinned: boolean) =>
+      Promise.all(
+        statuses.map((status) => readRootPartition(rootsPartition(url, status, pinned), sortBy, limit)),
+      );
+    const [pinned, flow] = await Promise.all([read(true), read(false)]);
+    return { pinned: mergeRootKeys(pinned, sortBy), flow: mergeRootKeys(flow, sortBy) };
+  };
+
+  /**
+   * The first read of a thread: one Query of its visible range (the root first, then its oldest replies)
+   * and, for administrators, one of its held range, each stopped at `replies` replies.
+   */
+  const readThreadStart = async (
+    url: string,
+    rootId: string,
+    replies: number,
+    options: { withHeld: boolean; consistent: boolean; budget: ReadBudget },
+  ): Promise<ThreadRead> => {
+    const read = (part: 'visible' | 'held', limit: number) =>
+      readCommentRange(client, tableName, url, threadRange(rootId, part), {
+        names: threadAttributes,
+        consistent: options.consistent,
+        limit,
+        onPage: options.budget.count,
+        // One Query: the page's threads are read side by side, and only then, one by one, further.
+        goOn: () => false,
+      });
+    const [visible, held] = await Promise.all([
+      read('visible', 1 + replies),
+      options.withHeld ? read('held', replies) : Promise.resolve<RangeRead>({ items: [], more: false }),
+    ]);
+    return { rootId, visible, held };
+  };
+
+  /** Reads further into a thread's range that stopped early, while the page's budget allows. */
+  const readFurther = async (
+    url: string,
+    rootId: string,
+    part: 'visible' | 'held',
+    range: RangeRead,
+    options: { consistent: boolean; budget: ReadBudget; limit: number },
+  ): Promise<RangeRead> => {
+    if (!range.more || !range.next || options.limit <= 0 || !options.budget.goOn()) return range;
+    const further = await readCommentRange(client, tableName, url, threadRange(rootId, part), {
+      names: threadAttributes,
+      consistent: options.consistent,
+      limit: options.limit,
+      after: range.next,
+      onPage: options.budget.count,
+      goOn: options.budget.goOn,
+    });
+    return {
+      items: [...range.items, ...further.items],
+      more: further.more,
+      ...(further.next ? { next: further.next } : {}),
+    };
+  };
+
+  return async (query) => {
+    const { url, page, pageSize, sortBy, withHeld } = query;
+    const consistent = query.consistent ?? false;
+    const statuses: CommentStatus[] = withHeld ? ['approved', 'waiting', 'spam'] : ['approved'];
+    const skipped = (page - 1) * pageSize;
+    const readKeys = () => readRootKeys(url, statuses, sortBy, page * pageSize);
+    let counts: { roots: number; comments: number };
+    let roots: RootKeys;
+    if (skipped >= limits.listDeepPageKeys) {
+      // A deep page: the counters first, so that a page past the end reads no keys at all.
+      const [, counted] = await Promise.all([ensureLayout(), readPageCounts(url, withHeld, consistent)]);
+      counts = counted;
+      if (skipped >= counts.roots) return { ...counts, threads: [] };
+      roots = await readKeys();
+    } else {
+      // The layout check first among the failures: an older table's missing index is no 500.
+      const [layout, counted, keysRead] = await Promise.allSettled([
+        ensureLayout(),
+        readPageCounts(url, withHeld, consistent),
+        readKeys(),
+      ]);
+      for (const outcome of [layout, counted, keysRead])
+        if (outcome.status === 'rejected') throw outcome.reason;
+      counts = (counted as PromiseFulfilledResult<{ roots: number; comments: number }>).value;
+      roots = (keysRead as PromiseFulfilledResult<RootKeys>).value;
+    }
+    const pageRoots = pageOfRoots(roots.pinned, roots.flow, query);
+    const budget = createReadBudget();
+    // The first read of every thread side by side, a few replies each: what one page may read at once
+    // is bounded (limits.listFirstReadReplies), whatever the threads hold.
+    const replies = Math.min(
+      limits.repliesPerThread,
+      Math.max(1, Math.floor(limits.listFirstReadReplies / pageSize)),
+    );
+    const started = await Promise.all(
+      pageRoots.map((root) => readThreadStart(url, root.id, replies, { withHeld, consistent, budget })),
+    );
+    // Then, in page order, the threads that have more, while the page's budget allows.
+    const threads: StoredThread[] = [];
+    for (const read of started) {
+      const limit = (range: RangeRead, base: number) => limits.repliesPerThread + base - range.items.length;
+      const visible = await readFurther(url, read.rootId, 'visible', read.visible, {
+        consistent,
+        budget,
+        limit: limit(read.visible, 1),
+      });
+      const held = withHeld
+        ? await readFurther(url, read.rootId, 'held', read.held, {
+            consistent,
+            budget,
+            limit: limit(read.held, 0),
+          })
+        : read.held;
+      const thread = toThread({ rootId: read.rootId, visible, held }, withHeld);
+      if (thread) threads.push(thread);
+    }
+    return { ...counts, threads };
+  };
+}
