@@ -1,6 +1,7 @@
 /**
  * `npm run import -- <file>... [--from waline|valine|twikoo|disqus|artalk] [--dry-run]
- *   [--source-timezone Asia/Shanghai] [--ip-hash-salt S] [target options, see target.ts]`
+ *   [--source-timezone Asia/Shanghai] [--ip-hash-salt S] [--merge-paths slash|no-slash|none]
+ *   [target options, see target.ts]`
  *
  * Reads a Waline, Valine/LeanCloud, Twikoo, Disqus or Artalk export and writes it into the table.
  * Safe to rerun. Prints a report on stdout; exits 1 with the file, record and rule on a bad file.
@@ -8,7 +9,8 @@
 import { parseArgs } from 'node:util';
 import { createImportRepository } from '../shared/storage/import-repository.js';
 import { readSource } from './detect.js';
-import { planImport } from './plan.js';
+import { mergeRules, type MergeRule } from './page-keys.js';
+import { planImport, type PlanOptions } from './plan.js';
 import { createProgress } from './progress.js';
 import { readInputs } from './read-input.js';
 import { formatReport } from './report.js';
@@ -20,7 +22,7 @@ import { runCli } from '../run-cli.js';
 
 const usage =
   'usage: npm run import -- <file>... [--from waline|valine|twikoo|disqus|artalk] [--dry-run] ' +
-  `[--source-timezone ZONE] [--ip-hash-salt S] ${targetUsage}`;
+  `[--source-timezone ZONE] [--ip-hash-salt S] [--merge-paths ${mergeRules.join('|')}] ${targetUsage}`;
 
 await runCli(main);
 
@@ -32,6 +34,7 @@ async function main(): Promise<void> {
       'dry-run': { type: 'boolean', default: false },
       'source-timezone': { type: 'string', default: 'UTC' },
       'ip-hash-salt': { type: 'string' },
+      'merge-paths': { type: 'string' },
       ...targetArgs,
     },
   });
@@ -40,6 +43,11 @@ async function main(): Promise<void> {
   if (from !== undefined && !formats.includes(from as SourceFormat)) {
     throw new Error(`--from must be one of ${formats.join(', ')}, got "${from}"`);
   }
+  const mergePaths = values['merge-paths'];
+  if (mergePaths !== undefined && !mergeRules.includes(mergePaths as MergeRule)) {
+    throw new Error(`--merge-paths must be one of ${mergeRules.join(', ')}, got "${mergePaths}"`);
+  }
+  const merge: PlanOptions = mergePaths === undefined ? {} : { mergePaths: mergePaths as MergeRule };
   const zone = values['source-timezone'];
   if (!isTimeZone(zone))
     throw new Error(`--source-timezone must be an IANA zone such as Asia/Shanghai, got "${zone}"`);
@@ -54,14 +62,17 @@ async function main(): Promise<void> {
 
   if (values['dry-run']) {
     // Nothing is opened: the report counts what the file holds. The salt only changes hashes.
-    const plan = planImport(source, { ipHashSalt: 'dry-run' });
+    const plan = planImport(source, { ...merge, ipHashSalt: 'dry-run' });
     const outcome = await runImport(plan, undefined, (total) => createProgress('Writing', total));
     console.log(formatReport(plan, outcome, { target: 'no table', dryRun: true }));
     return;
   }
   const target = await openTarget(values, log);
   try {
-    const plan = planImport(source, target.ipHashSalt ? { ipHashSalt: target.ipHashSalt } : {});
+    const plan = planImport(source, {
+      ...merge,
+      ...(target.ipHashSalt ? { ipHashSalt: target.ipHashSalt } : {}),
+    });
     const repository = createImportRepository(target.client, target.tableName);
     const outcome = await runImport(plan, repository, (total) => createProgress('Writing', total));
     console.log(formatReport(plan, outcome, { target: target.description, dryRun: false }));

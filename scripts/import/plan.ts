@@ -1,18 +1,21 @@
 /**
  * From what a source holds to the exact items to write: skips with reasons, duplicates, threading
  * repair (any depth flattened to root + pid, dangling and deleted parents, cycles), deterministic
- * ids, reply links rewritten to the new ids, rendering, hashing, counters merged. Pure: no I/O.
+ * ids, reply links rewritten to the new ids, rendering, hashing, pages split over several keys and
+ * their counters merged. Pure: no I/O.
  */
 import type { CommentStatus, StoredComment } from '../../functions/shared/domain/comment.js';
 import { submitBodySchema } from '../../functions/shared/domain/comment-schemas.js';
 import type { CounterName } from '../../functions/shared/domain/counters.js';
 import { contentHash, hashIp } from '../../functions/shared/domain/hashing.js';
 import { importedCommentId } from './import-id.js';
+import { fitsInOneItem } from '../../functions/shared/domain/item-size.js';
 import { limits } from '../../functions/shared/domain/limits.js';
 import { renderMarkdown } from '../../functions/shared/domain/render-markdown.js';
 import { describeUserAgent } from '../../functions/shared/domain/user-agent.js';
 import { toCommentItem } from '../../functions/shared/storage/comment-item.js';
 import { entities, keys } from '../../functions/shared/storage/keys.js';
+import { createMergeLedger, createPageKeys, type MergeRule, type PageMerge } from './page-keys.js';
 import type { ParsedSource, SourceComment } from './source.js';
 
 /** One comment ready to write. */
@@ -37,6 +40,10 @@ export interface ImportPlan {
   readonly skipped: { ref: string; reason: string }[];
   /** Repairs made, by kind, with how many. */
   readonly repairs: Map<string, number>;
+  /** The rule trailing-slash variants were merged by. */
+  readonly mergePaths: MergeRule;
+  /** Pages written under one key from several source keys, each with what every key held. */
+  readonly merges: PageMerge[];
   readonly notes: string[];
 }
 
@@ -44,6 +51,11 @@ export interface ImportPlan {
 export interface PlanOptions {
   /** The target's IP-hash salt; without it no ipHash is stored. */
   readonly ipHashSalt?: string;
+  /**
+   * Where pages split over `/a` and `/a/` go (`--merge-paths`): `slash` by default, `none` for a
+   * Marginalia export, which is restored as it was.
+   */
+  readonly mergePaths?: MergeRule;
 }
 
 /** The link rule of live comments: http(s) addresses (or bare hosts) only, no control characters. */
@@ -53,6 +65,7 @@ const cut = (value: string, max: number) => Array.from(value).slice(0, max).join
 
 /** A kept record with its fields as they will be stored and its duplicate fingerprint. */
 type Cleaned = SourceComment & {
+  rawUrl: string;
   insertedAt: number;
   fields: { nick: string; mail: string; link: string; ua: string };
   orig: string;
@@ -66,11 +79,31 @@ export function planImport(source: ParsedSource, options: PlanOptions = {}): Imp
   const repaired = (kind: string, by = 1) => repairs.set(kind, (repairs.get(kind) ?? 0) + by);
   const notes = [...source.notes];
 
+  // 0. Page keys: a page split over trailing-slash variants goes under the rule's one. What was
+  //    written under nothing (skipped records, zero counters) does not split a page.
+  const mergePaths = options.mergePaths ?? (source.ownExport ? 'none' : 'slash');
+  const pages = createPageKeys(
+    [
+      ...source.comments.filter((comment) => !comment.skip).map((comment) => comment.url),
+      ...source.counters.filter((counter) => Object.keys(counter.counts).length > 0).map((c) => c.url),
+    ],
+    mergePaths,
+  );
+  const ledger = createMergeLedger(pages);
+  if (mergePaths === 'none' && pages.split.length > 0) {
+    const shown = pages.split.slice(0, 3).join(', ') + (pages.split.length > 3 ? ', ...' : '');
+    notes.push(
+      `pages left split over trailing-slash variants (--merge-paths none): ${pages.split.length} (${shown})`,
+    );
+  }
+
   // 1. Which records can be imported at all. Every record stays in `graph`, so replies of a skipped
   //    one can move up to its nearest kept ancestor.
   const graph = new Map<string, SourceComment>();
-  const candidates: (SourceComment & { insertedAt: number })[] = [];
-  const ordered = [...source.comments].sort((a, b) => (a.insertedAt ?? 0) - (b.insertedAt ?? 0));
+  const candidates: (SourceComment & { rawUrl: string; insertedAt: number })[] = [];
+  const ordered = source.comments
+    .map((comment) => ({ ...comment, rawUrl: comment.rawUrl ?? comment.url, url: pages.keyOf(comment.url) }))
+    .sort((a, b) => (a.insertedAt ?? 0) - (b.insertedAt ?? 0));
   for (const comment of ordered) {
     const skip = (reason: string) => skipped.push({ ref: comment.ref, reason });
     if (graph.has(comment.sourceId)) {
@@ -211,7 +244,7 @@ export function planImport(source: ParsedSource, options: PlanOptions = {}): Imp
     const rootId = rootOf.get(source_.sourceId) as string;
     const { fields, orig, hash } = source_;
     const html = renderMarkdown(orig);
-    if (Buffer.byteLength(orig) + Buffer.byteLength(html) > limits.storedCommentBytes) {
+    if (!fitsInOneItem(orig, html)) {
       skipped.push({
         ref: source_.ref,
         reason: `larger than ${limits.storedCommentBytes} bytes once rendered`,
@@ -240,6 +273,7 @@ export function planImport(source: ParsedSource, options: PlanOptions = {}): Imp
     const item = toCommentItem(stored, hash);
     if (!ipHash) delete item.ipHash;
     item.importedFrom = `${source.format}:${source_.sourceId}`;
+    ledger.record('comments', source_.rawUrl, source_.url, 1);
     comments.push({
       ref: source_.ref,
       id,
@@ -256,18 +290,20 @@ export function planImport(source: ParsedSource, options: PlanOptions = {}): Imp
   }
 
   // 4. Reading counters: copies of one raw key (a Valine race) take the max; different raw keys that
-  //    land on one page key (encoded and decoded) were counted by different visits, so they add up.
+  //    land on one page key (encoded and decoded, or trailing-slash variants) were counted by
+  //    different visits, so they add up.
   const perRaw = new Map<string, Map<string, Partial<Record<CounterName, number>>>>();
   for (const counter of source.counters) {
-    if (counter.url === '' || Buffer.byteLength(counter.url) > limits.urlBytes) {
+    const url = pages.keyOf(counter.url);
+    if (url === '' || Buffer.byteLength(url) > limits.urlBytes) {
       skipped.push({
         ref: counter.ref,
-        reason: counter.url === '' ? 'counter row with an empty url' : 'counter url too long',
+        reason: url === '' ? 'counter row with an empty url' : 'counter url too long',
       });
       continue;
     }
-    const raws = perRaw.get(counter.url) ?? new Map<string, Partial<Record<CounterName, number>>>();
-    perRaw.set(counter.url, raws);
+    const raws = perRaw.get(url) ?? new Map<string, Partial<Record<CounterName, number>>>();
+    perRaw.set(url, raws);
     const existing = raws.get(counter.rawUrl);
     if (existing && Object.keys(counter.counts).length > 0)
       repaired('duplicate counter rows merged (largest kept)');
@@ -280,13 +316,25 @@ export function planImport(source: ParsedSource, options: PlanOptions = {}): Imp
   const readingCounts = new Map<string, Partial<Record<CounterName, number>>>();
   for (const [url, raws] of perRaw) {
     const total: Partial<Record<CounterName, number>> = {};
-    for (const counts of raws.values()) {
+    for (const [raw, counts] of raws) {
+      let reactions = 0;
       for (const [name, value] of Object.entries(counts) as [CounterName, number][]) {
         total[name] = (total[name] ?? 0) + value;
+        if (name !== 'time') reactions += value;
       }
+      ledger.record('pageviews', raw, url, counts.time ?? 0);
+      ledger.record('reactions', raw, url, reactions);
     }
-    if (raws.size > 1) repaired('counter rows of differently encoded urls added up');
     if (Object.keys(total).length > 0) readingCounts.set(url, total);
   }
-  return { format: source.format, comments, readingCounts, skipped, repairs, notes };
+  return {
+    format: source.format,
+    comments,
+    readingCounts,
+    skipped,
+    repairs,
+    mergePaths,
+    merges: ledger.merges(),
+    notes,
+  };
 }

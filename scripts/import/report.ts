@@ -1,8 +1,24 @@
 /** The final report of an import, as text for the terminal. */
+import type { PageVariant } from './page-keys.js';
 import type { ImportPlan } from './plan.js';
 import type { ImportOutcome } from './run-import.js';
 
-/** Formats the report: counts by kind, skips grouped by reason (with up to 3 records each), repairs, notes. */
+const amount = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`;
+
+/** `/a (2 comments, 10 pageviews)`: one source key of a merged page and what it held. */
+function describeVariant({ key, comments, pageviews, reactions }: PageVariant): string {
+  const held = [
+    comments > 0 ? amount(comments, 'comment') : '',
+    pageviews > 0 ? amount(pageviews, 'pageview') : '',
+    reactions > 0 ? amount(reactions, 'reaction') : '',
+  ].filter(Boolean);
+  return `${key} (${held.join(', ')})`;
+}
+
+/**
+ * Formats the report: counts by kind, skips grouped by reason (with up to 3 records each), every
+ * page merged with the source keys it came from, repairs, notes.
+ */
 export function formatReport(
   plan: ImportPlan,
   outcome: ImportOutcome,
@@ -28,6 +44,14 @@ export function formatReport(
   for (const [reason, refs] of byReason) {
     const shown = refs.slice(0, 3).join('; ') + (refs.length > 3 ? `; and ${refs.length - 3} more` : '');
     lines.push(`    ${refs.length} x ${reason} (${shown})`);
+  }
+  if (plan.merges.length > 0) {
+    lines.push(
+      `  pages merged from several source keys (--merge-paths ${plan.mergePaths}): ${plan.merges.length}`,
+    );
+    for (const { into, variants } of plan.merges) {
+      lines.push(`    ${into} <- ${variants.map(describeVariant).join(', ')}`);
+    }
   }
   if (plan.repairs.size > 0) {
     lines.push('  repaired:');

@@ -17,6 +17,8 @@ export interface SourceComment {
   readonly sourceId: string;
   /** The page key the widget asks for comments (decoded path). */
   readonly url: string;
+  /** The page key as the source stored it, when it differs from `url` (encoded): merges name it. */
+  readonly rawUrl?: string;
   /** The comment it answers, in source ids. */
   readonly parentId?: string;
   /** The root of its thread, in source ids (used when the parent is missing). */
@@ -61,6 +63,8 @@ export interface ParsedSource {
   readonly skipped: { ref: string; reason: string }[];
   /** What the source had that the model cannot hold, or assumptions made (time zone). */
   readonly notes: string[];
+  /** A Marginalia export: its keys are those the widget asked Marginalia for, restored as they are. */
+  readonly ownExport?: boolean;
 }
 
 /** One input file (or one member of an archive), decoded to text. */

@@ -5,8 +5,8 @@
  */
 import { jsonRows } from '../json-rows.js';
 import type { InputFile, ParsedSource, ReadOptions } from '../source.js';
-import { count, decodePath, idOf, pathOf, text, truthy } from '../values.js';
-import { createDateReader } from './common.js';
+import { count, idOf, pathOf, text, truthy } from '../values.js';
+import { commentPage, createDateReader } from './common.js';
 
 /** Reads Artrans files. */
 export function readArtalk(files: readonly InputFile[], options: ReadOptions): ParsedSource {
@@ -23,7 +23,7 @@ export function readArtalk(files: readonly InputFile[], options: ReadOptions): P
       result.comments.push({
         ref,
         sourceId,
-        url: decodePath(pathOf(text(row.page_key))),
+        ...commentPage(pathOf(text(row.page_key))),
         // "0" is Artalk's "no parent"; the parent may be at any depth, flattened later.
         ...(parent && parent !== '0' ? { parentId: parent } : {}),
         nick: text(row.nick) || 'Anonymous',

@@ -1,7 +1,7 @@
 /** Helpers the format readers share. */
 import type { CommentStatus } from '../../../functions/shared/domain/comment.js';
 import { counterNames, type CounterName } from '../../../functions/shared/domain/counters.js';
-import { parseDate, count } from '../values.js';
+import { count, decodePath, parseDate, truthy } from '../values.js';
 
 /** Reads dates in the source zone and counts the naive ones, for the report. */
 export function createDateReader(zone: string) {
@@ -21,10 +21,37 @@ export function createDateReader(zone: string) {
   };
 }
 
-/** The Waline status names; anything else is not a status. */
-export function statusOf(value: unknown): CommentStatus | undefined {
-  if (value === undefined || value === null || value === '') return 'approved';
-  return value === 'approved' || value === 'waiting' || value === 'spam' ? value : undefined;
+/** True when a LeanCloud `ACL` keeps visitors from reading the row: `*` is not granted read. */
+function unreadable(acl: unknown): boolean {
+  if (typeof acl !== 'object' || acl === null || Array.isArray(acl)) return false;
+  const everyone: unknown = (acl as Record<string, unknown>)['*'];
+  return !(
+    typeof everyone === 'object' &&
+    everyone !== null &&
+    truthy((everyone as { read?: unknown }).read)
+  );
+}
+
+/**
+ * The status of a Waline, Valine or Twikoo row, whatever file it comes in. A row with a `status` is
+ * one Waline wrote or moderated, and Waline shows rows by it alone (it reads LeanCloud with the master
+ * key, past `ACL`, and never looks at `isSpam`). A row without one was hidden when Valine-Admin or
+ * Twikoo marked it `isSpam` (spam, or held by a manual-review mode: spam), or when its `ACL` kept
+ * visitors out (hidden by hand, its fate undecided: waiting). Undefined for a status Waline lacks.
+ */
+export function rowStatus(row: Record<string, unknown>): CommentStatus | undefined {
+  const { status } = row;
+  if (status !== undefined && status !== null && status !== '') {
+    return status === 'approved' || status === 'waiting' || status === 'spam' ? status : undefined;
+  }
+  if (truthy(row.isSpam)) return 'spam';
+  return unreadable(row.ACL) ? 'waiting' : 'approved';
+}
+
+/** A comment's page key, decoded as the widget asks for comments, with the source's form if it differs. */
+export function commentPage(raw: string): { url: string; rawUrl?: string } {
+  const url = decodePath(raw);
+  return url === raw ? { url } : { url, rawUrl: raw };
 }
 
 /** The reading counters of a Counter row (`time`, `reaction0..8`), the zero ones left out. */

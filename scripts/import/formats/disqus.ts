@@ -5,8 +5,8 @@
  */
 import type { Input, ParsedSource, ReadOptions } from '../source.js';
 import { child, childText, xmlRecords, type XmlElement } from '../xml-records.js';
-import { decodePath, pathOf, truthy } from '../values.js';
-import { createDateReader } from './common.js';
+import { pathOf, truthy } from '../values.js';
+import { commentPage, createDateReader } from './common.js';
 
 /** A `<thread>` of an export: the page its posts belong to. */
 export interface DisqusThread {
@@ -14,6 +14,8 @@ export interface DisqusThread {
   readonly id: string;
   /** The page key the widget asks for. */
   readonly url: string;
+  /** The path before decoding, when it differs from `url`. */
+  readonly rawUrl?: string;
   readonly deleted: boolean;
 }
 
@@ -43,7 +45,7 @@ function threadOf(thread: XmlElement): DisqusThread | undefined {
   const identifier = childText(thread, 'id');
   // The disqus_identifier when it is a path, else the pathname of the thread's link.
   const path = identifier.startsWith('/') ? identifier : pathOf(childText(thread, 'link'));
-  return { kind: 'thread', id, url: decodePath(path), deleted: truthy(childText(thread, 'isDeleted')) };
+  return { kind: 'thread', id, ...commentPage(path), deleted: truthy(childText(thread, 'isDeleted')) };
 }
 
 function postOf(post: XmlElement, ref: string): DisqusPost {
@@ -116,6 +118,7 @@ export async function readDisqus(files: readonly Input[], options: ReadOptions):
         ref,
         sourceId,
         url: thread.url,
+        ...(thread.rawUrl === undefined ? {} : { rawUrl: thread.rawUrl }),
         ...(parentId ? { parentId } : {}),
         nick: post.nick,
         mail: post.mail,

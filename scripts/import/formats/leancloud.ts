@@ -7,7 +7,7 @@
 import { jsonRows, leanCloudClass, type Row } from '../json-rows.js';
 import type { InputFile, ParsedSource, ReadOptions } from '../source.js';
 import { count, decodePath, encodedPath, idOf, text, truthy } from '../values.js';
-import { countersOf, createDateReader, splitCounters, statusOf } from './common.js';
+import { commentPage, countersOf, createDateReader, rowStatus, splitCounters } from './common.js';
 
 type LeanClass = 'Comment' | 'Counter' | 'Users' | 'other';
 
@@ -20,14 +20,6 @@ function classOf(file: InputFile, rows: readonly Row[]): LeanClass {
   if (first && 'time' in first && 'url' in first) return 'Counter';
   if (first && 'email' in first && 'password' in first) return 'Users';
   return 'other';
-}
-
-/** A hidden comment (Valine-Admin): spam when marked so, else waiting for approval. */
-function hiddenStatus(row: Record<string, unknown>): 'spam' | 'waiting' | undefined {
-  if (truthy(row.isSpam)) return 'spam';
-  const acl = row.ACL as { '*'?: { read?: unknown } } | undefined;
-  if (acl?.['*'] && acl['*'].read === false) return 'waiting';
-  return undefined;
 }
 
 /** Reads LeanCloud class exports. */
@@ -51,7 +43,8 @@ export function readLeanCloud(files: readonly InputFile[], options: ReadOptions)
       result.skipped.push({ ref, reason: 'no objectId' });
       continue;
     }
-    const status = hiddenStatus(row) ?? statusOf(row.status);
+    // Valine-Admin's hidden rows (isSpam, ACL) stay hidden; Waline's rows keep their status.
+    const status = rowStatus(row);
     if (!status) {
       result.skipped.push({ ref, reason: `unknown status "${text(row.status)}"` });
       continue;
@@ -64,7 +57,7 @@ export function readLeanCloud(files: readonly InputFile[], options: ReadOptions)
       ref,
       sourceId,
       // Valine stores decodeURI(path); old rows may still be encoded.
-      url: decodePath(text(row.url)),
+      ...commentPage(text(row.url)),
       // Valine 1.2 wrote only `rid`: the reply answers the root.
       ...(pid || rid ? { parentId: pid ?? rid } : {}),
       ...(rid ? { rootId: rid } : {}),

@@ -5,8 +5,8 @@
  */
 import { jsonRows } from '../json-rows.js';
 import type { InputFile, ParsedSource, ReadOptions } from '../source.js';
-import { decodePath, idOf, text, truthy } from '../values.js';
-import { countersOf, createDateReader } from './common.js';
+import { idOf, text, truthy } from '../values.js';
+import { commentPage, countersOf, createDateReader, rowStatus } from './common.js';
 
 /** Voter ids of `like` (before v1.6.45) or `ups` (after), as an array or a JSON string (D1). */
 function voters(value: unknown): unknown[] {
@@ -42,6 +42,12 @@ export function readTwikoo(files: readonly InputFile[], options: ReadOptions): P
         result.skipped.push({ ref, reason: 'no _id' });
         continue;
       }
+      // isSpam is also Twikoo's "pending" (manual review): hidden either way, approvable by an admin.
+      const status = rowStatus(row);
+      if (!status) {
+        result.skipped.push({ ref, reason: `unknown status "${text(row.status)}"` });
+        continue;
+      }
       const pid = idOf(row.pid);
       const rid = idOf(row.rid);
       if (voters(row.downs).length > 0) downs++;
@@ -49,7 +55,7 @@ export function readTwikoo(files: readonly InputFile[], options: ReadOptions): P
         ref,
         sourceId,
         // Twikoo keeps the percent-encoded pathname; the Waline widget asks for comments decoded.
-        url: decodePath(text(row.url)),
+        ...commentPage(text(row.url)),
         ...(pid || rid ? { parentId: pid ?? rid } : {}),
         ...(rid ? { rootId: rid } : {}),
         nick: text(row.nick) || 'Anonymous',
@@ -58,8 +64,7 @@ export function readTwikoo(files: readonly InputFile[], options: ReadOptions): P
         ua: text(row.ua),
         ip: text(row.ip),
         text: text(row.comment),
-        // isSpam is also Twikoo's "pending" (manual review): hidden either way, approvable by an admin.
-        status: truthy(row.isSpam) ? 'spam' : 'approved',
+        status,
         like: new Set([...voters(row.ups), ...voters(row.like)].map(String)).size,
         sticky: truthy(row.top),
         insertedAt: dates.read(row.created) ?? dates.read(row.updated),

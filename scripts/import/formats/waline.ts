@@ -1,7 +1,8 @@
 /**
  * Waline's admin export (`waline.json`, the `/api/db` data): any storage's ids (SQL integers,
  * LeanCloud/Mongo hex strings), dates (naive local, ISO, `{__type:'Date'}`), `null`s, `like: true`,
- * sticky as 0/1, registered authors whose nick/mail/link live in `Users`.
+ * sticky as 0/1, registered authors whose nick/mail/link live in `Users`, and, from LeanCloud
+ * storage, Valine-era rows that Valine-Admin hid (`isSpam`, `ACL`) with no `status`.
  */
 import {
   BadInputError,
@@ -13,7 +14,7 @@ import {
 import { wholeJson } from '../json-rows.js';
 import { count, idOf, text, truthy } from '../values.js';
 import { isOwnId } from '../import-id.js';
-import { countersOf, createDateReader, statusOf } from './common.js';
+import { commentPage, countersOf, createDateReader, rowStatus } from './common.js';
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -34,6 +35,8 @@ export function walineDocument(value: unknown): Record<string, unknown> | undefi
 export function readWaline(files: readonly InputFile[], options: ReadOptions): ParsedSource {
   const dates = createDateReader(options.sourceTimezone);
   const result: ParsedSource = { format: 'waline', comments: [], counters: [], skipped: [], notes: [] };
+  let rows = 0;
+  let ownRows = 0;
   for (const file of files) {
     const document = walineDocument(wholeJson(file));
     if (!document) throw new BadInputError(`${file.name}: not a Waline export (no "type": "waline")`);
@@ -60,7 +63,8 @@ export function readWaline(files: readonly InputFile[], options: ReadOptions): P
         result.skipped.push({ ref, reason: 'no objectId' });
         continue;
       }
-      const status = statusOf(row.status);
+      rows++;
+      const status = rowStatus(row);
       if (!status) {
         result.skipped.push({ ref, reason: `unknown status "${text(row.status)}"` });
         continue;
@@ -68,10 +72,12 @@ export function readWaline(files: readonly InputFile[], options: ReadOptions): P
       const user = users.get(idOf(row.user_id) ?? '\u0000');
       const insertedAt = dates.read(row.insertedAt ?? row.createdAt);
       const ownId = insertedAt !== undefined && isOwnId(sourceId, insertedAt) ? sourceId : undefined;
+      if (ownId) ownRows++;
       const comment: SourceComment = {
         ref,
         sourceId,
-        url: text(row.url),
+        // The widget asks for comments decoded; a Marginalia export has them as it was asked.
+        ...(ownId ? { url: text(row.url) } : commentPage(text(row.url))),
         ...(idOf(row.pid) ? { parentId: idOf(row.pid) } : {}),
         ...(idOf(row.rid) ? { rootId: idOf(row.rid) } : {}),
         // Waline shows a registered author's current profile over the row (its formatCmt overlay).
@@ -99,5 +105,5 @@ export function readWaline(files: readonly InputFile[], options: ReadOptions): P
     }
   }
   result.notes.push(...dates.note());
-  return result;
+  return { ...result, ...(rows > 0 && ownRows === rows ? { ownExport: true } : {}) };
 }

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { createDocumentClient } from '../../../functions/shared/storage/client.js';
 import { createImportRepository } from '../../../scripts/shared/storage/import-repository.js';
 import { readSource } from '../../../scripts/import/detect.js';
+import type { MergeRule } from '../../../scripts/import/page-keys.js';
 import { planImport } from '../../../scripts/import/plan.js';
 import { readInputs } from '../../../scripts/import/read-input.js';
 import { runImport } from '../../../scripts/import/run-import.js';
@@ -20,11 +21,12 @@ const silent = () => ({ update: () => {}, finish: () => {} });
 export async function importInto(
   table: TestTable,
   paths: string[],
-  options: { from?: SourceFormat; sourceTimezone?: string } = {},
+  options: { from?: SourceFormat; sourceTimezone?: string; mergePaths?: MergeRule } = {},
 ) {
+  const { mergePaths, ...reading } = options;
   const { files } = await readInputs(paths);
-  const source = await readSource(files, { sourceTimezone: options.sourceTimezone ?? 'UTC', ...options });
-  const plan = planImport(source, { ipHashSalt: testSalt });
+  const source = await readSource(files, { sourceTimezone: reading.sourceTimezone ?? 'UTC', ...reading });
+  const plan = planImport(source, { ipHashSalt: testSalt, ...(mergePaths ? { mergePaths } : {}) });
   const client = createDocumentClient({ endpoint: table.endpoint });
   try {
     const outcome = await runImport(plan, createImportRepository(client, table.tableName), silent);
