@@ -31,20 +31,28 @@ import { createSubmitComment } from './submit-comment.js';
  */
 export function createCommentHandler(dependencies: CommentDependencies): HttpHandler {
   const { config, comments, counters, moderation, admins, presentation, renderMarkdown } = dependencies;
-  const viewer = createViewerResolver(dependencies);
+  const { tokenSecret, now, newId, spamCheck, readSubmitMarks, markRefusedPost } = dependencies;
+  const viewer = createViewerResolver({ tokenSecret, now, admins });
   const list = createListComments({ viewer, comments, presentation });
   const count = createCountComments({ counters });
   const recent = createRecentComments({ comments, presentation });
   const moderationList = createListForModeration({ viewer, moderation, presentation });
   const submit = createSubmitComment({
-    ...dependencies,
     viewer,
-    initialStatus: (comment) => initialStatus(dependencies, comment),
+    comments,
+    config,
+    readSubmitMarks,
+    markRefusedPost,
+    renderMarkdown,
+    initialStatus: (comment) => initialStatus({ config, spamCheck }, comment),
+    now,
+    newId,
+    presentation,
   });
   const like = createLikeComment({ comments, ipHashSalt: config.IP_HASH_SALT });
   const moderate = createModerateComment({ viewer, comments, moderation, renderMarkdown, presentation });
   const remove = createDeleteComment({ viewer, comments, moderation });
-  const signIn = createSignIn({ ...dependencies, avatarFor: presentation.avatarFor });
+  const signIn = createSignIn({ admins, config, tokenSecret, now, avatarFor: presentation.avatarFor });
   const currentUser = createCurrentUser({ viewer, admins, avatarFor: presentation.avatarFor });
 
   /** `GET /api/comment` is four reads, told apart by `?type=` (Waline's contract: one path for all). */
