@@ -68,5 +68,6 @@ new MarginaliaStack(app, 'Marginalia', {
   blockedIpHashes: list('blockedIpHashes'),
   akismetKeyParameterName: text('akismetKeyParameterName'),
   siteUrl: text('siteUrl'),
+  siteName: text('siteName'),
   rootsByLikeIndex: flag('rootsByLikeIndex'),
 });

@@ -1,6 +1,6 @@
 /**
  * How the Lambda functions are bundled. The CDK construct (lib/marginalia-function.ts) and the benchmark
- * (scripts/bench/) both read these settings, so the bundle the benchmark measures is the bundle we deploy.
+ * (scripts/bench/) both build with these settings, so the bundle the benchmark measures is the bundle we deploy.
  */
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -19,7 +19,7 @@ const requireShim =
   "import { createRequire as topLevelCreateRequire } from 'node:module'; " +
   'const require = topLevelCreateRequire(import.meta.url);';
 
-/** esbuild settings of a Lambda bundle, in the terms both the CDK and esbuild's API accept. */
+/** esbuild settings of a Lambda bundle. */
 export interface LambdaBundleOptions {
   readonly format: 'esm';
   readonly platform: 'node';
@@ -40,6 +40,13 @@ export interface LambdaBundleOptions {
   readonly banner: string;
   /** Module replacements, each target relative to `projectRoot` (`./…`). */
   readonly alias: Readonly<Record<string, string>>;
+  /**
+   * Each `import()` becomes a chunk of its own (`chunks/` beside `index.mjs`), read from disk and evaluated
+   * on first import only: a cold start reads the entry and what it imports statically, and the write-only
+   * modules (functions/shared/domain/write-only-modules.ts: the markdown renderer, KaTeX, the user-agent
+   * parser) wait for the first comment written.
+   */
+  readonly splitting: true;
 }
 
 /** The settings of every Lambda bundle; resolving the aliases fails loudly when a dependency moved. */
@@ -55,18 +62,26 @@ export function lambdaBundleOptions(): LambdaBundleOptions {
     charset: 'utf8',
     banner: requireShim,
     alias: bundleAliases(),
+    splitting: true,
   };
 }
 
-/** The same settings as esbuild `build()` options, for scripts that bundle without the CDK. */
+/**
+ * The settings as esbuild `build()` options: `entry` bundled into `outdir` as `index.mjs` (Lambda's
+ * `index.handler`), with its chunks in `outdir/chunks/`. The stack (lib/marginalia-function.ts) and the benchmark both build with these.
+ */
 export function toEsbuildOptions(
   options: LambdaBundleOptions,
-  files: { readonly entry: string; readonly outfile: string },
+  files: { readonly entry: string; readonly outdir: string },
 ): BuildOptions {
   return {
     absWorkingDir: projectRoot,
     entryPoints: [files.entry],
-    outfile: files.outfile,
+    outdir: files.outdir,
+    entryNames: 'index',
+    chunkNames: 'chunks/[name]-[hash]',
+    outExtension: { '.js': '.mjs' },
+    splitting: options.splitting,
     bundle: true,
     format: options.format,
     platform: options.platform,

@@ -1,13 +1,17 @@
-import { fileURLToPath } from 'node:url';
-import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { relative } from 'node:path';
+import { AssetHashType, DockerImage, Duration, type ILocalBundling, RemovalPolicy } from 'aws-cdk-lib';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import { Architecture, type ParamsAndSecretsLayerVersion, Runtime } from 'aws-cdk-lib/aws-lambda';
-import { type BundlingOptions, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import {
+  Architecture,
+  Code,
+  Function as LambdaFunction,
+  type ParamsAndSecretsLayerVersion,
+  Runtime,
+} from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { lambdaBundleOptions, projectRoot } from './bundle-options.js';
-
-const lockFile = fileURLToPath(new URL('../package-lock.json', import.meta.url));
+import { buildSync } from 'esbuild';
+import { lambdaBundleOptions, projectRoot, toEsbuildOptions } from './bundle-options.js';
 
 /** Settings of one Marginalia Lambda function; everything but the entry has a house default. */
 export interface MarginaliaFunctionProps {
@@ -31,12 +35,12 @@ export interface MarginaliaFunctionProps {
 }
 
 /**
- * A NodejsFunction with the house defaults: Node.js 22 on arm64, ESM bundle with source maps, own log
- * group, and its own role that may write to that log group only.
+ * A Lambda function with the house defaults: Node.js 22 on arm64, an ESM bundle split into chunks with
+ * source maps, own log group, and its own role that may write to that log group only.
  */
 export class MarginaliaFunction extends Construct {
   /** The Lambda function. */
-  readonly function: NodejsFunction;
+  readonly function: LambdaFunction;
   /** The function's log group, created here so its retention is ours to set. */
   readonly logGroup: LogGroup;
 
@@ -55,9 +59,9 @@ export class MarginaliaFunction extends Construct {
     const role = new Role(this, 'Role', { assumedBy: new ServicePrincipal('lambda.amazonaws.com') });
     this.logGroup.grantWrite(role);
 
-    this.function = new NodejsFunction(this, 'Function', {
-      entry: props.entry,
-      handler: 'handler',
+    this.function = new LambdaFunction(this, 'Function', {
+      code: bundledCode(props.entry),
+      handler: 'index.handler',
       description: props.description,
       runtime: Runtime.NODEJS_22_X,
       // Graviton: cheaper per GB-second than x86 and at least as fast for this workload.
@@ -68,35 +72,43 @@ export class MarginaliaFunction extends Construct {
       logGroup: this.logGroup,
       role,
       reservedConcurrentExecutions: props.reservedConcurrentExecutions,
-      projectRoot,
-      depsLockFilePath: lockFile,
       environment: props.environment ? { ...props.environment } : undefined,
-      bundling: bundling(),
       paramsAndSecrets: props.paramsAndSecrets,
     });
   }
 }
 
-/** lib/bundle-options.ts in the CDK's terms; what it has no field for goes to esbuild as arguments. */
-function bundling(): BundlingOptions {
-  const options = lambdaBundleOptions();
-  return {
-    format: OutputFormat.ESM,
-    target: options.target,
-    minify: options.minify,
-    sourceMap: options.sourcemap,
-    sourcesContent: options.sourcesContent,
-    mainFields: [...options.mainFields],
-    banner: options.banner,
-    esbuildArgs: {
-      '--charset': options.charset,
-      '--alias': Object.entries(options.alias).map(([name, target]) => `${name}=${target}`),
+/**
+ * Bundling by esbuild with lib/bundle-options.ts' settings, on this machine, with the esbuild of
+ * devDependencies. Not NodejsFunction's bundling: it builds one file (`--outfile`), and code splitting
+ * writes a folder.
+ */
+class EsbuildBundling implements ILocalBundling {
+  /**
+   * `entry` is a property, not only a closure variable: CDK caches staged assets under a key made from
+   * the bundling options as JSON, where a function is invisible, so two functions would share one asset.
+   */
+  constructor(readonly entry: string) {}
+
+  tryBundle(outputDir: string): boolean {
+    buildSync({
+      ...toEsbuildOptions(lambdaBundleOptions(), { entry: this.entry, outdir: outputDir }),
+      logLevel: 'warning',
+    });
+    return true;
+  }
+}
+
+/** The code asset: `entry` bundled (EsbuildBundling). */
+function bundledCode(entry: string): Code {
+  return Code.fromAsset(projectRoot, {
+    // The asset is what esbuild wrote: hashed from that, not from the whole project folder.
+    assetHashType: AssetHashType.OUTPUT,
+    bundling: {
+      // The type asks for an image; local bundling succeeds or throws, so it is never pulled (NodejsFunction
+      // names the same placeholder when it bundles locally).
+      image: DockerImage.fromRegistry('dummy'),
+      local: new EsbuildBundling(relative(projectRoot, entry)),
     },
-    // CDK leaves `@aws-sdk/*` out by default and relies on the runtime's copy; bundling pins the
-    // version we test against and lets esbuild drop the parts we do not use.
-    bundleAwsSDK: true,
-    externalModules: [],
-    // No Docker: bundle with the esbuild from devDependencies.
-    forceDockerBundling: false,
-  };
+  });
 }

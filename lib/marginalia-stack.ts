@@ -100,8 +100,10 @@ export interface MarginaliaStackProps extends StackProps {
    * default `/marginalia/akismet-key`. Without the parameter, Akismet is off.
    */
   readonly akismetKeyParameterName?: string;
-  /** The site's address, for Akismet (Waline `SITE_URL`). */
+  /** The site's address, for Akismet and the comment feeds' links (Waline `SITE_URL`). */
   readonly siteUrl?: string;
+  /** The site's name, for the titles of the comment feeds (Waline `SITE_NAME`). */
+  readonly siteName?: string;
   /**
    * False leaves the roots-by-like index out: only for the first of the two deploys that upgrade a
    * 0.1.0 stack, since CloudFormation adds one GSI per update (CHANGELOG.md); default true.
@@ -264,6 +266,7 @@ export class MarginaliaStack extends Stack {
       ...(props.forbiddenWords?.length ? { FORBIDDEN_WORDS: props.forbiddenWords.join(',') } : {}),
       ...(props.blockedIpHashes?.length ? { BLOCKED_IP_HASHES: props.blockedIpHashes.join(',') } : {}),
       ...(props.siteUrl === undefined ? {} : { SITE_URL: props.siteUrl }),
+      ...(props.siteName === undefined ? {} : { SITE_NAME: props.siteName }),
     };
 
     const comment = new MarginaliaFunction(this, 'CommentFunction', {

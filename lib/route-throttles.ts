@@ -10,13 +10,16 @@ import { routes } from './routes.js';
 /**
  * Each route's percentage of the API ceiling (they add up to 100). The costly routes get small shares:
  * list, count and recent (`GET …/comment`: a list reads a page of comments), submit (renders markdown,
- * may call Akismet, writes in a transaction), like and moderation (`PUT`/`DELETE …/comment/{id}`) and
- * sign-in (`POST …/token`: a password hash). Reading counts (`…/article`: one small item read or
- * updated) get the largest. The v2 client's bare paths get less than the v3 client's `/api` ones.
+ * may call Akismet, writes in a transaction), like and moderation (`PUT`/`DELETE …/comment/{id}`),
+ * sign-in (`POST …/token`: a password hash) and the profile (`PUT …/user`: rare, may hash a password).
+ * Reading counts (`…/article`: one small item read or updated) get the largest. The v2 client's bare
+ * paths get less than the v3 client's `/api` ones.
+ * The comment feeds (`GET …/comment/rss`: one Query, polled by feed readers) get a small share too.
  * `$default` answers 404s and, for `…/comment/` with a trailing slash, lists: 1%.
  */
 export const routeShares: Readonly<Record<string, number>> = {
   'GET /api/comment': 16,
+  'GET /api/comment/rss': 2,
   'POST /api/comment': 2,
   'PUT /api/comment/{id}': 2,
   'DELETE /api/comment/{id}': 1,
@@ -25,17 +28,21 @@ export const routeShares: Readonly<Record<string, number>> = {
   'GET /api/token': 2,
   'POST /api/token': 1,
   'DELETE /api/token': 1,
+  'PUT /api/user': 1,
   'GET /comment': 8,
+  'GET /comment/rss': 1,
   'POST /comment': 1,
   'PUT /comment/{id}': 1,
   'DELETE /comment/{id}': 1,
-  'GET /article': 8,
-  'POST /article': 8,
+  'GET /article': 6,
+  'POST /article': 6,
   'GET /token': 1,
   'POST /token': 1,
   'DELETE /token': 1,
-  'GET /ui': 2,
-  'GET /ui/login': 2,
+  'PUT /user': 1,
+  'GET /ui': 1,
+  'GET /ui/login': 1,
+  'GET /ui/profile': 1,
   [defaultRouteKey]: 1,
 };
 

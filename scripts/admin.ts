@@ -12,6 +12,7 @@ import { parseArgs } from 'node:util';
 import { ulid } from 'ulid';
 import { z } from 'zod';
 import { hashPassword } from '../functions/shared/auth/password.js';
+import { limits } from '../functions/shared/domain/limits.js';
 import { type AdminRepository, createAdminRepository } from '../functions/shared/storage/admin-repository.js';
 import { openTarget, targetArgs, targetUsage } from './table-target.js';
 import { runCli } from './run-cli.js';
@@ -72,7 +73,9 @@ async function main(): Promise<void> {
   }
 
   const password = await askPassword(`Password for ${email}: `);
-  if (password.length < 12) throw new Error('Choose a password of at least 12 characters.');
+  if (password.length < limits.passwordMinChars) {
+    throw new Error(`Choose a password of at least ${limits.passwordMinChars} characters.`);
+  }
   const account = {
     id: ulid(),
     email,

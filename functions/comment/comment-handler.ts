@@ -7,6 +7,7 @@ import { dispatchRouteKey, type RouteTable } from '../shared/http/route-table.js
 import { methodNotAllowed, routeNotFound } from '../shared/http/route-errors.js';
 import { createViewerResolver } from '../shared/auth/viewer.js';
 import { allRouteKeys } from '../api-routes.js';
+import { createCommentFeed } from './comment-feed.js';
 import { createCountComments } from './count-comments.js';
 import { createCurrentUser } from './current-user.js';
 import type { CommentDependencies } from './dependencies.js';
@@ -18,14 +19,17 @@ import { createListForModeration } from './list-for-moderation.js';
 import { createModerateComment } from './moderate-comment.js';
 import { loginPage } from './pages/login-page.js';
 import { moderationPage } from './pages/moderation-page.js';
+import { profilePage } from './pages/profile-page.js';
 import { createRecentComments } from './recent-comments.js';
 import { createSignIn } from './sign-in.js';
 import { type CommentRouteKey, commentRouteKeys } from './routes.js';
 import { createSubmitComment } from './submit-comment.js';
+import { createUpdateProfile } from './update-profile.js';
 
 /**
- * The comment function: comments (list, count, recent, submit, like, moderation), sign-in
- * (`/api/token`, and `/token` which the widget calls), the sign-in and moderation pages (`/ui`);
+ * The comment function: comments (list, count, recent, feeds, submit, like, moderation), sign-in
+ * (`/api/token`, and `/token` which the widget calls), the administrator's profile (`PUT /api/user`),
+ * the sign-in, profile and moderation pages (`/ui`);
  * it also answers unknown routes (API Gateway's `$default`). Its table answers exactly the routes of
  * routes.ts, which the stack and local mode create: each request goes to the route its `routeKey` names.
  */
@@ -36,6 +40,7 @@ export function createCommentHandler(dependencies: CommentDependencies): HttpHan
   const list = createListComments({ viewer, comments, presentation });
   const count = createCountComments({ counters });
   const recent = createRecentComments({ comments, presentation });
+  const feed = createCommentFeed({ comments, site: { url: config.SITE_URL, name: config.SITE_NAME } });
   const moderationList = createListForModeration({ viewer, moderation, presentation });
   const submit = createSubmitComment({
     viewer,
@@ -54,6 +59,7 @@ export function createCommentHandler(dependencies: CommentDependencies): HttpHan
   const remove = createDeleteComment({ viewer, comments, moderation });
   const signIn = createSignIn({ admins, config, tokenSecret, now, avatarFor: presentation.avatarFor });
   const currentUser = createCurrentUser({ viewer, admins, avatarFor: presentation.avatarFor });
+  const updateProfile = createUpdateProfile({ ...dependencies, viewer, avatarFor: presentation.avatarFor });
 
   /** `GET /api/comment` is four reads, told apart by `?type=` (Waline's contract: one path for all). */
   const readComments: Router = async (request) => {
@@ -74,6 +80,7 @@ export function createCommentHandler(dependencies: CommentDependencies): HttpHan
 
   const table: RouteTable<CommentRouteKey> = {
     'GET /api/comment': readComments,
+    'GET /api/comment/rss': feed,
     'POST /api/comment': submit,
     'PUT /api/comment/{id}': changeComment,
     'DELETE /api/comment/{id}': remove,
@@ -81,9 +88,12 @@ export function createCommentHandler(dependencies: CommentDependencies): HttpHan
     'POST /api/token': signIn,
     // Signing out is the widget forgetting its token; Waline answers it with success too.
     'DELETE /api/token': async () => envelope(''),
+    'PUT /api/user': updateProfile,
     'GET /ui': async () => moderationPage(),
     'GET /ui/login': async () =>
       loginPage({ allowedOrigins: config.ALLOWED_ORIGINS, siteUrl: config.SITE_URL }),
+    'GET /ui/profile': async () =>
+      profilePage({ allowedOrigins: config.ALLOWED_ORIGINS, siteUrl: config.SITE_URL }),
   };
   const dispatch: Router = dispatchRouteKey(table, async (request) => {
     // API Gateway's $default: every path no route matches. A route's path with a trailing slash is that

@@ -84,7 +84,7 @@ export function createCommentDependencies(
       : undefined,
     readSubmitMarks: createSubmitMarksReader(client, config.TABLE_NAME),
     markRefusedPost: createRefusedPostMarker(client, config.TABLE_NAME),
-    renderMarkdown: async (text) => (await loadMarkdownRenderer()).renderMarkdown(text),
+    renderMarkdown: loadMarkdownRenderer(config.markdown),
     now: Date.now,
     newId: (time) => ulid(time),
     presentation: {

@@ -7,16 +7,22 @@ import { legacyTwin, type RouteKey } from '../shared/http/route-key.js';
  */
 export const commentApiRouteKeys = [
   'GET /api/comment',
+  'GET /api/comment/rss',
   'POST /api/comment',
   'PUT /api/comment/{id}',
   'DELETE /api/comment/{id}',
   'GET /api/token',
   'POST /api/token',
   'DELETE /api/token',
+  'PUT /api/user',
 ] as const satisfies readonly RouteKey[];
 
-/** The sign-in and moderation pages, beside the API (as on Waline: there is no `/api/ui`). */
-export const commentPageRouteKeys = ['GET /ui', 'GET /ui/login'] as const satisfies readonly RouteKey[];
+/** The sign-in, profile and moderation pages, beside the API (as on Waline: there is no `/api/ui`). */
+export const commentPageRouteKeys = [
+  'GET /ui',
+  'GET /ui/login',
+  'GET /ui/profile',
+] as const satisfies readonly RouteKey[];
 
 /** A route the comment function's table answers. */
 export type CommentRouteKey = (typeof commentApiRouteKeys)[number] | (typeof commentPageRouteKeys)[number];

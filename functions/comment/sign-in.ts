@@ -1,8 +1,9 @@
 import { verifyPassword } from '../shared/auth/password.js';
 import { admitAttempt, clientNetwork, signInLimits } from '../shared/auth/sign-in-guard.js';
-import { signToken } from '../shared/auth/token.js';
+import { tokenFor } from '../shared/auth/token.js';
 import { AppError } from '../shared/domain/errors.js';
 import { hashIp } from '../shared/domain/hashing.js';
+import { limits } from '../shared/domain/limits.js';
 import { translate } from '../shared/domain/messages.js';
 import { presentUser } from '../shared/domain/present-user.js';
 import * as z from '../shared/domain/zod.js';
@@ -16,7 +17,7 @@ import type { SecretSource } from '../shared/storage/parameter-secret.js';
 
 const signInBodySchema = z.object({
   email: z.email().check(z.maxLength(254)),
-  password: z.string().check(z.minLength(1), z.maxLength(1024)),
+  password: z.string().check(z.minLength(1), z.maxLength(limits.passwordMaxChars)),
 });
 
 /** Sign-in attempts one IP (an IPv6 /64) may make per window. */
@@ -93,11 +94,7 @@ export function createSignIn({
     if (!account || !valid) throw new AppError('unauthorized', translate(request.lang, 'wrongCredentials'));
     await admins.signedIn(accountHash, networkHash, Math.ceil((time + signInLimits.knownNetworkMs) / 1000));
 
-    const token = signToken(secret, {
-      sub: account.id,
-      email: account.email,
-      exp: Math.floor(time / 1000) + config.TOKEN_TTL_HOURS * 3600,
-    });
+    const token = tokenFor(secret, account, time, config.TOKEN_TTL_HOURS);
     return envelope({ ...presentUser(account, avatarFor), token });
   };
 }

@@ -1,5 +1,6 @@
 import { templatePublishesMail } from './domain/avatar.js';
 import { coercedInt } from './domain/coerced-int.js';
+import type { MarkdownFeatures } from './domain/render-markdown.js';
 import * as z from './domain/zod.js';
 
 const flag = z.pipe(
@@ -36,13 +37,28 @@ const originList = z.pipe(
 
 const list = z.pipe(commaSeparated(''), z.array(z.string().check(z.maxLength(200))).check(z.maxLength(1000)));
 
+/** A Waline `MARKDOWN_*` switch: on unless `0` or `false` (any case), so on when unset or empty. */
+const onUnlessOff = z.pipe(
+  z.optional(z.string()),
+  z.transform((value) => value === undefined || !/^(0|false)$/i.test(value)),
+);
+
+/**
+ * Waline's `MARKDOWN_TEX`: `mathjax` (its default) or `katex` turn TeX on, `0` or `false` off. Both
+ * render MathML here (functions/shared/domain/tex-to-mathml.ts), where Waline's MathJax draws SVG.
+ */
+const texSetting = z.pipe(
+  z.optional(z.string().check(z.regex(/^(|mathjax|katex|0|false)$/i, 'must be mathjax, katex, 0 or false'))),
+  z.transform((value) => !/^(0|false)$/i.test(value ?? '')),
+);
+
 /** An optional setting that `false` (any case) also turns off. */
 const unlessFalse = z.pipe(
   z.optional(z.string()),
   z.transform((value) => (value && !/^false$/i.test(value) ? value : undefined)),
 );
 
-const configSchema = z.object({
+const environmentSchema = z.object({
   TABLE_NAME: z.string().check(z.minLength(3), z.maxLength(255)),
   DYNAMODB_ENDPOINT: z.optional(z.url()),
   /**
@@ -105,7 +121,35 @@ const configSchema = z.object({
   AKISMET_KEY_PARAMETER: z.optional(z.string().check(z.minLength(1), z.maxLength(2048))),
   /** The site's address, for Akismet's `blog` and permalinks (Waline's name). */
   SITE_URL: z.optional(z.url()),
+  /** The site's name, for the titles of the comment feeds (Waline's name); blank is unset. */
+  SITE_NAME: z.pipe(
+    z.optional(z.string().check(z.maxLength(200))),
+    z.transform((name) => name?.trim() || undefined),
+  ),
+  /** Waline's markdown extensions, each on unless turned off (grouped as `markdown` below). */
+  MARKDOWN_HIGHLIGHT: onUnlessOff,
+  MARKDOWN_EMOJI: onUnlessOff,
+  MARKDOWN_SUB: onUnlessOff,
+  MARKDOWN_SUP: onUnlessOff,
+  MARKDOWN_TEX: texSetting,
 });
+
+/** The settings, with the MARKDOWN_* switches as the renderer takes them. */
+const configSchema = z.pipe(
+  environmentSchema,
+  z.transform(
+    ({ MARKDOWN_HIGHLIGHT, MARKDOWN_EMOJI, MARKDOWN_SUB, MARKDOWN_SUP, MARKDOWN_TEX, ...settings }) => {
+      const markdown: MarkdownFeatures = {
+        highlight: MARKDOWN_HIGHLIGHT,
+        emoji: MARKDOWN_EMOJI,
+        sub: MARKDOWN_SUB,
+        sup: MARKDOWN_SUP,
+        tex: MARKDOWN_TEX,
+      };
+      return { ...settings, markdown };
+    },
+  ),
+);
 
 /** The service's settings, read once from the environment at cold start. */
 export type Config = z.output<typeof configSchema>;

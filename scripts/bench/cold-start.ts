@@ -5,7 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build, type Metafile } from 'esbuild';
@@ -19,10 +19,13 @@ export type FunctionName = 'comment' | 'article' | 'sdk-alone';
 /** Size of one bundle. */
 export interface BundleSize {
   readonly function: FunctionName;
+  /** Of the entry, `index.mjs`: what every cold start reads. */
   readonly minifiedBytes: number;
   readonly gzipBytes: number;
-  /** The packages (or source folders) that take the most room, largest first. */
+  /** The packages (or source folders) that take the most room in the entry, largest first. */
   readonly largest: readonly { readonly name: string; readonly bytes: number }[];
+  /** The chunks beside it, each read on its first `import()` only (lib/bundle-options.ts), largest first. */
+  readonly chunks: readonly { readonly name: string; readonly bytes: number }[];
 }
 
 /** Cold starts of one function on one first event. */
@@ -124,19 +127,25 @@ export async function measureColdStarts(
 }
 
 async function bundleFunction(name: FunctionName, workDir: string): Promise<BundleSize> {
-  const outfile = join(workDir, name, 'index.mjs');
+  const outdir = join(workDir, name);
+  const outfile = join(outdir, 'index.mjs');
   const entry = join(projectRoot, entries[name]);
   const result = await build({
-    ...toEsbuildOptions(lambdaBundleOptions(), { entry, outfile }),
+    ...toEsbuildOptions(lambdaBundleOptions(), { entry, outdir }),
     metafile: true,
     logLevel: 'warning',
   });
   const code = await readFile(outfile);
+  const chunks = Object.entries(result.metafile.outputs)
+    .filter(([file]) => file.endsWith('.mjs') && resolve(projectRoot, file) !== outfile)
+    .map(([file, output]) => ({ name: basename(file), bytes: output.bytes }))
+    .sort((a, b) => b.bytes - a.bytes);
   return {
     function: name,
     minifiedBytes: code.length,
     gzipBytes: gzipSync(code, { level: 9 }).length,
     largest: largestParts(result.metafile, outfile),
+    chunks,
   };
 }
 

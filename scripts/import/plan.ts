@@ -11,7 +11,8 @@ import { contentHash, hashIp } from '../../functions/shared/domain/hashing.js';
 import { importedCommentId } from './import-id.js';
 import { fitsInOneItem } from '../../functions/shared/domain/item-size.js';
 import { limits } from '../../functions/shared/domain/limits.js';
-import { renderMarkdown } from '../../functions/shared/domain/render-markdown.js';
+import { allMarkdownFeatures, renderMarkdown } from '../../functions/shared/domain/render-markdown.js';
+import { texToMathml } from '../../functions/shared/domain/tex-to-mathml.js';
 import { describeUserAgent } from '../../functions/shared/domain/user-agent.js';
 import { toCommentItem } from '../../functions/shared/storage/comment-item.js';
 import { entities, keys } from '../../functions/shared/storage/keys.js';
@@ -243,7 +244,8 @@ export function planImport(source: ParsedSource, options: PlanOptions = {}): Imp
     const parentId = parent.get(source_.sourceId);
     const rootId = rootOf.get(source_.sourceId) as string;
     const { fields, orig, hash } = source_;
-    const html = renderMarkdown(orig);
+    // As the comment function renders with every MARKDOWN_* switch at its default.
+    const html = renderMarkdown(orig, allMarkdownFeatures, texToMathml);
     if (!fitsInOneItem(orig, html)) {
       skipped.push({
         ref: source_.ref,

@@ -3,6 +3,8 @@ import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import formats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { hashPassword } from '../../functions/shared/auth/password.js';
+import { tokenFor } from '../../functions/shared/auth/token.js';
 import { routes } from '../../lib/routes.js';
 import { saveTestAdministrator, testAdministrator } from '../support/administrator.js';
 import { type LocalHttpServer, startLocalHttpServer } from '../support/local-http-server.js';
@@ -18,6 +20,7 @@ const ajv = new Ajv2020({ strict: false, allErrors: true });
 const addFormats = ((formats as unknown as { default?: typeof formats }).default ?? formats) as Json;
 addFormats(ajv);
 const validators = new Map<string, ValidateFunction>();
+const jwtSecret = 'j'.repeat(40);
 
 /** Resolves a local `$ref` (`#/components/...`) of the document. */
 function resolve(node: Json): Json {
@@ -62,7 +65,7 @@ describe('the OpenAPI document, against the local server', () => {
 
   beforeAll(async () => {
     table = await createTestTable();
-    server = await startLocalHttpServer(table, { IPQPS: '0', JWT_TOKEN: 'j'.repeat(40) });
+    server = await startLocalHttpServer(table, { IPQPS: '0', JWT_TOKEN: jwtSecret });
     ({ base } = server);
     await saveTestAdministrator(server.services);
     const signIn = await fetch(`${base}/api/token`, {
@@ -115,10 +118,21 @@ describe('the OpenAPI document, against the local server', () => {
 
     const documented = responseOf(template, method, status, spec.component);
     expect(documented, `no answer ${status} documented for ${method} ${template}`).toBeDefined();
+    const key = `${method} ${template} ${status} ${spec.component ?? ''}`;
+    // Each header the answer documents is there, and matches its schema.
+    for (const [name, header] of Object.entries((documented.headers ?? {}) as Record<string, Json>)) {
+      const value = response.headers.get(name);
+      expect(value, `${method} ${url} (${status}): no ${name} header`).not.toBeNull();
+      expect(violations(validatorOf(`${key} ${name}`, header.schema), value), `${name}: ${value}`).toBe('');
+    }
+    // An answer that documents no content (a 304) has none.
+    if (documented.content === undefined) {
+      expect(text, `${method} ${url} (${status}) has a body`).toBe('');
+      return text;
+    }
     const [mediaType, media] = Object.entries(documented.content as Record<string, Json>)[0] ?? [];
     expect(response.headers.get('content-type')?.split(';')[0]).toBe(mediaType);
     const body = mediaType === 'application/json' ? JSON.parse(text) : text;
-    const key = `${method} ${template} ${status} ${spec.component ?? ''}`;
     expect(
       violations(validatorOf(key, media.schema), body),
       `${method} ${url} (${status}): ${text.slice(0, 300)}`,
@@ -450,6 +464,50 @@ describe('the OpenAPI document, against the local server', () => {
     });
   });
 
+  it('describes changes to the profile and their refusals', async () => {
+    // An administrator of its own, with a token signed here: no sign-in, whose per-IP limit the other
+    // tests use up, and no change to the administrator they share.
+    const account = {
+      id: '01PROFILEOPENAPI',
+      email: 'profile@example.com',
+      displayName: 'Profile',
+      passwordHash: await hashPassword('a long enough password'),
+      createdAt: 0,
+    };
+    await server.services.admins.save(account);
+    const headers = { authorization: `Bearer ${tokenFor(jwtSecret, account, Date.now(), 1)}` };
+    for (const template of ['/api/user', '/user']) {
+      const changed = await call({
+        method: 'PUT',
+        template,
+        url: template,
+        status: 200,
+        body: { display_name: 'Profile', url: 'https://profile.example/' },
+        headers,
+      });
+      expect(changed.data).toMatchObject({ display_name: 'Profile', url: 'https://profile.example/' });
+    }
+    const refused = await call({
+      method: 'PUT',
+      template: '/api/user',
+      url: '/api/user',
+      status: 400,
+      body: { url: 'ftp://profile.example/' },
+      headers,
+    });
+    expect(refused.details).toHaveProperty('url');
+    await call({ method: 'PUT', template: '/api/user', url: '/api/user', status: 401, body: { url: '' } });
+    const rotated = await call({
+      method: 'PUT',
+      template: '/api/user',
+      url: '/api/user',
+      status: 200,
+      body: { password: 'another long enough password' },
+      headers,
+    });
+    expect(rotated.data.token).toEqual(expect.any(String));
+  });
+
   it('describes wrong credentials and the sign-in lock', async () => {
     const guess = { email: 'nobody@example.com', password: 'wrong guess' };
     const statuses: number[] = [];
@@ -473,8 +531,36 @@ describe('the OpenAPI document, against the local server', () => {
     expect(statuses.at(-1)).toBe(429);
   });
 
+  it('describes the comment feeds, their 304 and their refusals, enveloped and legacy', async () => {
+    await post('/openapi-feed', 'a comment for the feeds');
+    const feeds: Array<[string, string]> = [
+      ['/api/comment/rss', '/api/comment/rss'],
+      ['/api/comment/rss', '/api/comment/rss?path=%2Fopenapi-feed&count=5'],
+      ['/comment/rss', '/comment/rss?path=%2Fopenapi-feed'],
+    ];
+    for (const [template, url] of feeds) {
+      const feed = await call({ method: 'GET', template, url, status: 200 });
+      expect(feed).toContain('a comment for the feeds');
+      const etag = (await fetch(`${base}${url}`)).headers.get('etag') ?? '';
+      await call({ method: 'GET', template, url, status: 304, headers: { 'if-none-match': etag } });
+    }
+    await call({
+      method: 'GET',
+      template: '/api/comment/rss',
+      url: '/api/comment/rss?count=51',
+      status: 400,
+    });
+    const refused = await call({
+      method: 'GET',
+      template: '/comment/rss',
+      url: '/comment/rss?user_id=1',
+      status: 404,
+    });
+    expect(refused.errmsg).toMatch(/no user accounts/);
+  });
+
   it('describes the pages and the answers of unknown methods and routes', async () => {
-    for (const template of ['/ui', '/ui/login']) {
+    for (const template of ['/ui', '/ui/login', '/ui/profile']) {
       const page = await call({ method: 'GET', template, url: template, status: 200 });
       expect(page).toContain('<html');
     }

@@ -33,10 +33,13 @@ export function createLocalApi(
       // The function API Gateway would send it to: unknown routes go to the comment function ($default).
       const handler = matchRoute(spec.method ?? 'GET', spec.path).function === 'article' ? article : comment;
       const response = await handler(buildEvent(spec), testContext);
+      // A body of another declared type (a feed, a page) stays text.
+      const type = response.headers['content-type'];
       return {
         status: response.statusCode,
         headers: response.headers,
-        body: JSON.parse(response.body || 'null'),
+        body:
+          type === undefined || type.includes('json') ? JSON.parse(response.body || 'null') : response.body,
       };
     },
   };

@@ -1,34 +1,19 @@
 import type { HttpResult } from '../../shared/http/http-types.js';
-import { embedJson, htmlPage } from './page-shell.js';
-
-/** The settings the sign-in page needs to decide where it may hand the token. */
-export interface LoginPageSettings {
-  /** ALLOWED_ORIGINS: `*`, or the sites that embed the widget. */
-  readonly allowedOrigins: readonly string[];
-  /** SITE_URL, if set. */
-  readonly siteUrl?: string;
-}
+import { htmlPage } from './page-shell.js';
+import { type SiteSettings, siteOriginsScript, siteSettingsElement } from './site-origins.js';
 
 // Runs in the browser. The token goes only to a configured origin: an ALLOWED_ORIGINS entry (not `*`),
 // SITE_URL's origin, or this server's own. An opener or a redirect elsewhere gets nothing, and the page
 // says what to configure: there is no way for a stranger's page to collect a sign-in, even with a click.
 // The opener is told by postMessage aimed at each configured origin: the browser delivers it only to an
 // opener on that very origin, whatever `document.referrer` claims or hides.
-const script = String.raw`
-const settings = JSON.parse(document.getElementById('settings').textContent);
+const script = String.raw`${siteOriginsScript}
 const root = location.pathname.replace(/\/ui(\/.*)?$/, '/');
 const params = new URLSearchParams(location.search);
 const redirect = params.get('redirect');
 const form = document.getElementById('login');
 const error = document.getElementById('error');
 const target = document.getElementById('target');
-const originOf = (url) => { try { return new URL(url).origin; } catch { return undefined; } };
-const configuredOrigins = [...new Set([
-  ...settings.allowedOrigins.filter((origin) => origin !== '*'),
-  originOf(settings.siteUrl || ''),
-  location.origin,
-].filter(Boolean))];
-const configured = (origin) => Boolean(origin) && configuredOrigins.includes(origin);
 const referrer = originOf(document.referrer);
 // Where the token would go: the redirect's site, the opener's (as far as the referrer tells), or here.
 const destination = redirect ? originOf(redirect) : window.opener ? referrer : location.origin;
@@ -73,7 +58,7 @@ form.addEventListener('submit', async (event) => {
 `;
 
 /** `GET /ui/login`: signs an administrator in and hands the user to the widget as Waline's admin does. */
-export function loginPage(settings: LoginPageSettings): HttpResult {
+export function loginPage(settings: SiteSettings): HttpResult {
   return htmlPage({
     title: 'Sign in · Marginalia',
     body: `<main>
@@ -91,7 +76,7 @@ export function loginPage(settings: LoginPageSettings): HttpResult {
   <button type="submit">Sign in</button>
   <p id="error" class="error" role="alert"></p>
 </form>
-<script type="application/json" id="settings">${embedJson(settings)}</script>
+${siteSettingsElement(settings)}
 </main>`,
     script,
   });

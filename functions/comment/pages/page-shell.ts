@@ -61,6 +61,9 @@ ${page.body}
         "frame-ancestors 'none'",
         "base-uri 'none'",
       ].join('; '),
+      // As the meta element says, but before any of the page is parsed: an address that carries a token
+      // (`/ui/profile?token=`) is never sent on as a Referer.
+      'referrer-policy': 'no-referrer',
       'x-content-type-options': 'nosniff',
       'cache-control': 'no-store',
     },

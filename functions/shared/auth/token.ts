@@ -24,6 +24,23 @@ export function signToken(secret: string, claims: TokenClaims): string {
   return `${body}.${sign(secret, body).toString('base64url')}`;
 }
 
+/**
+ * A token for `account`, valid `ttlHours` from `nowMs` (ms since the epoch): what a sign-in and a password
+ * change answer.
+ */
+export function tokenFor(
+  secret: string,
+  account: { readonly id: string; readonly email: string },
+  nowMs: number,
+  ttlHours: number,
+): string {
+  return signToken(secret, {
+    sub: account.id,
+    email: account.email,
+    exp: Math.floor(nowMs / 1000) + ttlHours * 3600,
+  });
+}
+
 /** Why a token was refused: not ours in shape, signed with another key, or expired. */
 export type TokenRefusal = 'malformed' | 'signature' | 'expired';
 

@@ -36,19 +36,25 @@ export const recentQuerySchema = z.object({
   count: coercedInt({ min: 1, max: limits.recentCountMax, default: 10 }),
 });
 
+/** `GET /api/comment/rss?path&count`: the site's feed, or one page's with `path`. */
+export const feedQuerySchema = z.object({
+  path: z.optional(pagePathSchema),
+  count: coercedInt({ min: 1, max: limits.feedItemsMax, default: 20 }),
+});
+
 /** C0 and C1 control characters and DEL: browsers drop them inside URLs (`java\tscript:`). */
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
-const controlCharacters = /[\u0000-\u001f\u007f-\u009f]/;
+export const controlCharacters = /[\u0000-\u001f\u007f-\u009f]/;
 /** The same, but for tab, newline and carriage return, which a comment's text may hold. */
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
 const controlCharactersButWhitespace = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
 
+const loneSurrogate = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 /**
  * Text is well-formed Unicode: a lone surrogate cannot be stored as UTF-8 faithfully, and JSON writes
  * each as six bytes.
  */
-const loneSurrogate = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-const wellFormed = z.refine<string>(
+export const wellFormed = z.refine<string>(
   (text) => !loneSurrogate.test(text),
   'must be well-formed Unicode (no lone surrogates)',
 );

@@ -16,6 +16,12 @@ export const limits = {
   urlChars: 1024,
   urlBytes: 1536,
   userAgentChars: 1024,
+  /**
+   * An administrator's password, in UTF-16 code units as `String.length` counts them: the shortest one
+   * `npm run admin` and the profile page accept, and the longest sign-in reads.
+   */
+  passwordMinChars: 12,
+  passwordMaxChars: 1024,
   /** Comment ids: ULIDs, or ids carried over by an import. */
   idChars: 64,
   /** Paths in one count or reading-count request. */
@@ -36,4 +42,11 @@ export const limits = {
   /** Root keys before a page past which the page's counters are read first, to skip a page past the end. */
   listDeepPageKeys: 1000,
   recentCountMax: 50,
+  /** Items of a comment feed (`GET /api/comment/rss`): `count` goes up to this. */
+  feedItemsMax: 50,
+  /**
+   * Visible comment items of a page that its feed reads (one Query, newest threads first, which also
+   * stops at 1 MB): the newest comments of the page are among them unless the page holds more.
+   */
+  pageFeedReadItems: 100,
 } as const;

@@ -91,6 +91,23 @@ const catalog = {
     en: 'This comment is too long to show in this list.',
     'zh-CN': '这条评论太长，无法在此列表中显示。',
   },
+  userFeedNeedsAccounts: {
+    en: "There is no feed of one user's comments (user_id): this server has no user accounts yet. Subscribe to the page's feed (?path=) or the site's (no parameter).",
+    'zh-CN':
+      '没有单个用户的评论订阅（user_id）：此服务器还没有用户账户。请订阅页面的评论（?path=）或全站的评论（不带参数）。',
+  },
+  feedSiteTitle: { en: 'Comments on {site}', 'zh-CN': '{site} 的评论' },
+  feedPageTitle: { en: 'Comments on {path} · {site}', 'zh-CN': '{site} · {path} 的评论' },
+  feedSiteDescription: {
+    en: 'The newest approved comments on {site}.',
+    'zh-CN': '{site} 最新通过审核的评论。',
+  },
+  feedPageDescription: {
+    en: 'The newest approved comments on {path}.',
+    'zh-CN': '{path} 最新通过审核的评论。',
+  },
+  feedItemTitle: { en: 'Comment by {nick}', 'zh-CN': '{nick} 的评论' },
+  feedAnonymous: { en: 'Anonymous', 'zh-CN': '匿名' },
 } as const satisfies Record<string, Record<Lang, string>>;
 
 /** A message of the catalog. */

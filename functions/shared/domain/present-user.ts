@@ -11,14 +11,14 @@ export interface PublicUser {
 
 /** The Waline user shape of an administrator account. */
 export function presentUser(
-  account: { id: string; email: string; displayName: string },
+  account: { id: string; email: string; displayName: string; link?: string },
   avatarFor: (author: { nick: string; mail: string }) => string,
 ): PublicUser {
   return {
     objectId: account.id,
     display_name: account.displayName,
     email: account.email,
-    url: '',
+    url: account.link ?? '',
     type: 'administrator',
     avatar: avatarFor({ nick: account.displayName, mail: account.email }),
     label: null,

@@ -1,7 +1,36 @@
 import MarkdownIt from 'markdown-it';
+import { full as emojiPlugin } from 'markdown-it-emoji';
+import subPlugin from 'markdown-it-sub';
+import supPlugin from 'markdown-it-sup';
 import sanitizeHtml from 'sanitize-html';
+import { highlightClasses, highlightPlugin } from './highlight-code.js';
+import { type TexRenderer, texPlugin } from './markdown-tex.js';
+import { keepMathmlAttributes, mathmlAttributes, mathmlTags } from './mathml-allow-list.js';
 
-const markdown = new MarkdownIt({ html: true, breaks: true, linkify: true, typographer: true });
+export type { TexRenderer } from './markdown-tex.js';
+
+/** Waline's markdown extensions, each switched by its `MARKDOWN_*` variable (config.ts). */
+export interface MarkdownFeatures {
+  /** Shortcodes and emoticons as emoji, `:smile:` and `:)` (markdown-it-emoji's full set). */
+  readonly emoji: boolean;
+  /** `H~2~O` as a subscript. */
+  readonly sub: boolean;
+  /** `x^2^` as a superscript. */
+  readonly sup: boolean;
+  /** `$…$` and `$$…$$` as MathML (markdown-tex.ts). */
+  readonly tex: boolean;
+  /** Fenced code of a known language as Prism's token spans (highlight-code.ts). */
+  readonly highlight: boolean;
+}
+
+/** Waline's defaults: every extension on. */
+export const allMarkdownFeatures: MarkdownFeatures = {
+  emoji: true,
+  sub: true,
+  sup: true,
+  tex: true,
+  highlight: true,
+};
 
 const EXTERNAL_LINK_REL = 'nofollow noreferrer noopener ugc';
 const LINK_SCHEMES = ['http', 'https', 'mailto'];
@@ -84,7 +113,8 @@ const sanitizeOptions: sanitizeHtml.IOptions = {
   allowedSchemesAppliedToAttributes: ['href', 'src'],
   allowProtocolRelative: true,
   disallowedTagsMode: 'discard',
-  nonTextTags: ['script', 'style', 'textarea', 'noscript', 'xmp'],
+  // `annotation` holds a formula's TeX source: a second copy of the formula, which browsers do not draw.
+  nonTextTags: ['annotation', 'annotation-xml', 'script', 'style', 'textarea', 'noscript', 'xmp'],
   parseStyleAttributes: false,
   transformTags: { a: transformLink, img: transformImage },
   // The scheme checks above delete refused URLs: such a link keeps its text, such an image goes entirely.
@@ -96,7 +126,69 @@ const sanitizeOptions: sanitizeHtml.IOptions = {
   },
 };
 
-/** Renders a comment's markdown to HTML that is safe to store and serve as is. */
-export function renderMarkdown(text: string): string {
-  return sanitizeHtml(markdown.render(text), sanitizeOptions);
+const transformMathml = (tagName: string, attribs: sanitizeHtml.Attributes): sanitizeHtml.Tag => ({
+  tagName,
+  attribs: keepMathmlAttributes(attribs),
+});
+
+/** sanitizeOptions grown by what the features on produce, and by nothing else. */
+function sanitizeOptionsFor(features: MarkdownFeatures): sanitizeHtml.IOptions {
+  const spans = features.highlight ? ['span'] : [];
+  const mathml = features.tex ? mathmlTags : [];
+  return {
+    ...sanitizeOptions,
+    allowedTags: [...(sanitizeOptions.allowedTags || []), ...spans, ...mathml],
+    allowedAttributes: {
+      ...sanitizeOptions.allowedAttributes,
+      ...Object.fromEntries(mathml.map((tag) => [tag, [...mathmlAttributes]])),
+    },
+    allowedClasses: {
+      ...sanitizeOptions.allowedClasses,
+      ...(features.highlight ? { span: [...highlightClasses] } : {}),
+    },
+    transformTags: {
+      ...sanitizeOptions.transformTags,
+      ...Object.fromEntries(mathml.map((tag) => [tag, transformMathml])),
+    },
+    exclusiveFilter: (frame) =>
+      // A span is only ever a highlighted token: one whose classes were all refused is dropped, not its text.
+      frame.tag === 'span' && frame.attribs.class === undefined
+        ? 'excludeTag'
+        : (sanitizeOptions.exclusiveFilter?.(frame) ?? false),
+  };
+}
+
+/** A renderer: markdown-it with the features' plugins, then the sanitiser. */
+function createRenderer(features: MarkdownFeatures): (text: string, renderTex?: TexRenderer) => string {
+  const markdown = new MarkdownIt({ html: true, breaks: true, linkify: true, typographer: true });
+  if (features.emoji) markdown.use(emojiPlugin);
+  if (features.sub) markdown.use(subPlugin);
+  if (features.sup) markdown.use(supPlugin);
+  if (features.tex) markdown.use(texPlugin);
+  if (features.highlight) markdown.use(highlightPlugin);
+  const options = sanitizeOptionsFor(features);
+  return (text, renderTex) => sanitizeHtml(markdown.render(text, { renderTex }), options);
+}
+
+/** One renderer per combination of features, built on first use (at most 32). */
+const renderers = new Map<string, ReturnType<typeof createRenderer>>();
+
+/**
+ * Renders a comment's markdown to HTML that is safe to store and serve as is, with the Waline extensions
+ * `features` turns on (all by default, as on Waline). Formulas are rendered by `renderTex`
+ * (tex-to-mathml.ts' texToMathml), a parameter so that KaTeX loads only when a comment has a `$`
+ * (write-only-modules.ts); without it they keep the text they were written as.
+ */
+export function renderMarkdown(
+  text: string,
+  features: MarkdownFeatures = allMarkdownFeatures,
+  renderTex?: TexRenderer,
+): string {
+  const key = [features.emoji, features.sub, features.sup, features.tex, features.highlight].join();
+  let render = renderers.get(key);
+  if (render === undefined) {
+    render = createRenderer(features);
+    renderers.set(key, render);
+  }
+  return render(text, renderTex);
 }

@@ -29,6 +29,8 @@ export interface ApiRequest {
   readonly host: string | undefined;
   /** The `Content-Type` header. */
   readonly contentType: string | undefined;
+  /** Header `name` (lower case, as API Gateway passes them; repeated ones comma-joined). */
+  header(name: string): string | undefined;
   /** Every value of query parameter `name`, in order. */
   queryAll(name: string): string[];
   /** The first value of query parameter `name`. */
@@ -57,6 +59,7 @@ export function toApiRequest(event: HttpEvent): ApiRequest {
     origin: event.headers?.origin,
     host: event.headers?.host,
     contentType: event.headers?.['content-type'],
+    header: (name) => event.headers?.[name],
     queryAll: (name) => params.getAll(name),
     query: (name) => params.get(name) ?? undefined,
     jsonBody: () => readJsonBody(event, lang),

@@ -17,15 +17,37 @@ export interface AdminAccount {
   readonly id: string;
   readonly email: string;
   readonly displayName: string;
+  /**
+   * The administrator's web address (Waline's `url`), set on the profile page. Accounts saved before it
+   * existed have no attribute: none, as when it is cleared.
+   */
+  readonly link?: string;
   /** scrypt hash (auth/password.ts); never leaves the server. */
   readonly passwordHash: string;
   readonly createdAt: number;
+}
+
+/** What {@link AdminRepository.update} changes; a field left out stays as it is. */
+export interface AccountChanges {
+  readonly displayName?: string;
+  /** The new link; `''` removes it. */
+  readonly link?: string;
+  /**
+   * A new password's hash, with the account's new id: tokens name the id, so every token issued before
+   * stops working (auth/viewer.ts).
+   */
+  readonly password?: { readonly passwordHash: string; readonly id: string };
 }
 
 /** Administrator accounts and sign-in attempt counting. */
 export interface AdminRepository {
   /** The account of `email` (case-insensitive). */
   find(email: string): Promise<AdminAccount | undefined>;
+  /**
+   * Changes the account of `email` if it still has the id `id` (the one the caller's token names), and
+   * returns it as changed; undefined, with nothing written, if it was removed or replaced meanwhile.
+   */
+  update(email: string, id: string, changes: AccountChanges): Promise<AdminAccount | undefined>;
   /** Stores an account; refuses to replace an existing one unless `replace`. Returns false if it existed. */
   save(account: AdminAccount, options?: { replace?: boolean }): Promise<boolean>;
   /**
@@ -69,22 +91,82 @@ export interface SignInRecord {
   readonly networkKnownUntil: number;
 }
 
+/** An account item as the repository answers it; a missing `link` (items older than it) means none. */
+function toAccount(item: Record<string, unknown> | undefined): AdminAccount | undefined {
+  if (!item || typeof item.passwordHash !== 'string') return undefined;
+  return {
+    id: String(item.id),
+    email: String(item.email),
+    displayName: String(item.displayName ?? ''),
+    ...(typeof item.link === 'string' && item.link !== '' ? { link: item.link } : {}),
+    passwordHash: item.passwordHash,
+    createdAt: Number(item.createdAt) || 0,
+  };
+}
+
 /** Builds the administrator repository on `client` and `tableName`. */
 export function createAdminRepository(client: DynamoDBDocumentClient, tableName: string): AdminRepository {
+  const find = async (email: string) => {
+    const output = await client.send(
+      new GetCommand({ TableName: tableName, Key: keys.admin(email), ConsistentRead: true }),
+    );
+    return toAccount(output.Item);
+  };
+
   return {
-    async find(email) {
-      const output = await client.send(
-        new GetCommand({ TableName: tableName, Key: keys.admin(email), ConsistentRead: true }),
-      );
-      const item = output.Item;
-      if (!item || typeof item.passwordHash !== 'string') return undefined;
-      return {
-        id: String(item.id),
-        email: String(item.email),
-        displayName: String(item.displayName ?? ''),
-        passwordHash: item.passwordHash,
-        createdAt: Number(item.createdAt) || 0,
+    find,
+
+    async update(email, id, changes) {
+      const set: string[] = [];
+      const remove: string[] = [];
+      const names: Record<string, string> = { '#id': 'id' };
+      const values: Record<string, unknown> = { ':id': id };
+      const assign = (name: string, value: unknown) => {
+        names[`#${name}`] = name;
+        values[`:${name}`] = value;
+        set.push(`#${name} = :${name}`);
       };
+      if (changes.displayName !== undefined) assign('displayName', changes.displayName);
+      if (changes.link === '') {
+        names['#link'] = 'link';
+        remove.push('#link');
+      } else if (changes.link !== undefined) {
+        assign('link', changes.link);
+      }
+      if (changes.password) {
+        assign('passwordHash', changes.password.passwordHash);
+        values[':newId'] = changes.password.id;
+        set.push('#id = :newId');
+      }
+      if (set.length === 0 && remove.length === 0) {
+        // Nothing to write (an UpdateItem needs an expression): the account as it is, if still the same.
+        const account = await find(email);
+        return account?.id === id ? account : undefined;
+      }
+      try {
+        const output = await client.send(
+          new UpdateCommand({
+            TableName: tableName,
+            Key: keys.admin(email),
+            UpdateExpression: [
+              set.length > 0 ? `SET ${set.join(', ')}` : '',
+              remove.length > 0 ? `REMOVE ${remove.join(', ')}` : '',
+            ]
+              .filter(Boolean)
+              .join(' '),
+            // Only the account the token was checked against: an update never recreates an account removed
+            // meanwhile (an UpdateItem on a missing key would), nor changes one added again since.
+            ConditionExpression: 'attribute_exists(pk) AND #id = :id',
+            ExpressionAttributeNames: names,
+            ExpressionAttributeValues: values,
+            ReturnValues: 'ALL_NEW',
+          }),
+        );
+        return toAccount(output.Attributes);
+      } catch (error) {
+        if (error instanceof ConditionalCheckFailedException) return undefined;
+        throw error;
+      }
     },
 
     async save(account, options = {}) {

@@ -1,5 +1,5 @@
 import { type DynamoDBDocumentClient, QueryCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
-import { attributes, commentSkPrefixes, keys } from './keys.js';
+import { articleRange, attributes, keys } from './keys.js';
 import { projection } from './projection.js';
 
 /** What a range read returns: the items, and whether it stopped before the end of the range. */
@@ -75,9 +75,7 @@ export async function* queryArticleComments(
   url: string,
   options: { names?: readonly string[]; consistent?: boolean } = {},
 ): AsyncGenerator<Record<string, unknown>> {
-  for (const prefix of Object.values(commentSkPrefixes)) {
-    // `#` is the last character before the ids' letters and digits: the range is every key of the prefix.
-    const range = { from: prefix, to: `${prefix}\uffff` };
-    yield* (await readCommentRange(client, tableName, url, range, options)).items;
+  for (const part of ['visible', 'held'] as const) {
+    yield* (await readCommentRange(client, tableName, url, articleRange(part), options)).items;
   }
 }

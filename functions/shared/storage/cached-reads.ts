@@ -1,4 +1,5 @@
 import type { ListedComment } from '../domain/comment.js';
+import type { FeedComment } from '../domain/rss-feed.js';
 import type { CommentRepository } from './comment-repository.js';
 import type { StoredPage } from './list-page.js';
 import type { ModerationRepository } from './moderation-repository.js';
@@ -14,6 +15,8 @@ export interface CachedRepositories {
 const maxPageBytes = 48 * 1024 * 1024;
 /** Bytes kept across all cached recent lists (one per `count` asked for, 1 to 50). */
 const maxRecentBytes = 8 * 1024 * 1024;
+/** Bytes kept across all cached page feeds (one per page, 50 comments at most). */
+const maxFeedBytes = 8 * 1024 * 1024;
 /** Articles remembered as written to. */
 const maxWrittenArticles = 10_000;
 /** What a listed comment holds besides its text and HTML: ids, names, link, flags. */
@@ -25,18 +28,22 @@ const weighComment = (comment: ListedComment) =>
 
 const weighList = (list: readonly ListedComment[]) => list.reduce((sum, c) => sum + weighComment(c), 0);
 
+const weighFeed = (feed: readonly FeedComment[]) =>
+  feed.reduce((sum, comment) => sum + 2 * comment.html.length + commentOverheadBytes, 0);
+
 const weighPage = (page: StoredPage) =>
   page.threads.reduce((sum, thread) => sum + weighComment(thread.root) + weighList(thread.replies), 0);
 
 /**
- * Serves visitors' pages of an article and the site's recent comments from a copy read less than
- * `ttlMs` ago, so a busy page costs one read per `ttlMs` per warm instance instead of one per view. Both
- * reads are eventually consistent anyway (DynamoDB's replicas and its GSIs lag by up to about a second),
- * so a lifetime of that order adds little staleness. A copy's age counts from when its read finished.
+ * Serves visitors' pages of an article, a page's feed and the site's recent comments from a copy read
+ * less than `ttlMs` ago, so a busy page costs one read per `ttlMs` per warm instance instead of one per
+ * view. These reads are eventually consistent anyway (DynamoDB's replicas and its GSIs lag by up to about
+ * a second), so a lifetime of that order adds little staleness. A copy's age counts from when its read
+ * finished.
  *
  * Every write made through these repositories forgets what it changes. For `ttlMs` after a write, the
- * article's pages are not cached and their counters and threads are read consistently (the roots index,
- * a GSI, cannot be), and the recent list is not cached at all. Other instances see a write within
+ * article's pages and feed are not cached and are read consistently (all but the roots index, a GSI,
+ * which cannot be), and the recent list is not cached at all. Other instances see a write within
  * `ttlMs`. Administrators' pages are never cached. The pages hold what every viewer may be shown or not:
  * answers are still shaped per request.
  */
@@ -55,6 +62,12 @@ export function cacheListReads(
     weigh: weighList,
     maxWeight: maxRecentBytes,
   });
+  const feeds = createReadCache<readonly FeedComment[]>({
+    ttlMs,
+    now,
+    weigh: weighFeed,
+    maxWeight: maxFeedBytes,
+  });
   /** When each article was last written to by this instance. */
   const writtenAt = new Map<string, number>();
   let lastWriteAt = Number.NEGATIVE_INFINITY;
@@ -70,6 +83,7 @@ export function cacheListReads(
       if (writtenAt.size >= maxWrittenArticles) writtenAt.delete(writtenAt.keys().next().value ?? '');
       writtenAt.set(url, now());
       pages.forgetGroup(url);
+      feeds.forget(url);
       recent.clear();
       lastWriteAt = now();
     }
@@ -91,6 +105,11 @@ export function cacheListReads(
         if (recentlyWritten(query.url)) return comments.listPage({ ...query, consistent: true });
         const key = [query.url, query.sortBy, query.page, query.pageSize].join('\n');
         return pages.get(key, async () => frozenPage(await comments.listPage(query)), query.url);
+      },
+      pageFeed: (url, options = {}) => {
+        if (options.consistent) return comments.pageFeed(url, options);
+        if (recentlyWritten(url)) return comments.pageFeed(url, { consistent: true });
+        return feeds.get(url, async () => frozen(await comments.pageFeed(url)));
       },
       recent: (count) =>
         now() - lastWriteAt < ttlMs

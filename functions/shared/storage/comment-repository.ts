@@ -11,6 +11,7 @@ import {
   statusPartition,
 } from './keys.js';
 import { createListPage, type ListPage } from './list-page.js';
+import { createPageFeed, type PageFeed } from './page-feed.js';
 import { projection } from './projection.js';
 import { storedCount } from './stored-count.js';
 import { type InsertGuards, type InsertRefusal, submitItems } from './submit-items.js';
@@ -41,6 +42,8 @@ export interface CommentRepository {
   readonly listPage: ListPage;
   /** The site's `count` newest approved comments, newest first. */
   recent(count: number): Promise<readonly ListedComment[]>;
+  /** The newest approved comments of one page, for its feed (page-feed.ts, where its request is sent). */
+  readonly pageFeed: PageFeed;
   /**
    * Comment `ref`, read consistently, or undefined when there is none: a reply is looked for where its
    * status may have put it, its held place only `withHeld` (an administrator's read).
@@ -69,6 +72,7 @@ export function createCommentRepository(
 ): CommentRepository {
   return {
     listPage: createListPage(client, tableName, ensureLayout),
+    pageFeed: createPageFeed(client, tableName, ensureLayout),
 
     async recent(count) {
       const comments: ListedComment[] = [];

@@ -146,6 +146,15 @@ export function threadRange(rootId: string, part: 'visible' | 'held'): { from: s
   return { from: part === 'visible' ? prefix : `${prefix}#`, to: `${prefix}#${rangeEnd}` };
 }
 
+/**
+ * The sort-key range of an article's comments of one part: `visible` is every root (whatever its status)
+ * and every approved reply, `held` every waiting or spam reply. Both ends are inclusive (BETWEEN).
+ */
+export function articleRange(part: 'visible' | 'held'): { from: string; to: string } {
+  // `#` is the last character before the ids' letters and digits: the range is every key of the prefix.
+  return { from: commentSkPrefixes[part], to: `${commentSkPrefixes[part]}${rangeEnd}` };
+}
+
 /** Reads a comment's sort key back: the root it belongs to, and whether it is a reply. */
 export function parseCommentSk(sk: string): { rootId: string; replyId?: string } | undefined {
   const match = /^[CH]#([A-Za-z0-9]+)(?:#([A-Za-z0-9]+))?$/.exec(sk);

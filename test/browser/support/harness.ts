@@ -15,6 +15,8 @@ export interface HarnessOptions {
   readonly counters?: readonly string[];
   /** Shows the widget's login button (sign-in through the server's /ui/login). */
   readonly login?: boolean;
+  /** Shows the v3 widget's two feed links under the list (`noRss: false`); v2 has none. */
+  readonly rss?: boolean;
 }
 
 /** The reaction icons the demo pages use, served by the local server. */
@@ -38,7 +40,7 @@ export function harnessHtml(version: ClientVersion, options: HarnessOptions): st
     emoji: false,
     search: false,
     imageUploader: false,
-    ...(version === 'v3' ? { noRss: true } : {}),
+    ...(version === 'v3' && !options.rss ? { noRss: true } : {}),
     ...(options.pageSize ? { pageSize: options.pageSize } : {}),
     ...(options.commentSorting ? { commentSorting: options.commentSorting } : {}),
     ...(options.reaction ? { reaction: reactionIcons } : {}),

@@ -52,6 +52,46 @@ describe('administrator accounts', () => {
     expect(JSON.stringify(listed)).not.toContain('scrypt');
   });
 
+  it('reads an account saved without a link as having none, and sets, keeps and removes one', async () => {
+    await admins.save(account('linked@example.com'));
+    const { id } = account('linked@example.com');
+    expect(await admins.find('linked@example.com')).not.toHaveProperty('link');
+
+    const linked = await admins.update('linked@example.com', id, { link: 'https://linked.example' });
+    const renamed = await admins.update('linked@example.com', id, { displayName: 'Linked' });
+    const unlinked = await admins.update('linked@example.com', id, { link: '' });
+
+    expect(linked?.link).toBe('https://linked.example');
+    expect(renamed).toMatchObject({ displayName: 'Linked', link: 'https://linked.example' });
+    expect(unlinked).not.toHaveProperty('link');
+    expect(await admins.find('linked@example.com')).toEqual(unlinked);
+  });
+
+  it('changes the password and the id together, and only of the account with the id given', async () => {
+    await admins.save(account('rotate@example.com'));
+    const { id } = account('rotate@example.com');
+    const password = { passwordHash: 'scrypt$new-hash', id: '01ROTATED' };
+
+    expect(await admins.update('rotate@example.com', 'not-its-id', { password })).toBeUndefined();
+    expect((await admins.find('rotate@example.com'))?.id).toBe(id);
+
+    const rotated = await admins.update('rotate@example.com', id, { password });
+    expect(rotated).toMatchObject({ id: '01ROTATED', passwordHash: 'scrypt$new-hash' });
+    // The old id no longer names it: a second change with it is refused.
+    expect(await admins.update('rotate@example.com', id, { displayName: 'Late' })).toBeUndefined();
+    expect(await admins.update('rotate@example.com', id, {})).toBeUndefined();
+    expect((await admins.find('rotate@example.com'))?.displayName).toBe('rotate');
+  });
+
+  it('never recreates an account removed before its update', async () => {
+    await admins.save(account('ghost@example.com'));
+    const { id } = account('ghost@example.com');
+    await admins.remove('ghost@example.com');
+
+    expect(await admins.update('ghost@example.com', id, { displayName: 'Ghost' })).toBeUndefined();
+    expect(await admins.find('ghost@example.com')).toBeUndefined();
+  });
+
   it('removes an account, and says when there was none', async () => {
     await admins.save(account('gone@example.com'));
 

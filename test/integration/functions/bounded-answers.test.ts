@@ -10,6 +10,7 @@ import { createCommentDependencies } from '../../../functions/comment/dependenci
 import { createDocumentClient } from '../../../functions/shared/storage/client.js';
 import { createCommentRepository } from '../../../functions/shared/storage/comment-repository.js';
 import { buildEvent, type EventSpec, testContext } from '../../support/http-event.js';
+import { parseRss } from '../../support/rss.js';
 import { testConfig } from '../../support/test-config.js';
 import { createTestTable, type TestTable } from '../../support/test-table.js';
 import { saveTestAdministrator } from '../../support/administrator.js';
@@ -155,6 +156,26 @@ describe('answers bounded whatever the article holds', () => {
       stored.map((comment) => comment.id).reverse(),
     );
     expect(body.data.some((comment: { textOmitted?: boolean }) => comment.textOmitted)).toBe(true);
+  });
+
+  it('keeps the feeds of maximum-size comments within the limit, the site feed with every item, texts left out past the budget', async () => {
+    for (let i = 0; i < 50; i++) await store({ url: `/feed-${i % 2}` });
+    const feed = async (query: string) => {
+      const result = await handler(buildEvent({ path: '/api/comment/rss', query }), testContext);
+      return { bytes: Buffer.byteLength(JSON.stringify(result)), feed: parseRss(result.body) };
+    };
+
+    const site = await feed('count=50');
+    const page = await feed('path=%2Ffeed-0&count=50');
+
+    expect(site.bytes).toBeLessThan(lambdaLimit - margin);
+    expect(site.feed.items).toHaveLength(50);
+    const omitted = 'This comment is too long to show in this list.';
+    expect(site.feed.items.some((item) => item.description?.includes(omitted))).toBe(true);
+    expect(site.feed.items.some((item) => !item.description?.includes(omitted))).toBe(true);
+    // A page's feed is one Query, which stops at 1 MB: a few comments of this size.
+    expect(page.bytes).toBeLessThan(lambdaLimit - margin);
+    expect(page.feed.items.length).toBeGreaterThan(0);
   });
 
   it('keeps the moderation list of 100 maximum-size waiting comments within the limit', async () => {

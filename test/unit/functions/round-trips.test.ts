@@ -336,6 +336,44 @@ describe('DynamoDB round trips per operation', () => {
     expect(input).toMatchObject({ IndexName: 'recent', ScanIndexForward: false, Limit: 2 });
   });
 
+  it("reads a page's feed in one round: one Query of its visible range, backwards, beside the layout check of a new instance", async () => {
+    const sent = serveCommentTable(ddb, articleItems());
+
+    const response = await comment(buildEvent({ path: '/api/comment/rss', query: 'path=%2Fp' }), testContext);
+
+    expect(response.statusCode).toBe(200);
+    // The approved comments, newest id first (their dates are equal): no waiting root, no held reply.
+    expect([...response.body.matchAll(/<guid isPermaLink="false">(\w+)</g)].map((match) => match[1])).toEqual(
+      ['01P', '01D', '01C', '01B', '01A'],
+    );
+    expect(byRound(sent).map((round) => round.map(({ command }) => command))).toEqual([['GetItem', 'Query']]);
+    expect(sent.find(({ command }) => command === 'Query')?.input).toMatchObject({
+      KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :from AND :to',
+      ExpressionAttributeValues: {
+        ':pk': 'URL#/p',
+        ':from': 'C#',
+        ':to': 'C#\uffff',
+        ':approved': 'approved',
+      },
+      ScanIndexForward: false,
+      Limit: 100,
+    });
+  });
+
+  it("reads the site's feed with the one Query of recent comments", async () => {
+    ddb.on(QueryCommand).resolves({ Items: [storedComment('01B'), storedComment('01A')] });
+
+    const response = await comment(buildEvent({ path: '/comment/rss' }), testContext);
+
+    expect(response.statusCode).toBe(200);
+    expect(ddb.calls()).toHaveLength(1);
+    expect(ddb.commandCalls(QueryCommand)[0]?.args[0].input).toMatchObject({
+      IndexName: 'recent',
+      ScanIndexForward: false,
+      Limit: 20,
+    });
+  });
+
   it('submits a root in two round trips: one BatchGetItem of its marks, then one TransactWriteItems', async () => {
     const sent = serveCommentTable(ddb, []);
 

@@ -6,10 +6,18 @@ import { build } from 'esbuild';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { lambdaBundleOptions, toEsbuildOptions } from '../../../lib/bundle-options.js';
 import { defaultProvider } from '../../../lib/bundle-stubs/credential-provider-env-only.js';
-import { renderMarkdown } from '../../../functions/shared/domain/render-markdown.js';
+import {
+  allMarkdownFeatures,
+  type MarkdownFeatures,
+  renderMarkdown,
+  type TexRenderer,
+} from '../../../functions/shared/domain/render-markdown.js';
+import { texToMathml } from '../../../functions/shared/domain/tex-to-mathml.js';
 
 type RenderModule = {
-  renderMarkdown: (text: string) => string;
+  renderMarkdown: (text: string, features?: MarkdownFeatures, renderTex?: TexRenderer) => string;
+  allMarkdownFeatures: MarkdownFeatures;
+  texToMathml: TexRenderer;
   sanitizeWithStyles: (html: string) => string;
 };
 
@@ -36,6 +44,10 @@ const samples = [
   '<!-- comment --><![CDATA[ data ]]><?pi?><!doctype html><svg><script>x</script></svg>',
   '<a href="//evil.example">proto-relative</a> <a href="/local">local</a> <a href="#top">top</a>',
   '<ol start="3"><li>three</li></ol><table><tr><td title="t">cell</td></tr></table>',
+  ':smile: :) H~2~O x^2^ &lt;3',
+  'Inline $\\frac{a}{b} \\quad \\color{red}{x}$ and a block:\n\n$$\n\\sum_{i=1}^n i^2 \\tag{1}\n$$',
+  '```ts\nconst a: number = 1; // <b>\n```\n\n```php\n<?php echo "&amp;"; ?>\n```',
+  '<math><mi mathvariant="bold" href="javascript:x">x</mi><annotation>x</annotation></math>',
 ];
 
 describe('lambdaBundleOptions', () => {
@@ -46,12 +58,12 @@ describe('lambdaBundleOptions', () => {
   /** Bundles the fixture entry with the Lambda settings (plus `alias` overrides) and imports it. */
   async function bundle(name: string, alias: Record<string, string> = {}): Promise<RenderModule> {
     const options = lambdaBundleOptions();
-    const outfile = join(directory, `${name}.mjs`);
+    const outdir = join(directory, name);
     await build({
-      ...toEsbuildOptions({ ...options, alias: { ...options.alias, ...alias } }, { entry, outfile }),
+      ...toEsbuildOptions({ ...options, alias: { ...options.alias, ...alias } }, { entry, outdir }),
       logLevel: 'silent',
     });
-    return (await import(pathToFileURL(outfile).href)) as RenderModule;
+    return (await import(pathToFileURL(join(outdir, 'index.mjs')).href)) as RenderModule;
   }
 
   beforeAll(async () => {
@@ -68,7 +80,9 @@ describe('lambdaBundleOptions', () => {
 
   it('renders every sample exactly as the unbundled renderer does when bundled with the aliases', () => {
     for (const sample of samples) {
-      expect(bundled.renderMarkdown(sample), sample).toBe(renderMarkdown(sample));
+      expect(bundled.renderMarkdown(sample, bundled.allMarkdownFeatures, bundled.texToMathml), sample).toBe(
+        renderMarkdown(sample, allMarkdownFeatures, texToMathml),
+      );
     }
   });
 

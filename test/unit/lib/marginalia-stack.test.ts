@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { App, type Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
@@ -58,6 +58,7 @@ const customProps: MarginaliaStackProps = {
   gravatarStr: 'https://gravatar.example.com/avatar/{{mail|md5}}',
   disableUserAgent: true,
   avatarQq: true,
+  siteName: 'Example Blog',
   throttleRateLimit: 5,
   throttleBurstLimit: 30,
   logRetention: RetentionDays.ONE_WEEK,
@@ -265,6 +266,7 @@ describe('MarginaliaStack', () => {
   const expectedRoutes: ReadonlyArray<readonly [string, 'comment' | 'article']> = [
     ...['/api', ''].flatMap((prefix): Array<readonly [string, 'comment' | 'article']> => [
       [`GET ${prefix}/comment`, 'comment'],
+      [`GET ${prefix}/comment/rss`, 'comment'],
       [`POST ${prefix}/comment`, 'comment'],
       [`PUT ${prefix}/comment/{id}`, 'comment'],
       [`DELETE ${prefix}/comment/{id}`, 'comment'],
@@ -273,9 +275,11 @@ describe('MarginaliaStack', () => {
       [`GET ${prefix}/token`, 'comment'],
       [`POST ${prefix}/token`, 'comment'],
       [`DELETE ${prefix}/token`, 'comment'],
+      [`PUT ${prefix}/user`, 'comment'],
     ]),
     ['GET /ui', 'comment'],
     ['GET /ui/login', 'comment'],
+    ['GET /ui/profile', 'comment'],
   ];
 
   it('creates exactly the widget and page routes plus $default when synthesized', () => {
@@ -454,6 +458,32 @@ describe('MarginaliaStack', () => {
     }
   });
 
+  it('puts what only writes need in chunks beside the comment bundle, each with the shim and a map', () => {
+    const assetOf = (fn: MarginaliaFunction) =>
+      join(
+        assemblyDir,
+        `asset.${(props(functionId(stack, fn)).Code as { S3Key: string }).S3Key.replace(/\.zip$/, '')}`,
+      );
+    const chunks = join(assetOf(stack.commentFunction), 'chunks');
+    const files = readdirSync(chunks);
+
+    // Each function its own asset, bundled from its own entry: the article one holds no renderer.
+    expect(assetOf(stack.articleFunction)).not.toBe(assetOf(stack.commentFunction));
+    expect(readdirSync(join(assetOf(stack.articleFunction), 'chunks')).join()).not.toMatch(
+      /render-markdown|tex-to-mathml|user-agent/,
+    );
+
+    expect(
+      files.filter((file) => /^(?:render-markdown|tex-to-mathml|user-agent)-\w+\.mjs$/.test(file)),
+    ).toHaveLength(3);
+    for (const file of files.filter((name) => name.endsWith('.mjs'))) {
+      expect(readFileSync(join(chunks, file), 'utf8')).toMatch(
+        /^import \{ createRequire as topLevelCreateRequire \}/,
+      );
+      expect(files).toContain(`${file}.map`);
+    }
+  });
+
   it('outputs the API URL and the table name when synthesized', () => {
     const apiId = stack.getLogicalId(stack.api.node.defaultChild as never);
     const tableId = stack.getLogicalId(stack.table.node.defaultChild as never);
@@ -480,6 +510,7 @@ describe('MarginaliaStack', () => {
       GRAVATAR_STR: customProps.gravatarStr,
       DISABLE_USERAGENT: 'true',
       AVATAR_QQ: 'true',
+      SITE_NAME: 'Example Blog',
     });
   });
 

@@ -18,6 +18,7 @@ const request = (id: string): ApiRequest => ({
   origin: undefined,
   host: undefined,
   contentType: undefined,
+  header: () => undefined,
   queryAll: () => [],
   query: () => undefined,
   jsonBody: () => undefined,

@@ -13,7 +13,7 @@ const handler = createCommentHandler(
 const get = (path: string, method = 'GET') =>
   handler(buildEvent({ method, path, ...(method === 'GET' ? {} : { body: {} }) }), testContext);
 
-describe('the sign-in and moderation pages', () => {
+describe('the sign-in, profile and moderation pages', () => {
   it('serves /ui/login with a nonce-only script policy that no other site can frame', async () => {
     const response = await get('/ui/login');
     const policy = response.headers['content-security-policy'] ?? '';
@@ -48,9 +48,54 @@ describe('the sign-in and moderation pages', () => {
     expect(first.body).not.toContain('innerHTML');
   });
 
+  it('serves /ui/profile like /ui/login: nonce-only scripts, never framed, no Referer, the configured sites', async () => {
+    const response = await get('/ui/profile');
+    const policy = response.headers['content-security-policy'] ?? '';
+    const nonce = /script-src 'nonce-([^']+)'/.exec(policy)?.[1];
+
+    expect(response.statusCode).toBe(200);
+    expect(nonce).toBeTruthy();
+    expect(policy).not.toContain('unsafe-inline');
+    expect(policy).toContain("frame-ancestors 'none'");
+    expect(response.headers['referrer-policy']).toBe('no-referrer');
+    expect(response.body).toContain(`<script nonce="${nonce}">`);
+    expect(response.body).toContain(
+      '{"allowedOrigins":["https://blog.example"],"siteUrl":"https://blog.example"}',
+    );
+    // The widget's message, posted to each configured origin, never to `*`.
+    expect(response.body).toContain("postMessage({ type: 'profile', data }, origin)");
+    expect(response.body).not.toMatch(/postMessage\([^)]*'\*'\)/);
+  });
+
+  it('serves /ui/profile with the token taken out of the address and nothing of it in the HTML', async () => {
+    const token = '"><script>alert(1)</script>';
+    const response = await handler(
+      buildEvent({ path: '/ui/profile', query: `lng=en&token=${encodeURIComponent(token)}` }),
+      testContext,
+    );
+
+    expect(response.statusCode).toBe(200);
+    expect(response.body).toContain("params.delete('token')");
+    expect(response.body).toContain('history.replaceState(');
+    expect(response.body).not.toContain('alert(1)');
+    // What the account holds is written as text by the script: nothing is parsed as HTML.
+    expect(response.body).not.toMatch(/innerHTML|outerHTML|insertAdjacentHTML|document\.write/);
+  });
+
+  it('serves /ui/profile with its notices: sign-in is for administrators, and what to configure', async () => {
+    const response = await get('/ui/profile');
+
+    expect(response.body).toContain('<div id="unsigned" class="card" role="alert" hidden>');
+    expect(response.body).toContain('Sign-in is for the administrators of this site.');
+    // And, for an opener on a site the server does not know, what to configure.
+    expect(response.body).toContain('<div id="unknown-opener" class="card" role="alert" hidden>');
+    expect(response.body).toMatch(/set <code>SITE_URL<\/code>.*<code>ALLOWED_ORIGINS<\/code>/);
+  });
+
   it('answers /api/ui with 404 and a POST to the pages with 405', async () => {
     expect((await get('/api/ui/login')).statusCode).toBe(404);
     expect((await get('/ui/login', 'POST')).statusCode).toBe(405);
+    expect((await get('/ui/profile', 'PUT')).statusCode).toBe(405);
     expect((await get('/ui/elsewhere')).statusCode).toBe(404);
   });
 

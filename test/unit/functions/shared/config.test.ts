@@ -22,7 +22,38 @@ describe('loadConfig', () => {
       COMMENT_AUDIT: false,
       FORBIDDEN_WORDS: [],
       BLOCKED_IP_HASHES: [],
+      markdown: { highlight: true, emoji: true, sub: true, sup: true, tex: true },
     });
+  });
+
+  it('turns a MARKDOWN_* switch off only when it is 0 or false, as Waline does', () => {
+    const markdownOf = (env: Record<string, string>) => loadConfig({ ...base, ...env }).markdown;
+
+    expect(
+      markdownOf({
+        MARKDOWN_HIGHLIGHT: 'false',
+        MARKDOWN_EMOJI: '0',
+        MARKDOWN_SUB: 'FALSE',
+        MARKDOWN_SUP: 'False',
+        MARKDOWN_TEX: 'false',
+      }),
+    ).toEqual({ highlight: false, emoji: false, sub: false, sup: false, tex: false });
+    expect(
+      markdownOf({ MARKDOWN_HIGHLIGHT: '', MARKDOWN_EMOJI: 'no', MARKDOWN_SUB: '1', MARKDOWN_SUP: 'off' }),
+    ).toEqual({ highlight: true, emoji: true, sub: true, sup: true, tex: true });
+  });
+
+  it('renders TeX for MARKDOWN_TEX mathjax or katex, not for 0, and refuses any other engine', () => {
+    const texOf = (value: string) => loadConfig({ ...base, MARKDOWN_TEX: value }).markdown.tex;
+
+    expect([texOf('mathjax'), texOf('katex'), texOf('KaTeX'), texOf(''), texOf('0')]).toEqual([
+      true,
+      true,
+      true,
+      true,
+      false,
+    ]);
+    expect(() => texOf('mathml')).toThrow('MARKDOWN_TEX: must be mathjax, katex, 0 or false');
   });
 
   it('reads IPQPS, origins and Waline-style flags when they are set', () => {
@@ -61,6 +92,12 @@ describe('loadConfig', () => {
     expect(
       loadConfig({ ...base, GRAVATAR_STR: 'https://avatars.example/{{mail|sha256}}' }).GRAVATAR_STR,
     ).toBe('https://avatars.example/{{mail|sha256}}');
+  });
+
+  it('reads SITE_NAME trimmed, and a blank one as unset', () => {
+    expect(loadConfig({ ...base, SITE_NAME: ' The Blog ' }).SITE_NAME).toBe('The Blog');
+    expect(loadConfig({ ...base, SITE_NAME: '  ' }).SITE_NAME).toBeUndefined();
+    expect(() => loadConfig({ ...base, SITE_NAME: 'x'.repeat(201) })).toThrow(/SITE_NAME/);
   });
 
   it('turns the QQ avatar rule on only when AVATAR_QQ says so', () => {

@@ -14,12 +14,18 @@ const run = promisify(execFile);
 let workDir = '';
 let bundle = '';
 
-/** Imports the bundle in a fresh node (no --enable-source-maps) and returns the stack, raw and mapped. */
-async function stacksOf(file: string): Promise<{ raw: string; mapped: string }> {
+/**
+ * Imports the bundle in a fresh node (no --enable-source-maps), calls `failing` (an export of
+ * failing-bundle-entry.ts) and returns the stack, raw and mapped.
+ */
+async function stacksOf(
+  file: string,
+  failing: 'failingRoute' | 'failingChunk' = 'failingRoute',
+): Promise<{ raw: string; mapped: string }> {
   const script = `
-    const { failingRoute, sourceMappedStack } = await import(${JSON.stringify(pathToFileURL(file).href)});
-    try { failingRoute(); } catch (error) {
-      console.log(JSON.stringify({ raw: error.stack, mapped: sourceMappedStack(error.stack) }));
+    const bundle = await import(${JSON.stringify(pathToFileURL(file).href)});
+    try { await bundle.${failing}(); } catch (error) {
+      console.log(JSON.stringify({ raw: error.stack, mapped: bundle.sourceMappedStack(error.stack) }));
     }`;
   const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], {
     env: { PATH: process.env.PATH },
@@ -34,7 +40,7 @@ describe('sourceMappedStack', () => {
     await build({
       ...toEsbuildOptions(lambdaBundleOptions(), {
         entry: join(projectRoot, 'test/support/fixtures/failing-bundle-entry.ts'),
-        outfile: bundle,
+        outdir: workDir,
       }),
       logLevel: 'warning',
     });
@@ -49,6 +55,16 @@ describe('sourceMappedStack', () => {
     expect(mapped).toMatch(/test\/support\/fixtures\/failing-bundle-entry\.ts:6:\d+/);
     expect(mapped).toContain('Error: route failed');
     expect(mapped).not.toContain('index.mjs:');
+  });
+
+  it('maps the positions of a chunk the bundle loads with import(), from the chunk’s own .map file', async () => {
+    const { raw, mapped } = await stacksOf(bundle, 'failingChunk');
+
+    expect(raw).toMatch(/chunks\/failing-chunk-\w+\.mjs:/);
+    expect(mapped).toMatch(/test\/support\/fixtures\/failing-chunk\.ts:3:\d+/);
+    expect(mapped).toMatch(/test\/support\/fixtures\/failing-bundle-entry\.ts:\d+:\d+/);
+    expect(mapped).toContain('Error: chunk failed');
+    expect(mapped).not.toContain('.mjs:');
   });
 
   it('leaves the stack alone when the bundle has no map beside it', async () => {

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { renderMarkdown } from '../../../../../functions/shared/domain/render-markdown.js';
+import {
+  allMarkdownFeatures,
+  type MarkdownFeatures,
+  renderMarkdown,
+} from '../../../../../functions/shared/domain/render-markdown.js';
+import { texToMathml } from '../../../../../functions/shared/domain/tex-to-mathml.js';
 
 const externalRel = 'target="_blank" rel="nofollow noreferrer noopener ugc"';
 const emoji = 'https://unpkg.com/@waline/emojis@1.1.0/weibo/weibo_doge.png';
@@ -7,13 +12,13 @@ const pixel =
   'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 
 describe('renderMarkdown', () => {
-  it('renders the Waline example with the script gone when given markdown, a script and a bare URL', () => {
+  it('renders the Waline example with the emoji and the script gone when given markdown, a script and a bare URL', () => {
     const text = 'Hello **world** :smile: <script>alert(1)</script> https://example.com';
 
     const html = renderMarkdown(text);
 
     expect(html).toBe(
-      `<p>Hello <strong>world</strong> :smile:  <a href="https://example.com" ${externalRel}>https://example.com</a></p>\n`,
+      `<p>Hello <strong>world</strong> 😄  <a href="https://example.com" ${externalRel}>https://example.com</a></p>\n`,
     );
   });
 
@@ -150,9 +155,8 @@ describe('renderMarkdown', () => {
     const text =
       '<math><mtext><table><mglyph><style><img src=x onerror=alert(1)></style></mglyph></table></mtext></math>';
 
-    const html = renderMarkdown(text);
-
-    expect(html).toBe('<p><table></table></p>\n');
+    expect(renderMarkdown(text)).toBe('<p><math><mtext><table></table></mtext></math></p>\n');
+    expect(renderMarkdown(text, { ...allMarkdownFeatures, tex: false })).toBe('<p><table></table></p>\n');
   });
 
   it('removes noscript with its content and other unknown tags without theirs when given both', () => {
@@ -168,7 +172,7 @@ describe('renderMarkdown', () => {
   });
 
   it('keeps the language class on code when given a fenced block', () => {
-    const html = renderMarkdown('```js\nlet a = 1 < 2;\n```');
+    const html = renderMarkdown('```js\nlet a = 1 < 2;\n```', { ...allMarkdownFeatures, highlight: false });
 
     expect(html).toBe('<pre><code class="language-js">let a = 1 &lt; 2;\n</code></pre>\n');
   });
@@ -270,5 +274,174 @@ describe('renderMarkdown: the cases a browser sees differently from a regex', ()
 
   it('drops a language class with characters after the language name', () => {
     expect(renderMarkdown('<code class="language-c!">x</code>')).toBe('<p><code>x</code></p>\n');
+  });
+});
+
+const noFeatures: MarkdownFeatures = { emoji: false, sub: false, sup: false, tex: false, highlight: false };
+/** Renders as the comment function does, KaTeX included, with `features`. */
+const render = (text: string, features: MarkdownFeatures = allMarkdownFeatures) =>
+  renderMarkdown(text, features, texToMathml);
+
+describe("renderMarkdown: Waline's extensions", () => {
+  it('renders shortcodes and emoticons as emoji when emoji is on, and leaves them when it is off', () => {
+    const text = ':smile: and :) and :not_an_emoji:';
+
+    expect(render(text)).toBe('<p>😄 and 😃 and :not_an_emoji:</p>\n');
+    expect(render(text, { ...allMarkdownFeatures, emoji: false })).toBe(
+      '<p>:smile: and :) and :not_an_emoji:</p>\n',
+    );
+  });
+
+  it('renders ~sub~ and ^sup^ when they are on, beside ~~strikethrough~~', () => {
+    const text = 'H~2~O ~~gone~~ x^2^';
+
+    expect(render(text)).toBe('<p>H<sub>2</sub>O <s>gone</s> x<sup>2</sup></p>\n');
+    expect(render(text, { ...allMarkdownFeatures, sub: false })).toBe(
+      '<p>H~2~O <s>gone</s> x<sup>2</sup></p>\n',
+    );
+    expect(render(text, { ...allMarkdownFeatures, sup: false })).toBe(
+      '<p>H<sub>2</sub>O <s>gone</s> x^2^</p>\n',
+    );
+  });
+
+  it('renders inline TeX as a math element when tex is on', () => {
+    expect(render('$E=mc^2$')).toBe(
+      '<p><math><semantics><mrow><mi>E</mi><mo>=</mo><mi>m</mi><msup><mi>c</mi><mn>2</mn></msup></mrow>' +
+        '</semantics></math></p>\n',
+    );
+  });
+
+  it('renders a $$ block as a display math element, keeping the attributes KaTeX sets', () => {
+    expect(render('$$\n\\frac{1}{2} \\quad \\color{red}{x}\n$$')).toBe(
+      '<math display="block"><semantics><mrow><mfrac><mn>1</mn><mn>2</mn></mfrac>' +
+        '<mspace width="1em"></mspace><mstyle mathcolor="red"><mi>x</mi></mstyle></mrow></semantics></math>\n',
+    );
+  });
+
+  it('leaves TeX as written, and refuses MathML, when tex is off', () => {
+    expect(render('$x^2$ <math><mi>y</mi></math>', { ...allMarkdownFeatures, tex: false })).toBe(
+      '<p>$x^2$ y</p>\n',
+    );
+  });
+
+  it('leaves formulas as written when given no TeX renderer', () => {
+    expect(renderMarkdown('$x$')).toBe('<p>$x$</p>\n');
+  });
+
+  it('highlights fenced code with Prism token spans when highlight is on', () => {
+    expect(render('```js\nlet a = 1 < 2;\n```')).toBe(
+      '<pre><code class="language-js"><span class="token keyword">let</span> a ' +
+        '<span class="token operator">=</span> <span class="token number">1</span> ' +
+        '<span class="token operator">&lt;</span> <span class="token number">2</span>' +
+        '<span class="token punctuation">;</span>\n</code></pre>\n',
+    );
+  });
+
+  it('refuses token spans when highlight is off', () => {
+    expect(render('<span class="token keyword">k</span>', { ...allMarkdownFeatures, highlight: false })).toBe(
+      '<p>k</p>\n',
+    );
+  });
+
+  it('renders as before the extensions when every one is off', () => {
+    const text = ':smile: H~2~O x^2^ $x$\n\n```js\nlet a;\n```';
+
+    expect(render(text, noFeatures)).toBe(
+      '<p>:smile: H~2~O x^2^ $x$</p>\n<pre><code class="language-js">let a;\n</code></pre>\n',
+    );
+  });
+});
+
+describe('renderMarkdown: XSS through the markup the extensions allow', () => {
+  it.each([
+    [
+      'the DOMPurify mglyph and style mutation',
+      '<math><mtext><table><mglyph><style><!--</style><img title="--&gt;&lt;img src=1 onerror=alert(1)&gt;">',
+      '<p><math><mtext><table></table></mtext></math></p>\n',
+    ],
+    [
+      'an HTML integration point holding an svg',
+      '<math><annotation-xml encoding="text/html"><svg onload=alert(1)><img src=x onerror=alert(1)></svg></annotation-xml></math>',
+      '<p><math></math></p>\n',
+    ],
+    [
+      'maction with a javascript xlink:href',
+      '<math><maction actiontype="statusline" xlink:href="javascript:alert(1)">x<mtext>y</mtext></maction></math>',
+      '<p><math>x<mtext>y</mtext></math></p>\n',
+    ],
+    [
+      'href and xlink:href on MathML elements',
+      '<math href="javascript:alert(1)"><mi xlink:href="javascript:alert(1)" href="javascript:alert(2)">x</mi></math>',
+      '<p><math><mi>x</mi></math></p>\n',
+    ],
+    [
+      'style, class, id, event handlers and mglyph src',
+      '<math><mi style="color:red" class="x" id="y" onclick="alert(1)">x</mi><mglyph src="https://a.test/x.png"></mglyph></math>',
+      '<p><math><mi>x</mi></math></p>\n',
+    ],
+    [
+      'values KaTeX never writes in attributes it does',
+      '<math><mi mathvariant="x;y" mathcolor="url(javascript:1)" width="expression(1)" height="1em">x</mi></math>',
+      '<p><math><mi height="1em">x</mi></math></p>\n',
+    ],
+    [
+      'a style in mtext inside svg',
+      '<svg><math><mtext><style><img src=x onerror=alert(1)></style></mtext></math></svg>',
+      '<p><math><mtext></mtext></math></p>\n',
+    ],
+    [
+      'the form and textarea namespace confusion',
+      '<form><math><mtext></form><form><mglyph><svg><mtext><textarea><path id="</textarea><img onerror=alert(1) src=1>">',
+      '<math><mtext></mtext></math><mtext>"&gt;</mtext>',
+    ],
+    [
+      'an annotation holding markup',
+      '<math><semantics><mi>x</mi><annotation encoding="application/x-tex"><img src=x onerror=alert(1)></annotation></semantics></math>',
+      '<p><math><semantics><mi>x</mi></semantics></math></p>\n',
+    ],
+  ])('leaves %s inert', (_case, text, expected) => {
+    expect(render(text)).toBe(expected);
+  });
+
+  it.each([
+    ['\\href', '\\href{javascript:alert(1)}{x}'],
+    ['\\url', '\\url{javascript:alert(1)}'],
+    ['\\htmlClass', '\\htmlClass{x}{y}'],
+    ['\\htmlId', '\\htmlId{x}{y}'],
+    ['\\htmlStyle', '\\htmlStyle{color:red}{y}'],
+    ['\\htmlData', '\\htmlData{foo=bar}{y}'],
+    ['\\includegraphics', '\\includegraphics{https://a.test/x.png}'],
+  ])('renders %s as the red name of a command it refuses', (command, tex) => {
+    expect(render(`$${tex}$`)).toBe(
+      '<p><math><semantics><mrow><mstyle mathcolor="#cc0000">' +
+        `<mtext>${command}</mtext></mstyle></mrow></semantics></math></p>\n`,
+    );
+  });
+
+  it('shows a colour that smuggles CSS as the TeX written', () => {
+    expect(render('$\\color{red;background:url(x)}{y}$')).toBe(
+      '<p>$\\color{red;background:url(x)}{y}$</p>\n',
+    );
+  });
+
+  it('keeps HTML in a language fence as highlighted text, with only token classes', () => {
+    const html = render('```html\n<script>alert(1)</script><img src=x onerror=alert(1)>\n```');
+
+    expect(html).not.toMatch(/<(?!\/?(?:span|pre|code)\b)/);
+    expect(html).toContain('&lt;</span>script</span>');
+    expect(html).toContain('<span class="token attr-name">onerror</span>');
+    for (const [, classes] of html.matchAll(/class="([^"]*)"/g)) {
+      expect(classes).toMatch(/^(?:language-html|token(?: [a-z-]+)*)$/);
+    }
+  });
+
+  it('drops the class of a fence whose language would break out of it', () => {
+    expect(render('```"><script>alert(1)</script>\nx\n```')).toBe('<pre><code>x\n</code></pre>\n');
+  });
+
+  it('drops token classes that Prism does not write', () => {
+    expect(render('<span class="token keyword evil">k</span><span class="x">y</span><span>z</span>')).toBe(
+      '<p><span class="token keyword">k</span>yz</p>\n',
+    );
   });
 });

@@ -72,6 +72,7 @@ function fakeRepositories() {
   const comments = {
     listPage: vi.fn(async (query: PageQuery) => pageOf(query.url)),
     recent: vi.fn(async (count: number) => Array.from({ length: count }, (_, i) => listed(`0${i}`))),
+    pageFeed: vi.fn(async (url: string, _options?: { consistent?: boolean }) => [listed('01A', url)]),
     insert: vi.fn(async () => ({ ok: true as const })),
     vote: vi.fn(async () => ({ outcome: 'changed' as const, like: 1 })),
   } satisfies Partial<CommentRepository> as unknown as CommentRepository;
@@ -287,6 +288,52 @@ describe('cacheListReads', () => {
     const list = await cached.comments.recent(3);
 
     expect(() => (list as ListedComment[]).reverse()).toThrow(TypeError);
+  });
+
+  it('reads the feed of a page once per ttlMs, each page apart', async () => {
+    const { inner, cached, advance } = setUp(1000);
+
+    for (const url of ['/a', '/b', '/a', '/b']) await cached.comments.pageFeed(url);
+    advance(999);
+    expect((await cached.comments.pageFeed('/a'))[0]?.url).toBe('/a');
+    expect(inner.comments.pageFeed).toHaveBeenCalledTimes(2);
+
+    advance(1);
+    await cached.comments.pageFeed('/a');
+    expect(vi.mocked(inner.comments.pageFeed).mock.calls.map(([url]) => url)).toEqual(['/a', '/b', '/a']);
+  });
+
+  it.each(writes)(
+    'forgets the feed of the article after %s and reads it consistently for ttlMs, but not the feed of another',
+    async (_name, write) => {
+      const { inner, cached, advance } = setUp(1000);
+      await cached.comments.pageFeed('/p');
+      await cached.comments.pageFeed('/other');
+
+      await write(cached);
+      await cached.comments.pageFeed('/p');
+      await cached.comments.pageFeed('/other');
+      advance(1000);
+      await cached.comments.pageFeed('/p');
+      await cached.comments.pageFeed('/p');
+
+      expect(vi.mocked(inner.comments.pageFeed).mock.calls).toEqual([
+        ['/p'],
+        ['/other'],
+        ['/p', { consistent: true }],
+        ['/p'],
+      ]);
+    },
+  );
+
+  it('hands out frozen page feeds, and never caches one asked to be consistent', async () => {
+    const { inner, cached } = setUp(60_000);
+    const feed = await cached.comments.pageFeed('/p');
+    await cached.comments.pageFeed('/p', { consistent: true });
+    await cached.comments.pageFeed('/p', { consistent: true });
+
+    expect(() => (feed as ListedComment[]).push(listed('01Z'))).toThrow(TypeError);
+    expect(inner.comments.pageFeed).toHaveBeenCalledTimes(3);
   });
 
   it('returns the repositories themselves when ttlMs is 0', () => {

@@ -1,0 +1,133 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { build, type Metafile } from 'esbuild';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { lambdaBundleOptions, projectRoot, toEsbuildOptions } from '../../../lib/bundle-options.js';
+
+/** 500 KB, in bytes (not KiB), as scripts/bench/report.ts reads the target. */
+const bundleLimit = 500_000;
+
+/** What only writes need: the markdown renderer and its libraries, KaTeX, the user-agent parser. */
+const writeOnlyPackages = [
+  'markdown-it',
+  'markdown-it-emoji',
+  'markdown-it-sub',
+  'markdown-it-sup',
+  'linkify-it',
+  'sanitize-html',
+  'htmlparser2',
+  'entities',
+  'prismjs',
+  'katex',
+  'ua-parser-js',
+];
+const writeOnlyModules = [
+  'render-markdown',
+  'highlight-code',
+  'markdown-tex',
+  'tex-to-mathml',
+  'user-agent',
+].map((name) => `functions/shared/domain/${name}.ts`);
+
+const packageOf = (input: string) =>
+  /node_modules\/((?:@[^/]+\/)?[^/]+)\/(?!.*node_modules\/)/.exec(input)?.[1];
+
+/** The bundle of one function: each output file, with its size, inputs and imports. */
+interface Bundle {
+  readonly outputs: Metafile['outputs'];
+  /** The output path of the entry, `…/index.mjs`. */
+  readonly entry: string;
+}
+
+/** The outputs `from` imports statically, itself included: what Node loads along with it. */
+function staticClosure(bundle: Bundle, from: string): Set<string> {
+  const closure = new Set<string>();
+  const visit = (path: string) => {
+    if (closure.has(path)) return;
+    closure.add(path);
+    for (const imported of bundle.outputs[path]?.imports ?? []) {
+      if (imported.kind === 'import-statement' && !imported.external) visit(imported.path);
+    }
+  };
+  visit(from);
+  return closure;
+}
+
+/** The code outputs holding `input` (a package name or a source path). */
+const outputsHolding = (bundle: Bundle, input: string) =>
+  Object.entries(bundle.outputs)
+    .filter(
+      ([path, output]) =>
+        path.endsWith('.mjs') &&
+        Object.keys(output.inputs).some((file) => packageOf(file) === input || file === input),
+    )
+    .map(([path]) => path);
+
+describe('the Lambda bundles', () => {
+  let directory: string;
+  const bundles: Record<'comment' | 'article', Bundle> = {} as never;
+
+  beforeAll(async () => {
+    directory = await mkdtemp(join(tmpdir(), 'marginalia-bundles-'));
+    for (const name of ['comment', 'article'] as const) {
+      const outdir = join(directory, name);
+      const result = await build({
+        ...toEsbuildOptions(lambdaBundleOptions(), {
+          entry: join(projectRoot, `functions/${name}/handler.ts`),
+          outdir,
+        }),
+        metafile: true,
+        logLevel: 'silent',
+      });
+      bundles[name] = {
+        outputs: result.metafile.outputs,
+        entry: relative(projectRoot, join(outdir, 'index.mjs')),
+      };
+    }
+  }, 60_000);
+  afterAll(async () => {
+    await rm(directory, { recursive: true, force: true });
+  });
+
+  it.each(['comment', 'article'] as const)(
+    'keeps the %s entry and each of its chunks under 500 KB',
+    (name) => {
+      const sizes = Object.entries(bundles[name].outputs)
+        .filter(([path]) => path.endsWith('.mjs'))
+        .map(([path, output]) => [relative(directory, join(projectRoot, path)), output.bytes] as const);
+
+      expect(sizes.map(([path]) => path)).toContain(`${name}/index.mjs`);
+      for (const [path, bytes] of sizes) expect(bytes, path).toBeLessThan(bundleLimit);
+    },
+  );
+
+  it.each(['comment', 'article'] as const)(
+    'loads none of the write-only modules with the %s entry, which every cold start reads',
+    (name) => {
+      const loaded = staticClosure(bundles[name], bundles[name].entry);
+      const inputs = [...loaded].flatMap((path) => Object.keys(bundles[name].outputs[path]?.inputs ?? {}));
+
+      expect(inputs.filter((input) => writeOnlyModules.includes(input))).toEqual([]);
+      expect(inputs.map(packageOf).filter((name_) => name_ && writeOnlyPackages.includes(name_))).toEqual([]);
+    },
+  );
+
+  it('carries none of the write-only packages in the article bundle', () => {
+    for (const name of writeOnlyPackages) expect(outputsHolding(bundles.article, name), name).toEqual([]);
+  });
+
+  it('keeps KaTeX in a chunk of its own, which the renderer does not load with it', () => {
+    const { comment } = bundles;
+    const [katex, ...more] = outputsHolding(comment, 'katex');
+    const [renderer] = outputsHolding(comment, 'functions/shared/domain/render-markdown.ts');
+
+    expect(more).toEqual([]);
+    expect(katex).toBeDefined();
+    expect(renderer).toBeDefined();
+    expect(staticClosure(comment, renderer as string)).not.toContain(katex);
+    for (const name of ['markdown-it', 'prismjs', 'sanitize-html']) {
+      expect(outputsHolding(comment, name), name).toEqual([renderer]);
+    }
+  });
+});
