@@ -30,6 +30,12 @@ const list = (key: string): string[] | undefined => {
   const items = Array.isArray(value) ? value.map(String) : String(value).split(',');
   return items.map((item) => item.trim()).filter(Boolean);
 };
+const texEngine = (value: string | undefined): 'mathjax' | 'katex' | false | undefined => {
+  if (value === undefined) return undefined;
+  if (/^(0|false)$/i.test(value)) return false;
+  if (value === 'mathjax' || value === 'katex') return value;
+  throw new Error(`context markdownTex: "${value}" is not mathjax, katex or false`);
+};
 const retention = (key: string): RetentionDays | undefined => {
   const days = number(key);
   if (days === undefined) return undefined;
@@ -69,5 +75,12 @@ new MarginaliaStack(app, 'Marginalia', {
   akismetKeyParameterName: text('akismetKeyParameterName'),
   siteUrl: text('siteUrl'),
   siteName: text('siteName'),
+  markdown: {
+    highlight: flag('markdownHighlight'),
+    emoji: flag('markdownEmoji'),
+    sub: flag('markdownSub'),
+    sup: flag('markdownSup'),
+    tex: texEngine(text('markdownTex')),
+  },
   rootsByLikeIndex: flag('rootsByLikeIndex'),
 });

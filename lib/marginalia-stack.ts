@@ -105,6 +105,18 @@ export interface MarginaliaStackProps extends StackProps {
   /** The site's name, for the titles of the comment feeds (Waline `SITE_NAME`). */
   readonly siteName?: string;
   /**
+   * Waline's markdown switches, each on unless false: `MARKDOWN_HIGHLIGHT`, `MARKDOWN_EMOJI`,
+   * `MARKDOWN_SUB`, `MARKDOWN_SUP`; and `MARKDOWN_TEX` (`mathjax`, `katex` or `false`). Unset, Waline's
+   * defaults: everything on.
+   */
+  readonly markdown?: {
+    readonly highlight?: boolean;
+    readonly emoji?: boolean;
+    readonly sub?: boolean;
+    readonly sup?: boolean;
+    readonly tex?: 'mathjax' | 'katex' | false;
+  };
+  /**
    * False leaves the roots-by-like index out: only for the first of the two deploys that upgrade a
    * 0.1.0 stack, since CloudFormation adds one GSI per update (CHANGELOG.md); default true.
    */
@@ -376,6 +388,17 @@ export class MarginaliaStack extends Stack {
     }
     const akismetKeyParameterName = props.akismetKeyParameterName ?? '/marginalia/akismet-key';
     comment.function.addEnvironment('AKISMET_KEY_PARAMETER', akismetKeyParameterName);
+    // Only the comment function renders markdown (on a write); the switches are set only when given.
+    const markdown = props.markdown ?? {};
+    for (const [name, value] of [
+      ['MARKDOWN_HIGHLIGHT', markdown.highlight],
+      ['MARKDOWN_EMOJI', markdown.emoji],
+      ['MARKDOWN_SUB', markdown.sub],
+      ['MARKDOWN_SUP', markdown.sup],
+      ['MARKDOWN_TEX', markdown.tex],
+    ] as const) {
+      if (value !== undefined) comment.function.addEnvironment(name, String(value));
+    }
     allowParameterRead(akismetKeyParameterName);
     // ---- End of the Akismet key ------------------------------------------------------------------
 

@@ -59,6 +59,7 @@ const customProps: MarginaliaStackProps = {
   disableUserAgent: true,
   avatarQq: true,
   siteName: 'Example Blog',
+  markdown: { emoji: false, tex: 'katex' },
   throttleRateLimit: 5,
   throttleBurstLimit: 30,
   logRetention: RetentionDays.ONE_WEEK,
@@ -414,6 +415,22 @@ describe('MarginaliaStack', () => {
       COMMENT_AUDIT: 'false',
       LIST_CACHE_MS: '1000',
     });
+  });
+
+  it('passes the markdown switches given to the comment function only, and none unless given', () => {
+    const markdownOf = (owner: Template, fnId: string) =>
+      Object.keys(environmentOf(owner, fnId)).filter((name) => name.startsWith('MARKDOWN_'));
+
+    expect(environmentOf(custom, functionId(customStack, customStack.commentFunction))).toMatchObject({
+      MARKDOWN_EMOJI: 'false',
+      MARKDOWN_TEX: 'katex',
+    });
+    expect(markdownOf(custom, functionId(customStack, customStack.commentFunction)).sort()).toEqual([
+      'MARKDOWN_EMOJI',
+      'MARKDOWN_TEX',
+    ]);
+    expect(markdownOf(custom, functionId(customStack, customStack.articleFunction))).toEqual([]);
+    expect(markdownOf(template, functionId(stack, stack.commentFunction))).toEqual([]);
   });
 
   it('reads the sign-in key through the Parameters and Secrets extension, in the comment function only', () => {
