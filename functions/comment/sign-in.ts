@@ -94,7 +94,7 @@ export function createSignIn({
     if (!account || !valid) throw new AppError('unauthorized', translate(request.lang, 'wrongCredentials'));
     await admins.signedIn(accountHash, networkHash, Math.ceil((time + signInLimits.knownNetworkMs) / 1000));
 
-    const token = tokenFor(secret, account, time, config.TOKEN_TTL_HOURS);
+    const token = await tokenFor(secret, account, time, config.TOKEN_TTL_HOURS);
     return envelope({ ...presentUser(account, avatarFor), token });
   };
 }

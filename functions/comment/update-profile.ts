@@ -73,7 +73,7 @@ export function createUpdateProfile({
     // The token was just verified with this key, so it is there; without it the page signs in again.
     return envelope(
       changes.password && secret
-        ? { ...user, token: tokenFor(secret, account, time, config.TOKEN_TTL_HOURS) }
+        ? { ...user, token: await tokenFor(secret, account, time, config.TOKEN_TTL_HOURS) }
         : user,
     );
   };

@@ -1,10 +1,8 @@
-// Hand-written rather than Powertools Logger (installed): with its middy middleware it adds 21.6 KB
-// minified (7.0 KB gzipped) to each function's bundle, which takes the comment function's past its
-// 500 KB target (scripts/bench/report.ts): 487.9 KB would become 509.6 KB. It also adds +1.2 to +2.6 ms
-// (1.0 to 2.1 %) to the comment function's cold start and +2.4 to +3.7 ms (2.9 to 4.4 %) to the article
-// function's (medians of 60 to 120 paired cold starts, scripts/bench/cold-start-runner.ts, Node 20;
-// loading it takes 1.0 ms, building the logger 0.8 ms). What it would add here, the request id in each
-// line, takes a few lines.
+// Hand-written rather than Powertools Logger (installed) for its cold-start cost: with its middy middleware
+// it adds +1.2 to +3.7 ms (1 to 4.4 %) to each function's cold start and 21.6 KB minified to its bundle
+// (medians of 60 to 120 paired cold starts, scripts/bench/cold-start-runner.ts, Node 20; loading it takes
+// 1.0 ms, building the logger 0.8 ms), against a cold-start target of 1.15x an SDK-only function's that is
+// already missed.
 
 /** The Lambda request id of the invocation being served. */
 let requestId: string | undefined;

@@ -475,7 +475,7 @@ describe('the OpenAPI document, against the local server', () => {
       createdAt: 0,
     };
     await server.services.admins.save(account);
-    const headers = { authorization: `Bearer ${tokenFor(jwtSecret, account, Date.now(), 1)}` };
+    const headers = { authorization: `Bearer ${await tokenFor(jwtSecret, account, Date.now(), 1)}` };
     for (const template of ['/api/user', '/user']) {
       const changed = await call({
         method: 'PUT',

@@ -42,12 +42,12 @@ async function resolveViewer(
   if (!token || token === 'undefined') return undefined;
   const secret = await services.tokenSecret();
   if (!secret) return undefined;
-  let check = checkToken(secret, token, services.now());
+  let check = await checkToken(secret, token, services.now());
   if (!check.ok && check.refusal === 'signature') {
     // Signed with another key: the key may have been rotated since this instance read it. The source
     // reads it again at most every so often, so forged tokens cannot make each request do so.
     const fresh = await services.tokenSecret({ refresh: true });
-    if (fresh && fresh !== secret) check = checkToken(fresh, token, services.now());
+    if (fresh && fresh !== secret) check = await checkToken(fresh, token, services.now());
   }
   if (!check.ok) return undefined;
   const { claims } = check;

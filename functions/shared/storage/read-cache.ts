@@ -1,11 +1,6 @@
-// Hand-written rather than lru-cache (installed), which costs more than it saves here:
-// - it adds 18.9 KB minified (5.9 KB gzipped) to the comment function's bundle, which has 12.1 KB left
-//   under its 500 KB target (scripts/bench/report.ts): 487.9 KB would become 506.9 KB; and +0.4 to
-//   +2.1 ms (0.4 to 1.7 %) to its cold start, +1.8 to +2.3 ms (2.1 to 2.8 %) where the article function
-//   used it (medians of 60 to 120 paired cold starts, scripts/bench/cold-start-runner.ts, Node 20);
-// - what this cache needs beyond weight, lifetime and eviction stays hand-written around it: loads in
-//   flight shared and kept out until they finish (so an age counts from a load's end), groups, and the
-//   sweep of expired copies (lru-cache's purgeStale walks every entry).
+// Hand-written rather than lru-cache (installed) for its cold-start cost: +0.4 to +2.1 ms (0.4 to 1.7 %) on
+// the comment function's (medians of 60 to 120 paired cold starts, scripts/bench/cold-start-runner.ts,
+// Node 20), against a cold-start target of 1.15x an SDK-only function's that is already missed.
 /** A short-lived, bounded, in-process cache of read results. */
 export interface ReadCache<T> {
   /**

@@ -59,7 +59,7 @@ describe('answers bounded whatever the article holds', () => {
       }),
     );
     await saveTestAdministrator(services);
-    token = signToken(jwt, { sub: '01ADMIN', email: 'admin@example.com', exp: 4_000_000_000 });
+    token = await signToken(jwt, { sub: '01ADMIN', email: 'admin@example.com', exp: 4_000_000_000 });
     handler = createCommentHandler(services);
     const repository = createCommentRepository(
       createDocumentClient({ endpoint: table.endpoint }),

@@ -82,7 +82,7 @@ describe('the comment function with its secrets in SSM', () => {
     expect(await me(oldToken)).toMatchObject({ email: 'admin@example.com' });
 
     extension.values.set(jwtParameter, 'b'.repeat(40));
-    const newToken = signToken('b'.repeat(40), {
+    const newToken = await signToken('b'.repeat(40), {
       sub: '01ADMIN',
       email: 'admin@example.com',
       exp: Math.floor(Date.now() / 1000) + 3600,

@@ -9,14 +9,14 @@ describe('list paging over the roots indexes', () => {
   let table: TestTable;
   let api: ReturnType<typeof createLocalApi>;
   const jwt = 'list-paging-secret-0123456789abcdef';
-  const admin = () => ({
-    authorization: `Bearer ${signToken(jwt, { sub: '01ADMIN', email: 'admin@example.com', exp: 4_000_000_000 })}`,
-  });
+  let adminToken = '';
+  const admin = () => ({ authorization: `Bearer ${adminToken}` });
   let ip = 0;
   let clock = 1_750_000_000_000;
 
   beforeAll(async () => {
     table = await createTestTable();
+    adminToken = await signToken(jwt, { sub: '01ADMIN', email: 'admin@example.com', exp: 4_000_000_000 });
     api = createLocalApi(
       table,
       { IPQPS: '0', JWT_TOKEN: jwt, LIST_CACHE_MS: '0' },

@@ -9,13 +9,13 @@ describe('replies to held comments', () => {
   let table: TestTable;
   let api: ReturnType<typeof createLocalApi>;
   const jwt = 'replies-to-held-secret-0123456789abc';
-  const admin = () => ({
-    authorization: `Bearer ${signToken(jwt, { sub: '01ADMIN', email: 'admin@example.com', exp: 4_000_000_000 })}`,
-  });
+  let adminToken = '';
+  const admin = () => ({ authorization: `Bearer ${adminToken}` });
   let ip = 0;
 
   beforeAll(async () => {
     table = await createTestTable();
+    adminToken = await signToken(jwt, { sub: '01ADMIN', email: 'admin@example.com', exp: 4_000_000_000 });
     api = createLocalApi(table, { IPQPS: '0', JWT_TOKEN: jwt, LIST_CACHE_MS: '0' });
     await saveTestAdministrator(api.services);
   });

@@ -21,7 +21,7 @@ type Item = Record<string, unknown>;
 
 const jwt = 'j'.repeat(40);
 const administrator = { id: '01ADMINISTRATOR', email: 'admin@example.com' };
-const token = signToken(jwt, { sub: administrator.id, email: administrator.email, exp: 4_102_444_800 });
+const token = await signToken(jwt, { sub: administrator.id, email: administrator.email, exp: 4_102_444_800 });
 // No list cache (each answer reads the table), no rate limit, and avatars that say whose they are.
 const env = { JWT_TOKEN: jwt, LIST_CACHE_MS: '0', IPQPS: '0', GRAVATAR_STR: 'https://avatar.test/{{nick}}' };
 const { a, b, c } = v1Urls;

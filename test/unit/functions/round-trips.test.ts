@@ -26,7 +26,7 @@ const admin = {
   passwordHash: 'x',
   createdAt: 1,
 };
-const adminToken = signToken(secret, { sub: admin.id, email: admin.email, exp: now / 1000 + 3600 });
+const adminToken = await signToken(secret, { sub: admin.id, email: admin.email, exp: now / 1000 + 3600 });
 
 let comment: HttpHandler;
 let article: HttpHandler;

@@ -125,7 +125,7 @@ describe('createUpdateProfile', () => {
     expect(await verifyPassword('a brand new passphrase', change?.passwordHash ?? '')).toBe(true);
     const data = (answer.body as Answer).data;
     expect(data.objectId).toBe(`01NEW${now}`);
-    expect(checkToken(secret, data.token, now)).toEqual({
+    expect(await checkToken(secret, data.token, now)).toEqual({
       ok: true,
       claims: { sub: `01NEW${now}`, email: 'admin@example.com', exp: now / 1000 + 24 * 3600 },
     });

@@ -372,7 +372,7 @@ describe('the list cache behind the comment routes', () => {
       admins: { find: async (email: string) => (email === admin.email ? admin : undefined) } as never,
     });
     const handler = createCommentHandler(services);
-    const token = signToken(secret, {
+    const token = await signToken(secret, {
       sub: admin.id,
       email: admin.email,
       exp: Math.floor(Date.now() / 1000) + 3600,
