@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import type MarkdownIt from 'markdown-it';
+import { describe, expect, it, vi } from 'vitest';
 import {
   allMarkdownFeatures,
   type MarkdownFeatures,
@@ -443,5 +444,95 @@ describe('renderMarkdown: XSS through the markup the extensions allow', () => {
     expect(render('<span class="token keyword evil">k</span><span class="x">y</span><span>z</span>')).toBe(
       '<p><span class="token keyword">k</span>yz</p>\n',
     );
+  });
+});
+
+/**
+ * renderMarkdown from a fresh copy of its module, whose renderers are all still to be built: the test that
+ * checks a feature set also builds its renderer (with the module's cache, only the first test to use a
+ * feature set would build it, and a test of how renderers are built would depend on the order of tests).
+ */
+async function freshRenderMarkdown(): Promise<typeof renderMarkdown> {
+  vi.resetModules();
+  const module = await import('../../../../../functions/shared/domain/render-markdown.js');
+  return module.renderMarkdown;
+}
+
+describe('renderMarkdown: the renderer each feature set builds', () => {
+  it('highlights a fence with token spans, and drops a span without a token class, when highlight is on', async () => {
+    const renderFresh = await freshRenderMarkdown();
+
+    expect(renderFresh('```js\nlet a;\n```\n\n<span>z</span>', allMarkdownFeatures)).toBe(
+      '<pre><code class="language-js"><span class="token keyword">let</span> a' +
+        '<span class="token punctuation">;</span>\n</code></pre>\n<p>z</p>\n',
+    );
+  });
+
+  it('leaves a fence as markdown-it escapes it, no-break space included, when highlight is off', async () => {
+    const renderFresh = await freshRenderMarkdown();
+
+    expect(renderFresh('```js\nlet\u00a0a;\n```', { ...allMarkdownFeatures, highlight: false })).toBe(
+      '<pre><code class="language-js">let\u00a0a;\n</code></pre>\n',
+    );
+  });
+
+  it('keeps the MathML attributes KaTeX writes, with only the values it writes, when tex is on', async () => {
+    const renderFresh = await freshRenderMarkdown();
+
+    expect(renderFresh('<math display="block"><mi mathvariant="x;y" height="1em">x</mi></math>')).toBe(
+      '<p><math display="block"><mi height="1em">x</mi></math></p>\n',
+    );
+  });
+
+  it('refuses MathML a commenter types when tex is off', async () => {
+    const renderFresh = await freshRenderMarkdown();
+
+    expect(
+      renderFresh('<math display="block"><mi>y</mi></math>', { ...allMarkdownFeatures, tex: false }),
+    ).toBe('<p>y</p>\n');
+  });
+
+  it('drops an image without an allowed src and keeps the text of a link without an allowed href', async () => {
+    const renderFresh = await freshRenderMarkdown();
+
+    expect(renderFresh('<img src="x.png" alt="a"><a href="javascript:alert(1)">t</a>', noFeatures)).toBe(
+      '<p>t</p>\n',
+    );
+  });
+
+  it("links a bare URL and sets (c), quotes and dashes typographically, as Waline's markdown-it does", async () => {
+    const renderFresh = await freshRenderMarkdown();
+
+    expect(renderFresh('(c) "q" -- https://a.test', noFeatures)).toBe(
+      `<p>© “q” – <a href="https://a.test" ${externalRel}>https://a.test</a></p>\n`,
+    );
+  });
+
+  it('builds one markdown-it per feature set, on its first use, and reuses it', async () => {
+    const built = vi.fn();
+    vi.doMock('markdown-it', async (importOriginal) => {
+      const { default: Original } = await importOriginal<{ default: typeof MarkdownIt }>();
+      return {
+        default: class extends Original {
+          constructor(...args: ConstructorParameters<typeof MarkdownIt>) {
+            super(...args);
+            built();
+          }
+        },
+      };
+    });
+    try {
+      const renderFresh = await freshRenderMarkdown();
+
+      expect(renderFresh('*a*')).toBe('<p><em>a</em></p>\n');
+      expect(renderFresh('*b*')).toBe('<p><em>b</em></p>\n');
+      expect(built).toHaveBeenCalledTimes(1);
+      expect(renderFresh('*c*', noFeatures)).toBe('<p><em>c</em></p>\n');
+      expect(renderFresh('*d*', { ...noFeatures })).toBe('<p><em>d</em></p>\n');
+      expect(built).toHaveBeenCalledTimes(2);
+    } finally {
+      vi.doUnmock('markdown-it');
+      vi.resetModules();
+    }
   });
 });
