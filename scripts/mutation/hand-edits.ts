@@ -284,4 +284,12 @@ export const handEdits: readonly HandEdit[] = [
     to: '',
     tests: ['test/unit/lib/marginalia-stack.test.ts'],
   },
+  {
+    name: 'markdown: bare URLs not linked',
+    breaks: 'a URL typed in a comment stays plain text, where Waline links it',
+    file: 'functions/shared/domain/render-markdown.ts',
+    from: 'linkify: true',
+    to: 'linkify: false',
+    tests: ['test/unit/functions/shared/domain/render-markdown.test.ts'],
+  },
 ];

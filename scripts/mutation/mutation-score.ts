@@ -75,11 +75,16 @@ export function scoreMutants(
   caughtHandEdits: ReadonlySet<string> = new Set(),
 ): MutationScore {
   const lived = mutants.filter((mutant) => livedStatuses.has(mutant.status));
+  // A listed mutant that timed out is still explained by its listing: on a loaded machine a slow test (a
+  // fresh import of the renderer) can outlast Stryker's timeout, which says nothing of what it changes.
+  const listable = mutants.filter(
+    (mutant) => livedStatuses.has(mutant.status) || mutant.status === 'Timeout',
+  );
   const equivalent = new Set<ScoredMutant>();
   const killedByHand = new Set<ScoredMutant>();
   const stale: EquivalentMutant[] = [];
   for (const listed of equivalents) {
-    const match = lived.find((mutant) => sameMutant(mutant, listed));
+    const match = listable.find((mutant) => sameMutant(mutant, listed));
     if (!match) stale.push(listed);
     else if (listed.killedByHandEdit === undefined) equivalent.add(match);
     else if (caughtHandEdits.has(listed.killedByHandEdit)) killedByHand.add(match);
@@ -87,7 +92,9 @@ export function scoreMutants(
   }
 
   const score = (file: string, own: readonly ScoredMutant[]): FileScore => {
-    const killed = own.filter((m) => killedStatuses.has(m.status) || killedByHand.has(m)).length;
+    const killed = own.filter(
+      (m) => (killedStatuses.has(m.status) && !equivalent.has(m)) || killedByHand.has(m),
+    ).length;
     const explained = own.filter((m) => equivalent.has(m)).length;
     const survived = own.filter(
       (m) => livedStatuses.has(m.status) && !equivalent.has(m) && !killedByHand.has(m),

@@ -57,6 +57,15 @@ describe('scoreMutants', () => {
     expect(score.stale).toEqual([]);
   });
 
+  it('keeps a listed mutant that timed out as equivalent, not killed, and its listing not stale', () => {
+    const timedOut = mutant({ status: 'Timeout', line: 30 });
+
+    const score = scoreMutants([mutant({}), timedOut], [listing(timedOut)]);
+
+    expect(score.total).toMatchObject({ killed: 1, survived: 0, equivalent: 1, score: 100 });
+    expect(score.stale).toEqual([]);
+  });
+
   it('explains only the mutant at the listed position: a twin elsewhere stays a survivor, a moved listing is stale', () => {
     const listed = mutant({ status: 'Survived', line: 5 });
     const twin = mutant({ status: 'Survived', line: 40 });
