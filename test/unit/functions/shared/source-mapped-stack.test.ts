@@ -86,6 +86,14 @@ describe('sourceMappedStack', () => {
     expect(sourceMappedStack(huge)).toBe(huge);
   });
 
+  it('looks for the map of a bundle file beside it, once, and leaves its frames alone when there is none', () => {
+    const bundleFile = new URL('../../../../functions/shared/no-such-bundle.mjs', import.meta.url).href;
+    const stack = `Error: x\n    at f (${bundleFile}:1:20)\n    at g (${bundleFile}:1:40)`;
+
+    expect(sourceMappedStack(stack)).toBe(stack);
+    expect(sourceMappedStack(stack)).toBe(stack);
+  });
+
   it('leaves frames of other files alone, and unbundled code has nothing to map', () => {
     const stack = 'Error: x\n    at f (file:///var/task/other.mjs:1:200)\n    at node:internal/x:3:4';
     expect(sourceMappedStack(stack)).toBe(stack);

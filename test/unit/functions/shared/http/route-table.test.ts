@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { createArticleHandler } from '../../../../../functions/article/article-handler.js';
 import { articleRouteKeys } from '../../../../../functions/article/routes.js';
 import { commentRouteKeys } from '../../../../../functions/comment/routes.js';
 import { allRouteKeys, apiRoutes } from '../../../../../functions/api-routes.js';
 import { envelope } from '../../../../../functions/shared/http/envelope.js';
 import type { ApiRequest } from '../../../../../functions/shared/http/request.js';
 import { dispatchRouteKey } from '../../../../../functions/shared/http/route-table.js';
+import { buildEvent, testContext } from '../../../../support/http-event.js';
 
 const request = (routeKey: string) => ({ routeKey }) as ApiRequest;
 
@@ -46,5 +48,24 @@ describe('the API route lists', () => {
   it('give each route to one function only', () => {
     expect(new Set(allRouteKeys).size).toBe(allRouteKeys.length);
     expect(allRouteKeys).toHaveLength(apiRoutes.comment.length + apiRoutes.article.length);
+  });
+});
+
+describe('the article function', () => {
+  it('answers a route key it has no route for (never sent by API Gateway) with a JSON 404', async () => {
+    const handler = createArticleHandler({
+      config: { ALLOWED_ORIGINS: [], IP_HASH_SALT: 'salt-0123456789abcdef' },
+      counters: {
+        readPageCounters: async () => [],
+        increment: async () => 0,
+        react: async () => 0,
+      },
+    });
+    const event = { ...buildEvent({ path: '/api/nothing' }), routeKey: '$default' };
+
+    const response = await handler(event, testContext);
+
+    expect(response.statusCode).toBe(404);
+    expect(JSON.parse(response.body)).toMatchObject({ errno: 404 });
   });
 });
