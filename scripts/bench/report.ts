@@ -10,6 +10,7 @@ import type { LoadOutcome } from './load-run.js';
 import type { Machine } from './machine.js';
 import type { OperationCost } from './operation-costs.js';
 import type { ScaleOutcome } from './scale-case.js';
+import { type SdkOverhead, sdkOverheadTarget } from './sdk-overhead.js';
 
 /** The targets of the issue. */
 export const targets = {
@@ -231,6 +232,43 @@ export function formatChecks(
     );
   }
   return lines;
+}
+
+/** CPU per DynamoDB call through the functions' client and bare, on each runtime. */
+export function formatSdkOverhead(runs: readonly SdkOverhead[]): string {
+  return table(
+    [
+      'request',
+      'Node.js',
+      'client CPU ms/call',
+      'bare CPU ms/call',
+      'client / bare',
+      `at most ${sdkOverheadTarget}x`,
+    ],
+    runs.flatMap((run) =>
+      run.cases.map((result) => [
+        result.name,
+        `${run.node} (${run.runtime === 'lambda' ? "Lambda's" : "the project's"})`,
+        fixed(result.clientMs, 3),
+        fixed(result.bareMs, 3),
+        `${fixed(result.ratio, 2)}x`,
+        yesNo(result.ratio <= sdkOverheadTarget),
+      ]),
+    ),
+  );
+}
+
+/** The pass/fail lines of the SDK overhead target, one per runtime. */
+export function formatSdkOverheadChecks(runs: readonly SdkOverhead[]): string[] {
+  return runs.map((run) => {
+    const over = run.cases.filter((result) => result.ratio > sdkOverheadTarget);
+    return (
+      `DynamoDB call through the client, Node ${run.node}: ` +
+      run.cases.map((result) => `${result.name} ${fixed(result.ratio, 2)}x`).join(', ') +
+      ` the bare exchange's CPU (target at most ${sdkOverheadTarget}x): ` +
+      (over.length === 0 ? 'met' : `NOT met (${over.map((result) => result.name).join(', ')})`)
+    );
+  });
 }
 
 /** The requests of one list call, grouped: `13: GetItem, 10 Query, 2 Query roots-by-time`. */

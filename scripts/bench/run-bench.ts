@@ -8,8 +8,11 @@
  * Options: --duration=10 --warmup=2 --connections=50 --cold-runs=10 --jit-warmup=10 (seconds, connections,
  * runs, and seconds of each case in the first, unmeasured pass that warms the JIT of Node and of the JVM);
  * --scale-duration=5 --scale-connections=10 --scale-jit-warmup=3 (the same for each request of the scale
- * case, which also takes --warmup); --only=cold-start,costs,load,scale (the sections to run, all by default:
+ * case, which also takes --warmup); --only=cold-start,costs,sdk,load,scale (the sections to run, all by default:
  * `npm run bench -- --only=scale` runs the scale case alone).
+ *
+ * The sdk section (sdk-overhead.ts): the CPU of a GetItem, a BatchGetItem of 3 and a Query of 30 through the
+ * functions' DynamoDB client against the same requests sent bare, on the project's Node.js and on Lambda's.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -34,15 +37,18 @@ import {
   formatMachine,
   formatScale,
   formatScaleChecks,
+  formatSdkOverhead,
+  formatSdkOverheadChecks,
   writeResults,
 } from './report.js';
 import { measureScale, type ScaleOutcome } from './scale-case.js';
+import { measureSdkOverheadOnRuntimes, type SdkOverhead } from './sdk-overhead.js';
 import { seedData, seeded } from './seed.js';
 import { startBenchServer } from './server-process.js';
 
 const tableName = 'marginalia-bench';
 /** The parts of a run, in the order they run; `--only` picks some of them. */
-const sections = ['cold-start', 'costs', 'load', 'scale'] as const;
+const sections = ['cold-start', 'costs', 'sdk', 'load', 'scale'] as const;
 type Section = (typeof sections)[number];
 const cleanups: (() => Promise<unknown>)[] = [];
 let stopping = false;
@@ -126,6 +132,15 @@ async function main(): Promise<void> {
     console.log(`${formatCosts(costs)}\n`);
   }
 
+  let sdk: SdkOverhead[] | undefined;
+  if (runs('sdk')) {
+    console.log(
+      "## The DynamoDB call: CPU through the functions' client against the bare exchange (median of rounds)\n",
+    );
+    sdk = await measureSdkOverheadOnRuntimes(dynamodb.endpoint);
+    console.log(`${formatSdkOverhead(sdk)}\n`);
+  }
+
   const settings: LoadSettings = {
     connections: options.connections,
     warmupSeconds: options.warmup,
@@ -203,6 +218,7 @@ async function main(): Promise<void> {
       ? formatChecks(loadCases, outcomes, coldStart?.sizes ?? [], coldStart?.starts ?? [])
       : []),
     ...(scale ? formatScaleChecks(scale) : []),
+    ...(sdk ? formatSdkOverheadChecks(sdk) : []),
   ];
   console.log(`## Targets\n\n${checks.map((line) => `- ${line}`).join('\n')}\n`);
 
@@ -220,6 +236,7 @@ async function main(): Promise<void> {
     },
     coldStart,
     costs,
+    sdk,
     idle,
     load: outcomes,
     scale,
