@@ -37,6 +37,7 @@ export function buildCreateTableInput(tableName: string): CreateTableCommandInpu
   return {
     TableName: tableName,
     BillingMode: 'PAY_PER_REQUEST',
+    StreamSpecification: { StreamEnabled: true, StreamViewType: tableDefinition.streamView },
     AttributeDefinitions: [
       ...keyAttributes.map((name) => ({ AttributeName: name, AttributeType: 'S' as const })),
       { AttributeName: indexes.byId.partitionKey, AttributeType: 'S' },
@@ -74,7 +75,7 @@ export function buildCreateTableInput(tableName: string): CreateTableCommandInpu
 
 /**
  * Creates `tableName` unless it exists, waits until it is ACTIVE, then turns on its TTL attribute. A table
- * that exists already gets the indexes it lacks (one made before the roots indexes, say).
+ * that exists already gets the indexes it lacks (one made before the roots indexes, say) and its stream.
  */
 export async function ensureTable(client: DynamoDBClient, tableName: string): Promise<void> {
   let existed = false;
@@ -90,8 +91,27 @@ export async function ensureTable(client: DynamoDBClient, tableName: string): Pr
     { client, minDelay: 1, maxDelay: 5, maxWaitTime: 120 },
     { TableName: tableName },
   );
-  if (existed) await ensureIndexes(client, tableName);
+  if (existed) {
+    await ensureIndexes(client, tableName);
+    await ensureStream(client, tableName);
+  }
   await enableTimeToLive(client, tableName);
+}
+
+/**
+ * Turns on the stream of an existing table made before notifications (local mode's `.data/`), so the
+ * notifier has something to read; returns whether it did. For DynamoDB Local: on AWS the stack owns it.
+ */
+export async function ensureStream(client: DynamoDBClient, tableName: string): Promise<boolean> {
+  const { Table: table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
+  if (table?.StreamSpecification?.StreamEnabled) return false;
+  await client.send(
+    new UpdateTableCommand({
+      TableName: tableName,
+      StreamSpecification: { StreamEnabled: true, StreamViewType: tableDefinition.streamView },
+    }),
+  );
+  return true;
 }
 
 /** The indexes of functions/shared/storage/table-definition.ts that `table` lacks, by name. */

@@ -116,6 +116,7 @@ export function createSubmitComment(dependencies: SubmitCommentDependencies): Ro
       sticky: false,
       insertedAt,
       ...(byAdmin ? { type: 'administrator' as const } : {}),
+      lang: request.lang,
     };
 
     // The answer names a reply's parent (`reply_user`) as the list does, and the widget shows it at once; the

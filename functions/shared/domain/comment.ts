@@ -1,3 +1,5 @@
+import type { Lang } from './messages.js';
+
 /** Moderation states of a comment; only `approved` ones are public. */
 export type CommentStatus = 'approved' | 'waiting' | 'spam';
 
@@ -29,6 +31,8 @@ export interface StoredComment {
   readonly insertedAt: number;
   /** `administrator` when written by a signed-in administrator (Waline's user `type`); absent otherwise. */
   readonly type?: 'administrator';
+  /** The writer's language as the widget sent it: mail about this comment's replies is written in it. */
+  readonly lang?: Lang;
 }
 
 /** What list, recent and moderation read back: no user agent; the IP hash only for administrators. */

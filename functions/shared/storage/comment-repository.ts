@@ -1,3 +1,4 @@
+import { ulid } from 'ulid';
 import { type DynamoDBDocumentClient, GetCommand, NumberValue, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { ListedComment, StoredComment } from '../domain/comment.js';
 import { fromCommentItem, threadAttributes } from './comment-item.js';
@@ -121,7 +122,7 @@ export function createCommentRepository(
     },
 
     async insert(comment, guards) {
-      const { items, refusalAt } = submitItems(tableName, comment, guards);
+      const { items, refusalAt } = submitItems(tableName, comment, guards, ulid(comment.insertedAt));
       const outcome = await transactWrite(client, { TransactItems: items });
       if (outcome.ok) return { ok: true };
       const reason = outcome.failedConditions.map((index) => refusalAt[index]).find(Boolean);

@@ -1,4 +1,5 @@
 import { NumberValue } from '@aws-sdk/lib-dynamodb';
+import { decodeTime } from 'ulid';
 import { tableDefinition } from './table-definition.js';
 import type { CommentStatus } from '../domain/comment.js';
 
@@ -84,7 +85,30 @@ export const entities = {
   signInFailures: 'signin-failures',
   signInNetwork: 'signin-network',
   tombstone: 'tombstone',
+  /** An outbox event (outbox-event.ts): the only items the notifier's stream filter lets through. */
+  outbox: 'outbox',
+  /** What became of one (event, recipient): its state, attempts and last error. */
+  delivery: 'delivery',
+  /** An address (a hash of it) that asked for no more mail, from the site or from one thread. */
+  suppression: 'suppression',
+  /** How many notices one address got in one hour or day. */
+  notifyCap: 'notify-cap',
 } as const;
+
+/**
+ * The UTC day of a ULID's time (`2026-11-25`): outbox events of one day share a partition, so the log is
+ * one Query per day and an event's key follows from its id alone.
+ */
+export function outboxDay(eventId: string): string {
+  return new Date(decodeTime(eventId)).toISOString().slice(0, 10);
+}
+
+/** Who one delivery of an event goes to: the owner's mail, a parent's author, or an owner channel. */
+export type RecipientKind = 'owner' | 'parent' | 'webhook' | 'telegram';
+
+/** What a suppression covers: every mail of the site, or the replies of one thread. */
+export type SuppressionScope =
+  { readonly kind: 'site' } | { readonly kind: 'thread'; readonly rootId: string };
 
 /** Where a comment sits: its id, its thread root (replies only) and its status. */
 export interface CommentPlace {
@@ -135,6 +159,25 @@ export const keys = {
   duplicate: (url: string, contentHash: string): Key => ({ pk: articlePk(url), sk: `DUP#${contentHash}` }),
   /** What is left of a comment an administrator deleted: an import run again does not bring it back. */
   tombstone: (url: string, id: string): Key => ({ pk: articlePk(url), sk: `DEL#${id}` }),
+  /** The outbox partition of one day: events and, right after each, its deliveries. */
+  outboxPartition: (day: string) => `OUTBOX#${day}`,
+  /** An outbox event, by its id (a ULID). */
+  outboxEvent: (eventId: string): Key => ({
+    pk: keys.outboxPartition(outboxDay(eventId)),
+    sk: `E#${eventId}`,
+  }),
+  /** One delivery of an event: sorts right after its event. */
+  delivery: (eventId: string, recipient: RecipientKind): Key => ({
+    pk: keys.outboxPartition(outboxDay(eventId)),
+    sk: `E#${eventId}#${recipient}`,
+  }),
+  /** An address's suppression (the address as a hash: notify/address-hash.ts). */
+  suppression: (addressHash: string, scope: SuppressionScope): Key => ({
+    pk: `MUTE#${addressHash}`,
+    sk: scope.kind === 'site' ? 'SITE' : `THREAD#${scope.rootId}`,
+  }),
+  /** The notices one address got in one window (`H#2026-11-25T17` or `D#2026-11-25`). */
+  notifyCap: (addressHash: string, window: string): Key => ({ pk: `MAILCAP#${addressHash}`, sk: window }),
 };
 
 /**

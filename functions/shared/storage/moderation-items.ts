@@ -1,5 +1,6 @@
 import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { type CommentStatus, isRoot, type ListedComment } from '../domain/comment.js';
+import { commentEvent, outboxPut } from './outbox-event.js';
 import { indexAttributes } from './comment-item.js';
 import { combine, contribution, counterUpdates, noDelta } from './counter-deltas.js';
 import { entities, keys } from './keys.js';
@@ -34,25 +35,35 @@ export function movesKey(comment: ListedComment, change: ModerationChange): bool
  * (updated in place, or, for a reply changing side, deleted at its key and put at the new one from
  * `stored`, the item as read), then the page and site counters its status change moves (none when it
  * keeps its status). Every write is conditioned on the status it was read with, so a concurrent change
- * refuses the whole transaction and nothing is half applied. Empty when there is nothing to change.
+ * refuses the whole transaction and nothing is half applied. An approval of a held comment also writes its
+ * outbox event (`approval`: its id and time), so its reply notice goes out exactly when it becomes visible.
+ * Empty when there is nothing to change.
  */
 export function moderationItems(
   tableName: string,
   comment: ListedComment,
   change: ModerationChange,
   stored?: Record<string, unknown>,
+  approval?: { readonly eventId: string; readonly at: number },
 ): TransactItem[] {
   const status = finalStatus(comment, change);
   const sticky = change.sticky ?? comment.sticky;
   const statusChanges = status !== comment.status;
   const root = isRoot(comment);
-  const counters = statusChanges
-    ? counterUpdates(
-        tableName,
-        comment.url,
-        combine(contribution(status, root), contribution(comment.status, root), -1),
-      )
-    : [];
+  const event =
+    statusChanges && status === 'approved' && approval
+      ? commentEvent('comment.approved', approval.eventId, approval.at, { ...comment, status })
+      : undefined;
+  const counters = [
+    ...(statusChanges
+      ? counterUpdates(
+          tableName,
+          comment.url,
+          combine(contribution(status, root), contribution(comment.status, root), -1),
+        )
+      : []),
+    ...(event ? [outboxPut(tableName, event)] : []),
+  ];
   // The recent index follows the status, a root's roots index its status and pin.
   const index =
     statusChanges || change.sticky !== undefined ? indexAttributes({ ...comment, status, sticky }) : {};

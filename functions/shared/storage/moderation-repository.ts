@@ -1,3 +1,4 @@
+import { ulid } from 'ulid';
 import {
   type DynamoDBDocumentClient,
   GetCommand,
@@ -86,7 +87,8 @@ export function createModerationRepository(
         stored = await readItem(keys.comment(comment));
         if (!stored || stored.status !== comment.status) return false;
       }
-      const items = moderationItems(tableName, comment, change, stored);
+      const at = Date.now();
+      const items = moderationItems(tableName, comment, change, stored, { eventId: ulid(at), at });
       if (items.length === 0) return true;
       return (await transactWrite(client, { TransactItems: items })).ok;
     },

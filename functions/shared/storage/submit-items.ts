@@ -2,6 +2,7 @@ import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { CommentStatus, StoredComment } from '../domain/comment.js';
 import { toCommentItem } from './comment-item.js';
 import { contribution, counterUpdates } from './counter-deltas.js';
+import { commentEvent, outboxPut } from './outbox-event.js';
 import { attributes, entities, keys } from './keys.js';
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
@@ -23,13 +24,15 @@ export type InsertRefusal = 'duplicate' | 'rate_limited' | 'parent_missing' | 'i
 
 /**
  * The one transaction that stores a new comment: the comment, its duplicate-content mark, the IP's rate
- * mark, the checks on its thread, and the counters it moves. `refusalAt[i]` names what a failed
+ * mark, the checks on its thread, the counters it moves, and its outbox event (none for spam), so whoever
+ * must be told is told of exactly what was stored (`eventId`: a new ULID). `refusalAt[i]` names what a failed
  * condition of item `i` means (no entry: an item whose refusal would be a bug).
  */
 export function submitItems(
   tableName: string,
   comment: StoredComment,
   guards: InsertGuards,
+  eventId: string,
 ): { items: TransactItem[]; refusalAt: InsertRefusal[] } {
   const now = comment.insertedAt;
   const isRoot = comment.rid === undefined;
@@ -127,5 +130,8 @@ export function submitItems(
   for (const update of counterUpdates(tableName, comment.url, contribution(comment.status, isRoot))) {
     add(update, undefined);
   }
+  // `eventId` is a ULID (its time names the outbox partition); an imported comment's id need not be one.
+  const event = commentEvent('comment.submitted', eventId, now, comment);
+  if (event) add(outboxPut(tableName, event), 'id_taken');
   return { items, refusalAt };
 }

@@ -8,6 +8,11 @@ export const tableDefinition = {
   partitionKey: 'pk',
   sortKey: 'sk',
   timeToLiveAttribute: 'expiresAt',
+  /**
+   * The table's stream: each change's new item, which the notifier reads (filtered to outbox events:
+   * functions/notify/stream-settings.ts). New images only: the sender needs what was written, not what was.
+   */
+  streamView: 'NEW_IMAGE',
   indexes: {
     /**
      * Comments by status, newest first: one partition per status (`STATUS#approved` is the site's

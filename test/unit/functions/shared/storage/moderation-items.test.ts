@@ -1,3 +1,4 @@
+import { ulid } from 'ulid';
 import { describe, expect, it } from 'vitest';
 import type { ListedComment } from '../../../../../functions/shared/domain/comment.js';
 import {
@@ -51,6 +52,46 @@ const siteUpdate = (counts: Record<string, number>) => ({
 });
 
 describe('moderationItems', () => {
+  const approval = { eventId: ulid(1_800_000_000_000), at: 1_800_000_000_000 };
+  const outboxEvents = (items: ReturnType<typeof moderationItems>) =>
+    items.flatMap((item) => (item.Put?.Item?.entity === 'outbox' ? [item.Put] : []));
+
+  it('writes the approval of a held reply with its outbox event, in the same transaction', () => {
+    const stored = { pk: 'URL#/p', sk: 'H#01A#01B', like: 0, sticky: false, orig: 'old' };
+    const events = outboxEvents(moderationItems('t', reply(), { status: 'approved' }, stored, approval));
+
+    expect(events).toEqual([
+      {
+        TableName: 't',
+        Item: expect.objectContaining({
+          sk: `E#${approval.eventId}`,
+          cause: 'comment.approved',
+          state: 'pending',
+          subject: { url: '/p', id: '01B', rid: '01A', pid: '01A', status: 'approved', byAdmin: false },
+        }),
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    ]);
+  });
+
+  it('writes no outbox event for anything but an approval: spam, waiting, an edit, a pin', () => {
+    for (const change of [
+      { status: 'spam' as const },
+      { text: { orig: 'n', html: '<p>n</p>' } },
+      { sticky: true },
+    ]) {
+      expect(outboxEvents(moderationItems('t', comment(), change, undefined, approval))).toEqual([]);
+    }
+    const approved = comment({ status: 'approved' });
+    expect(outboxEvents(moderationItems('t', approved, { status: 'waiting' }, undefined, approval))).toEqual(
+      [],
+    );
+    // Approving what is already approved changes nothing, and tells nobody again.
+    expect(outboxEvents(moderationItems('t', approved, { status: 'approved' }, undefined, approval))).toEqual(
+      [],
+    );
+  });
+
   it('edits, pins and approves a waiting root in one update, with both counters, in one transaction', () => {
     const items = moderationItems('t', comment(), {
       text: { orig: 'new', html: '<p>new</p>' },

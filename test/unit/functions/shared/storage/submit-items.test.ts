@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ulid } from 'ulid';
 import type { StoredComment } from '../../../../../functions/shared/domain/comment.js';
 import { toCommentItem } from '../../../../../functions/shared/storage/comment-item.js';
 import { submitItems } from '../../../../../functions/shared/storage/submit-items.js';
@@ -45,14 +46,36 @@ const pageUpdate = (counts: Record<string, number>) => ({
 });
 const siteUpdate = { Update: expect.objectContaining({ Key: { pk: 'SITE', sk: 'SITE' } }) };
 
+/** An outbox event id: a ULID of the submission's millisecond. */
+const eventId = ulid(now);
+const outboxPutOf = (stored: StoredComment) => ({
+  Put: {
+    TableName: 't',
+    Item: expect.objectContaining({
+      pk: `OUTBOX#${new Date(now).toISOString().slice(0, 10)}`,
+      sk: `E#${eventId}`,
+      entity: 'outbox',
+      cause: 'comment.submitted',
+      state: 'pending',
+      subject: expect.objectContaining({ id: stored.id, status: stored.status }),
+    }),
+    ConditionExpression: 'attribute_not_exists(pk)',
+  },
+});
+
 describe('submitItems', () => {
   it('stores a root with its duplicate mark, the rate mark of its IP and its counters, naming each refusal', () => {
     const root = comment();
 
-    const { items, refusalAt } = submitItems('t', root, {
-      contentHash: 'h',
-      rateLimit: { ipHash: 'ip', windowMs: 60_000 },
-    });
+    const { items, refusalAt } = submitItems(
+      't',
+      root,
+      {
+        contentHash: 'h',
+        rateLimit: { ipHash: 'ip', windowMs: 60_000 },
+      },
+      eventId,
+    );
 
     expect(items).toEqual([
       commentPut(root),
@@ -67,15 +90,21 @@ describe('submitItems', () => {
       },
       pageUpdate({ comments: 1, roots: 1 }),
       siteUpdate,
+      outboxPutOf(root),
     ]);
-    expect(refusalAt).toEqual(['id_taken', 'duplicate', 'rate_limited']);
+    expect(refusalAt).toEqual(['id_taken', 'duplicate', 'rate_limited', undefined, undefined, 'id_taken']);
   });
 
   it('rounds the rate mark expiry up to the next second', () => {
-    const { items } = submitItems('t', comment({ insertedAt: now + 1 }), {
-      contentHash: 'h',
-      rateLimit: { ipHash: 'ip', windowMs: 60_000 },
-    });
+    const { items } = submitItems(
+      't',
+      comment({ insertedAt: now + 1 }),
+      {
+        contentHash: 'h',
+        rateLimit: { ipHash: 'ip', windowMs: 60_000 },
+      },
+      eventId,
+    );
 
     expect(items[2]?.Put?.Item?.expiresAt).toBe(now / 1000 + 61);
   });
@@ -83,7 +112,7 @@ describe('submitItems', () => {
   it('checks that the thread root of a visitor reply exists, is a root, and is approved', () => {
     const reply = comment({ rid: '01ROOT', pid: '01ROOT', status: 'waiting' });
 
-    const { items, refusalAt } = submitItems('t', reply, { contentHash: 'h', visibleParents: true });
+    const { items, refusalAt } = submitItems('t', reply, { contentHash: 'h', visibleParents: true }, eventId);
 
     expect(items).toEqual([
       commentPut(reply),
@@ -100,15 +129,17 @@ describe('submitItems', () => {
       // A held reply: the page's held count and the site's waiting queue, no visible count.
       pageUpdate({ held: 1 }),
       siteUpdate,
+      // Waiting: the owner is told it waits.
+      outboxPutOf(reply),
     ]);
-    expect(refusalAt).toEqual(['id_taken', 'duplicate', 'parent_missing']);
+    expect(refusalAt).toEqual(['id_taken', 'duplicate', 'parent_missing', undefined, undefined, 'id_taken']);
   });
 
   it('checks the parent of a nested reply where its status keeps it, and an administrator needs no approved root', () => {
     const nested = comment({ rid: '01ROOT', pid: '01MID' });
 
-    const underHeld = submitItems('t', nested, { contentHash: 'h', parentStatus: 'spam' });
-    const underVisible = submitItems('t', nested, { contentHash: 'h' });
+    const underHeld = submitItems('t', nested, { contentHash: 'h', parentStatus: 'spam' }, eventId);
+    const underVisible = submitItems('t', nested, { contentHash: 'h' }, eventId);
 
     expect(underHeld.items.slice(2, 4)).toEqual([
       {
@@ -126,15 +157,23 @@ describe('submitItems', () => {
         },
       },
     ]);
-    expect(underHeld.refusalAt).toEqual(['id_taken', 'duplicate', 'parent_missing', 'parent_missing']);
+    expect(underHeld.refusalAt).toEqual([
+      'id_taken',
+      'duplicate',
+      'parent_missing',
+      'parent_missing',
+      undefined,
+      undefined,
+      'id_taken',
+    ]);
     expect(underVisible.items[3]?.ConditionCheck?.Key).toEqual({ pk: 'URL#/p', sk: 'C#01ROOT#01MID' });
     // Approved and a reply: one more visible comment on the page, no new root.
     expect(underVisible.items[4]).toEqual(pageUpdate({ comments: 1 }));
-    expect(underVisible.items).toHaveLength(6);
+    expect(underVisible.items).toHaveLength(7);
   });
 
   it('checks only the thread root of a reply that names no parent of its own', () => {
-    const { items, refusalAt } = submitItems('t', comment({ rid: '01ROOT' }), { contentHash: 'h' });
+    const { items, refusalAt } = submitItems('t', comment({ rid: '01ROOT' }), { contentHash: 'h' }, eventId);
 
     expect(items.map((item) => Object.keys(item)[0])).toEqual([
       'Put',
@@ -142,7 +181,14 @@ describe('submitItems', () => {
       'ConditionCheck',
       'Update',
       'Update',
+      'Put',
     ]);
-    expect(refusalAt).toEqual(['id_taken', 'duplicate', 'parent_missing']);
+    expect(refusalAt).toEqual(['id_taken', 'duplicate', 'parent_missing', undefined, undefined, 'id_taken']);
+  });
+
+  it('writes no outbox event for spam: it notifies nobody, ever', () => {
+    const { items } = submitItems('t', comment({ status: 'spam' }), { contentHash: 'h' }, eventId);
+
+    expect(items.filter((item) => item.Put?.Item?.entity === 'outbox')).toEqual([]);
   });
 });
