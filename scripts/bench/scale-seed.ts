@@ -9,7 +9,8 @@ import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { ulid } from 'ulid';
 import type { StoredComment } from '../../functions/shared/domain/comment.js';
 import { contentHash, hashIp } from '../../functions/shared/domain/hashing.js';
-import { renderMarkdown } from '../../functions/shared/domain/render-markdown.js';
+import { prismHighlighter } from '../../functions/shared/domain/highlight-code.js';
+import { allMarkdownFeatures, renderMarkdown } from '../../functions/shared/domain/render-markdown.js';
 import { describeUserAgent } from '../../functions/shared/domain/user-agent.js';
 import { putAll } from '../shared/storage/bulk-writer.js';
 import { createDocumentClient } from '../../functions/shared/storage/client.js';
@@ -68,7 +69,7 @@ export function buildScaleComments(article: ScaleArticle, endsAt: number): Store
       browser,
       os,
       orig,
-      html: renderMarkdown(orig),
+      html: renderMarkdown(orig, allMarkdownFeatures, undefined, prismHighlighter),
       status: 'approved',
       like,
       sticky: false,

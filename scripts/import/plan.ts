@@ -11,6 +11,7 @@ import { contentHash, hashIp } from '../../functions/shared/domain/hashing.js';
 import { importedCommentId } from './import-id.js';
 import { fitsInOneItem } from '../../functions/shared/domain/item-size.js';
 import { limits } from '../../functions/shared/domain/limits.js';
+import { prismHighlighter } from '../../functions/shared/domain/highlight-code.js';
 import { allMarkdownFeatures, renderMarkdown } from '../../functions/shared/domain/render-markdown.js';
 import { texToMathml } from '../../functions/shared/domain/tex-to-mathml.js';
 import { describeUserAgent } from '../../functions/shared/domain/user-agent.js';
@@ -245,7 +246,7 @@ export function planImport(source: ParsedSource, options: PlanOptions = {}): Imp
     const rootId = rootOf.get(source_.sourceId) as string;
     const { fields, orig, hash } = source_;
     // As the comment function renders with every MARKDOWN_* switch at its default.
-    const html = renderMarkdown(orig, allMarkdownFeatures, texToMathml);
+    const html = renderMarkdown(orig, allMarkdownFeatures, texToMathml, prismHighlighter);
     if (!fitsInOneItem(orig, html)) {
       skipped.push({
         ref: source_.ref,

@@ -2,11 +2,10 @@
  * Code highlighting as Waline's server does it: Prism, whose `<span class="token …">` the Waline widget's
  * stylesheet colours. Waline loads any of Prism's ~300 languages on demand; this registers a bounded set of
  * common ones (each costs bundle bytes), and no grammar whose worst case measured far slower than the rest
- * (markdown, scss).
+ * (markdown, scss). Loaded only for a comment with a code fence (write-only-modules.ts).
  */
-import type MarkdownIt from 'markdown-it';
-import type Token from 'markdown-it/lib/token.mjs';
 import Prism from 'prismjs';
+import type { CodeHighlighter } from './highlight-plugin.js';
 // Each component adds itself to the global `Prism` that `prismjs` sets; the order follows their
 // dependencies (clike before the C family, javascript before typescript, markup-templating before php).
 import 'prismjs/components/prism-typescript.js';
@@ -34,18 +33,6 @@ import 'prismjs/components/prism-ini.js';
 import 'prismjs/components/prism-toml.js';
 import 'prismjs/components/prism-lua.js';
 import 'prismjs/components/prism-powershell.js';
-
-/**
- * How much code one comment may have highlighted. Prism's grammars slow down faster than the code grows
- * (up to ~70 ms for 4 KiB of hostile code here, seconds for 16 KiB), and most on long runs of
- * non-blank characters: a block past the budget, or with such a run, is shown as plain code.
- */
-export const highlightBudget = {
-  /** Characters of all the highlighted blocks of a comment, in order. */
-  commentChars: 4096,
-  /** Non-blank characters in a row. */
-  runChars: 128,
-} as const;
 
 /**
  * Fence names (lower case) to grammars: each registered language under its name and Prism's aliases
@@ -84,8 +71,8 @@ function tokenClasses(): string[] {
   return [...names].sort();
 }
 
-/** The classes Prism's output can carry: the sanitiser allows these on `span` and no others. */
-export const highlightClasses: readonly string[] = ['token', ...tokenClasses()];
+/** The classes Prism's output can carry with the registered grammars (highlight-classes.ts writes them out). */
+export const prismClasses: readonly string[] = ['token', ...tokenClasses()];
 
 /** The fence languages that are highlighted (names and aliases). */
 export const highlightedLanguages: readonly string[] = [...grammars.keys()].sort();
@@ -100,28 +87,8 @@ export function highlightCode(code: string, language: string): string | undefine
   return grammar === undefined ? undefined : Prism.highlight(code, grammar, name);
 }
 
-/** The language a fence names, as markdown-it reads it: its info string's first word. */
-const fenceLanguage = (md: MarkdownIt, token: Token) =>
-  md.utils.unescapeAll(token.info).trim().split(/\s+/)[0] ?? '';
-
-/** The markdown-it plugin: fenced code of a registered language highlighted, within highlightBudget. */
-export function highlightPlugin(md: MarkdownIt): void {
-  const longRun = new RegExp(`\\S{${highlightBudget.runChars + 1}}`);
-  md.core.ruler.push('highlight_budget', (state) => {
-    let left = highlightBudget.commentChars;
-    for (const token of state.tokens) {
-      if (token.type !== 'fence' || !grammars.has(fenceLanguage(md, token).toLowerCase())) continue;
-      if (token.content.length <= left && !longRun.test(token.content)) {
-        left -= token.content.length;
-        token.meta = { highlight: true };
-      }
-    }
-  });
-
-  md.set({ highlight: (code, language) => highlightCode(code, language) ?? '' });
-  const plain = { ...md.options, highlight: null };
-  const fence = md.renderer.rules.fence;
-  if (fence === undefined) throw new Error('markdown-it has no fence rule to wrap');
-  md.renderer.rules.fence = (tokens, idx, options, env, self) =>
-    fence(tokens, idx, tokens[idx]?.meta?.highlight === true ? options : plain, env, self);
-}
+/** The highlighter the markdown plugin (highlight-plugin.ts) is handed once Prism is loaded. */
+export const prismHighlighter: CodeHighlighter = {
+  knows: (language) => grammars.has(language.toLowerCase()),
+  highlight: highlightCode,
+};

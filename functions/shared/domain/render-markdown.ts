@@ -3,7 +3,8 @@ import { full as emojiPlugin } from 'markdown-it-emoji';
 import subPlugin from 'markdown-it-sub';
 import supPlugin from 'markdown-it-sup';
 import sanitizeHtml from 'sanitize-html';
-import { highlightClasses, highlightPlugin } from './highlight-code.js';
+import { highlightClasses } from './highlight-classes.js';
+import { type CodeHighlighter, highlightPlugin } from './highlight-plugin.js';
 import { type TexRenderer, texPlugin } from './markdown-tex.js';
 import { keepMathmlAttributes, mathmlAttributes, mathmlTags } from './mathml-allow-list.js';
 
@@ -159,7 +160,9 @@ function sanitizeOptionsFor(features: MarkdownFeatures): sanitizeHtml.IOptions {
 }
 
 /** A renderer: markdown-it with the features' plugins, then the sanitiser. */
-function createRenderer(features: MarkdownFeatures): (text: string, renderTex?: TexRenderer) => string {
+function createRenderer(
+  features: MarkdownFeatures,
+): (text: string, renderTex?: TexRenderer, highlighter?: CodeHighlighter) => string {
   const markdown = new MarkdownIt({ html: true, breaks: true, linkify: true, typographer: true });
   if (features.emoji) markdown.use(emojiPlugin);
   if (features.sub) markdown.use(subPlugin);
@@ -167,7 +170,8 @@ function createRenderer(features: MarkdownFeatures): (text: string, renderTex?: 
   if (features.tex) markdown.use(texPlugin);
   if (features.highlight) markdown.use(highlightPlugin);
   const options = sanitizeOptionsFor(features);
-  return (text, renderTex) => sanitizeHtml(markdown.render(text, { renderTex }), options);
+  return (text, renderTex, highlighter) =>
+    sanitizeHtml(markdown.render(text, { renderTex, highlighter }), options);
 }
 
 /** One renderer per combination of features, built on first use (at most 32). */
@@ -177,12 +181,15 @@ const renderers = new Map<string, ReturnType<typeof createRenderer>>();
  * Renders a comment's markdown to HTML that is safe to store and serve as is, with the Waline extensions
  * `features` turns on (all by default, as on Waline). Formulas are rendered by `renderTex`
  * (tex-to-mathml.ts' texToMathml), a parameter so that KaTeX loads only when a comment has a `$`
- * (write-only-modules.ts); without it they keep the text they were written as.
+ * (write-only-modules.ts); without it they keep the text they were written as. Code fences are
+ * highlighted by `highlighter` (highlight-code.ts' Prism, loaded only for a comment with a fence); without
+ * it they are plain code.
  */
 export function renderMarkdown(
   text: string,
   features: MarkdownFeatures = allMarkdownFeatures,
   renderTex?: TexRenderer,
+  highlighter?: CodeHighlighter,
 ): string {
   const key = [features.emoji, features.sub, features.sup, features.tex, features.highlight].join();
   let render = renderers.get(key);
@@ -190,5 +197,5 @@ export function renderMarkdown(
     render = createRenderer(features);
     renderers.set(key, render);
   }
-  return render(text, renderTex);
+  return render(text, renderTex, highlighter);
 }

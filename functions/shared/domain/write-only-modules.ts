@@ -1,22 +1,27 @@
 /**
  * The modules only writes need, loaded on first use: the markdown renderer (markdown-it, its plugins,
- * Prism, sanitize-html), KaTeX, and the user-agent parser. The bundles keep each in a chunk of its own
+ * sanitize-html), Prism, KaTeX, and the user-agent parser. The bundles keep each in a chunk of its own
  * (lib/bundle-options.ts), so a cold start that serves a list or a count neither reads nor evaluates them.
  */
 import type { MarkdownFeatures } from './render-markdown.js';
 
+/** A code fence's opening line (CommonMark: up to three spaces, then three backticks or tildes). */
+const codeFence = /^ {0,3}(```|~~~)/m;
+
 /**
  * A markdown renderer with `features` (render-markdown.ts) that loads its modules on first use: the
- * renderer on the first comment, KaTeX on the first comment with a `$` (when TeX is on), which most
- * comments never need.
+ * renderer on the first comment, KaTeX on the first comment with a `$` (when TeX is on), Prism on the
+ * first with a code fence (when highlighting is on): most comments need neither, and a cold start that
+ * stores one pays for neither.
  */
 export function loadMarkdownRenderer(features: MarkdownFeatures): (text: string) => Promise<string> {
   return async (text) => {
-    const [{ renderMarkdown }, tex] = await Promise.all([
+    const [{ renderMarkdown }, tex, prism] = await Promise.all([
       import('./render-markdown.js'),
       features.tex && text.includes('$') ? import('./tex-to-mathml.js') : undefined,
+      features.highlight && codeFence.test(text) ? import('./highlight-code.js') : undefined,
     ]);
-    return renderMarkdown(text, features, tex?.texToMathml);
+    return renderMarkdown(text, features, tex?.texToMathml, prism?.prismHighlighter);
   };
 }
 

@@ -1,14 +1,17 @@
 import MarkdownIt from 'markdown-it';
 import { describe, expect, it } from 'vitest';
+import { highlightClasses } from '../../../../../functions/shared/domain/highlight-classes.js';
 import {
-  highlightBudget,
-  highlightClasses,
   highlightCode,
   highlightedLanguages,
-  highlightPlugin,
+  prismClasses,
+  prismHighlighter,
 } from '../../../../../functions/shared/domain/highlight-code.js';
+import { highlightBudget, highlightPlugin } from '../../../../../functions/shared/domain/highlight-plugin.js';
 
-const markdown = new MarkdownIt().use(highlightPlugin);
+const md = new MarkdownIt().use(highlightPlugin);
+/** Renders as the comment function does for a comment with a fence: with Prism's highlighter. */
+const markdown = { render: (text: string) => md.render(text, { highlighter: prismHighlighter }) };
 const highlightedBlocks = (html: string) => html.match(/<code class="language-\w+"><span/g)?.length ?? 0;
 
 describe('highlightCode', () => {
@@ -54,9 +57,17 @@ describe('highlightCode', () => {
     expect(highlightClasses).toEqual(expect.arrayContaining([...written]));
     for (const name of highlightClasses) expect(name).toMatch(/^[a-z][a-z\d-]*$/);
   });
+
+  it('writes out for the sanitiser exactly the classes the registered grammars can write', () => {
+    expect(highlightClasses).toEqual(prismClasses);
+  });
 });
 
 describe('highlightPlugin', () => {
+  it('shows every fence as plain code when the render was handed no highlighter (Prism not loaded)', () => {
+    expect(md.render('```js\nlet a;\n```')).toBe('<pre><code class="language-js">let a;\n</code></pre>\n');
+  });
+
   it('highlights a fenced block of a registered language and escapes the others', () => {
     expect(markdown.render('```js\nlet a;\n```\n\n```cobol\n<b>\n```')).toBe(
       '<pre><code class="language-js"><span class="token keyword">let</span> a' +

@@ -5,6 +5,7 @@ import {
   type MarkdownFeatures,
   renderMarkdown,
 } from '../../../../../functions/shared/domain/render-markdown.js';
+import { prismHighlighter } from '../../../../../functions/shared/domain/highlight-code.js';
 import { texToMathml } from '../../../../../functions/shared/domain/tex-to-mathml.js';
 
 const externalRel = 'target="_blank" rel="nofollow noreferrer noopener ugc"';
@@ -280,8 +281,9 @@ describe('renderMarkdown: the cases a browser sees differently from a regex', ()
 
 const noFeatures: MarkdownFeatures = { emoji: false, sub: false, sup: false, tex: false, highlight: false };
 /** Renders as the comment function does, KaTeX included, with `features`. */
+/** Renders as the comment function does with KaTeX and Prism loaded. */
 const render = (text: string, features: MarkdownFeatures = allMarkdownFeatures) =>
-  renderMarkdown(text, features, texToMathml);
+  renderMarkdown(text, features, texToMathml, prismHighlighter);
 
 describe("renderMarkdown: Waline's extensions", () => {
   it('renders shortcodes and emoticons as emoji when emoji is on, and leaves them when it is off', () => {
@@ -462,7 +464,9 @@ describe('renderMarkdown: the renderer each feature set builds', () => {
   it('highlights a fence with token spans, and drops a span without a token class, when highlight is on', async () => {
     const renderFresh = await freshRenderMarkdown();
 
-    expect(renderFresh('```js\nlet a;\n```\n\n<span>z</span>', allMarkdownFeatures)).toBe(
+    expect(
+      renderFresh('```js\nlet a;\n```\n\n<span>z</span>', allMarkdownFeatures, undefined, prismHighlighter),
+    ).toBe(
       '<pre><code class="language-js"><span class="token keyword">let</span> a' +
         '<span class="token punctuation">;</span>\n</code></pre>\n<p>z</p>\n',
     );

@@ -3,6 +3,7 @@ import type { MarkdownFeatures } from '../../../../../functions/shared/domain/re
 
 const rendererPath = '../../../../../functions/shared/domain/render-markdown.js';
 const katexPath = '../../../../../functions/shared/domain/tex-to-mathml.js';
+const prismPath = '../../../../../functions/shared/domain/highlight-code.js';
 /** The modules imported since the test began: each mock only records that its module was imported. */
 const loaded = new Set<string>();
 
@@ -19,6 +20,10 @@ describe('loadMarkdownRenderer', () => {
     });
     vi.doMock(katexPath, async (importOriginal) => {
       loaded.add('katex');
+      return importOriginal();
+    });
+    vi.doMock(prismPath, async (importOriginal) => {
+      loaded.add('prism');
       return importOriginal();
     });
   });
@@ -43,6 +48,25 @@ describe('loadMarkdownRenderer', () => {
 
     expect(await render('$x$')).toBe('<p><math><semantics><mrow><mi>x</mi></mrow></semantics></math></p>\n');
     expect([...loaded].sort()).toEqual(['katex', 'renderer']);
+  });
+
+  it('loads Prism and highlights only for a comment with a code fence', async () => {
+    const render = (await writeOnlyModules()).loadMarkdownRenderer(features);
+
+    expect(await render('inline `let a;` is no fence')).not.toContain('token');
+    expect([...loaded]).toEqual(['renderer']);
+    expect(await render('```js\nlet a;\n```')).toContain('<span class="token keyword">let</span>');
+    expect([...loaded].sort()).toEqual(['prism', 'renderer']);
+  });
+
+  it('loads Prism for a tilde fence indented by up to three spaces, and never when highlighting is off', async () => {
+    const render = (await writeOnlyModules()).loadMarkdownRenderer(features);
+    expect(await render('text\n   ~~~py\nx = 1\n   ~~~')).toContain('class="token');
+
+    loaded.clear();
+    const plain = (await writeOnlyModules()).loadMarkdownRenderer({ ...features, highlight: false });
+    expect(await plain('```js\nlet a;\n```')).not.toContain('token');
+    expect([...loaded]).not.toContain('prism');
   });
 
   it('never loads KaTeX when tex is off', async () => {
