@@ -1,11 +1,12 @@
 import type { Config } from '../shared/config.js';
+import { cacheCounterReads } from '../shared/storage/cached-counters.js';
 import { createFunctionClient } from '../shared/storage/client.js';
 import { type CounterRepository, createCounterRepository } from '../shared/storage/counter-repository.js';
 
 /** Everything the article function's routes use, built once per cold start. */
 export interface ArticleDependencies {
   readonly config: Pick<Config, 'ALLOWED_ORIGINS' | 'IP_HASH_SALT'>;
-  /** Reading counts: pageviews and reactions. */
+  /** Reading counts: pageviews and reactions (reads cached per instance: storage/cached-counters.ts). */
   readonly counters: Pick<CounterRepository, 'readPageCounters' | 'increment' | 'react'>;
 }
 
@@ -15,5 +16,8 @@ export function createArticleDependencies(
   overrides: Partial<ArticleDependencies> = {},
 ): ArticleDependencies {
   const client = createFunctionClient(config);
-  return { config, counters: createCounterRepository(client, config.TABLE_NAME), ...overrides };
+  const { counters } = cacheCounterReads(createCounterRepository(client, config.TABLE_NAME), {
+    ttlMs: config.LIST_CACHE_MS,
+  });
+  return { config, counters, ...overrides };
 }

@@ -49,7 +49,12 @@ const weighPage = (page: StoredPage) =>
  */
 export function cacheListReads(
   repositories: CachedRepositories,
-  options: { readonly ttlMs: number; readonly now?: () => number },
+  options: {
+    readonly ttlMs: number;
+    readonly now?: () => number;
+    /** Told of the article each write touched (the counters' cache forgets its counts: cached-counters.ts). */
+    readonly onWrite?: (url: string) => void;
+  },
 ): CachedRepositories {
   const { comments, moderation } = repositories;
   const { ttlMs } = options;
@@ -86,6 +91,7 @@ export function cacheListReads(
       feeds.forget(url);
       recent.clear();
       lastWriteAt = now();
+      options.onWrite?.(url);
     }
   };
   // Shared by concurrent requests: frozen, so that no caller can reorder one for another.

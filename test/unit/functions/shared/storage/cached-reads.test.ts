@@ -115,6 +115,17 @@ const writes: [string, (repositories: ReturnType<typeof fakeRepositories>) => Pr
 ];
 
 describe('cacheListReads', () => {
+  it.each(writes)('tells onWrite the article a %s touched, even when it fails', async (_name, write) => {
+    const inner = fakeRepositories();
+    const touched: string[] = [];
+    const cached = cacheListReads(inner, { ttlMs: 1000, now: () => 0, onWrite: (url) => touched.push(url) });
+    vi.mocked(inner.comments.insert).mockRejectedValueOnce(new Error('refused'));
+
+    await write(cached).catch(() => undefined);
+
+    expect(touched).toEqual(['/p']);
+  });
+
   it('reads a page and the recent list once per ttlMs', async () => {
     const { inner, cached, listPage, advance } = setUp();
 
