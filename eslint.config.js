@@ -35,6 +35,20 @@ const awsSdkImports = {
   ],
 };
 
+/**
+ * functions/notify/channels/ mails through SES v2 with the notifier's role; every other AWS call still goes
+ * through functions/shared/storage/.
+ */
+const awsSdkImportsButSes = {
+  patterns: [
+    {
+      group: ['@aws-sdk/*', '!@aws-sdk/client-sesv2'],
+      message:
+        'Only functions/shared/storage/ (and SES v2 in functions/notify/channels/) imports the AWS SDK: put the DynamoDB call in a repository there.',
+    },
+  ],
+};
+
 /** The domain is rules only: no AWS, no Lambda or HTTP types, no storage. */
 const domainImports = {
   paths: [
@@ -97,6 +111,10 @@ export default tseslint.config(
       restrictions: [zodImports, toolImports, awsSdkImports],
     },
     { files: ['functions/shared/storage/**/*.ts'], restrictions: [zodImports, toolImports] },
+    {
+      files: ['functions/notify/channels/**/*.ts'],
+      restrictions: [zodImports, toolImports, awsSdkImportsButSes],
+    },
     {
       files: ['functions/shared/domain/**/*.ts'],
       ignores: [zodModule],

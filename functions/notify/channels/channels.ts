@@ -1,0 +1,110 @@
+import type { SESv2Client } from '@aws-sdk/client-sesv2';
+import type { Config } from '../../shared/config.js';
+import type { SecretSource } from '../../shared/storage/parameter-secret.js';
+import { createNotificationLinks } from '../links.js';
+import type { Channels } from '../notice.js';
+import { type NotifyConfig, singleAddress } from '../notify-config.js';
+import { siteVariables } from '../templates/site.js';
+import { createMailChannel, type MailChannelSettings, type MailTransport } from './mail-channel.js';
+import { createSesTransport } from './ses-transport.js';
+import { createSmtpTransport } from './smtp-transport.js';
+import { createTelegramChannel } from './telegram-channel.js';
+import { createWebhookChannel } from './webhook-channel.js';
+
+/** The secrets the channels read when they send (each undefined when not set). */
+export interface ChannelSecrets {
+  /** SMTP_PASS (on AWS SMTP_PASS_PARAMETER). */
+  readonly smtpPass: SecretSource;
+  /** TG_BOT_TOKEN (on AWS TG_BOT_TOKEN_PARAMETER). */
+  readonly botToken: SecretSource;
+  /** WEBHOOK_SECRET (on AWS WEBHOOK_SECRET_PARAMETER). */
+  readonly webhookSecret: SecretSource;
+  /** The sign-in key (JWT_TOKEN, on AWS JWT_SECRET_PARAMETER): the links in mails are signed with a key derived from it. */
+  readonly linkKey: SecretSource;
+}
+
+/** What {@link createChannels} builds the channels from. */
+export interface ChannelSettings {
+  readonly config: Config;
+  readonly notify: NotifyConfig;
+  readonly secrets: ChannelSecrets;
+  /** Milliseconds since the epoch. */
+  readonly now: () => number;
+  /** The SES client (tests pass a mocked one); built at the first mail otherwise. */
+  readonly ses?: SESv2Client;
+  /** For the webhook and Telegram (tests pass their own). */
+  readonly fetch?: typeof fetch;
+}
+
+/**
+ * The channel of each recipient kind the settings configure: `owner` and `parent` the mail channel (SES or
+ * SMTP, NotifyConfig.mailTransport; `owner` only with AUTHOR_EMAIL), `webhook` with WEBHOOK, `telegram`
+ * with a bot token and TG_CHAT_ID. A kind without a channel is not told.
+ */
+export function createChannels(settings: ChannelSettings): Channels {
+  const { config, notify, secrets, now } = settings;
+  const channels: Channels = {};
+  const mailTransport = chosenMailTransport(settings);
+  if (mailTransport) {
+    const mail = createMailChannel({
+      site: config,
+      templates: notify,
+      sender: sender(config, notify),
+      links: createNotificationLinks({
+        serverUrl: notify.SERVER_URL,
+        linkKey: secrets.linkKey,
+        moderationLinkHours: notify.MODERATION_LINK_HOURS,
+        now,
+      }),
+      now,
+      transport: mailTransport,
+    });
+    channels.parent = mail;
+    if (notify.AUTHOR_EMAIL) channels.owner = mail;
+  }
+  if (notify.WEBHOOK) {
+    channels.webhook = createWebhookChannel({
+      url: notify.WEBHOOK,
+      secret: secrets.webhookSecret,
+      site: config,
+      now,
+      ...(settings.fetch ? { fetch: settings.fetch } : {}),
+    });
+  }
+  if ((notify.TG_BOT_TOKEN || notify.TG_BOT_TOKEN_PARAMETER) && notify.TG_CHAT_ID) {
+    channels.telegram = createTelegramChannel({
+      apiUrl: notify.TG_API_URL,
+      botToken: secrets.botToken,
+      chatId: notify.TG_CHAT_ID,
+      site: config,
+      ...(settings.fetch ? { fetch: settings.fetch } : {}),
+    });
+  }
+  return channels;
+}
+
+function chosenMailTransport({ notify, secrets, ses }: ChannelSettings): MailTransport | undefined {
+  switch (notify.mailTransport) {
+    case 'ses':
+      return createSesTransport({
+        ...(ses ? { client: ses } : {}),
+        ...(notify.SES_CONFIGURATION_SET ? { configurationSet: notify.SES_CONFIGURATION_SET } : {}),
+      });
+    case 'smtp':
+      return createSmtpTransport(notify, secrets.smtpPass);
+    case undefined:
+      return undefined;
+  }
+}
+
+/**
+ * The From line: SENDER_NAME (else the site's name) and SENDER_EMAIL, else SMTP_USER when it is an address
+ * (as Waline falls back). Never a commenter's nick: a From name of their choosing on the site's own domain
+ * would pass SPF and DKIM, a gift to phishers.
+ */
+function sender(config: Config, notify: NotifyConfig): MailChannelSettings['sender'] {
+  const address =
+    notify.SENDER_EMAIL ?? (singleAddress.safeParse(notify.SMTP_USER).success ? notify.SMTP_USER : undefined);
+  if (!address) return { problem: 'SENDER_EMAIL is not set: a mail needs the address it comes from' };
+  return { name: notify.SENDER_NAME ?? siteVariables(config).name, address };
+}

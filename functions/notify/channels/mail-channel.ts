@@ -1,0 +1,41 @@
+import type { SendNotice } from '../notice.js';
+import { buildMailMessage, type MailMessage, type MailMessageSettings } from './mail-message.js';
+
+/**
+ * The mail channel: builds the notice's message (mail-message.ts) and hands it to a transport (SMTP or
+ * SES). Its errors are kept in the table and shown in /ui, so every address in them is blanked out: an
+ * SMTP server's `550 <reader@example.com>: no such user` or SES's list of unverified identities would
+ * otherwise keep the reader's address after the comment is gone.
+ */
+
+/** Sends one built message to its one envelope recipient; throws when it was not accepted. */
+export type MailTransport = (message: MailMessage) => Promise<void>;
+
+/** What the mail channel needs: how to build a message and who sends it. */
+export interface MailChannelSettings extends Omit<MailMessageSettings, 'sender'> {
+  /** The From line, or why there is none (no SENDER_EMAIL). */
+  readonly sender: MailMessageSettings['sender'] | { readonly problem: string };
+  readonly transport: MailTransport;
+}
+
+/** The mail channel: sends each notice to `notice.to`. */
+export function createMailChannel(settings: MailChannelSettings): SendNotice {
+  return async (notice) => {
+    const { sender } = settings;
+    if ('problem' in sender) throw new Error(sender.problem);
+    const message = await buildMailMessage(notice, { ...settings, sender });
+    // The failure in words, not as a cause: a cause would carry the addresses into the log.
+    await settings.transport(message).catch((error: unknown) => {
+      throw new Error(
+        `the mail was not sent: ${withoutAddresses(error instanceof Error ? error.message : String(error))}`,
+      );
+    });
+  };
+}
+
+const addressPattern = /[^\s<>()[\]"',;:]+@[^\s<>()[\]"',;:]+/g;
+
+/** `text` with every mail address in it blanked out. */
+export function withoutAddresses(text: string): string {
+  return text.replace(addressPattern, '<address>');
+}

@@ -1,0 +1,101 @@
+import { addressHash } from '../shared/notify/address-hash.js';
+import { type ModerateClaims, signLinkToken } from '../shared/notify/link-token.js';
+import type { SecretSource } from '../shared/storage/parameter-secret.js';
+
+/**
+ * The links a mail carries: the reader's unsubscribe link and the owner's approve / spam / delete links,
+ * each a route of the comment function with a signed, expiring, single-purpose token
+ * (shared/notify/link-token.ts) and no personal data (an address only as its hash).
+ */
+
+/** The routes the links open (GET: a confirmation page; POST: the action). */
+export const notificationRoutes = {
+  unsubscribe: '/api/notification/unsubscribe',
+  moderate: '/api/notification/moderate',
+} as const;
+
+/**
+ * How long an unsubscribe link works, in days: long, since a reader may leave from an old mail, and any
+ * newer mail carries a fresh one.
+ */
+export const unsubscribeLinkDays = 365;
+
+/** The three moderation links of one comment, and when they stop working. */
+export interface ModerationLinks {
+  readonly approve: string;
+  readonly spam: string;
+  readonly delete: string;
+  /** Epoch milliseconds. */
+  readonly expiresAt: number;
+}
+
+/** Builds the links of a mail; each throws when SERVER_URL or the link key is not set. */
+export interface NotificationLinks {
+  /** The unsubscribe link of `address` in a mail about the thread `rootId`. */
+  unsubscribe(address: string, rootId: string | undefined): Promise<string>;
+  /** The approve, spam and delete links of the comment `commentId`. */
+  moderation(commentId: string): Promise<ModerationLinks>;
+  /** True when links can be built (SERVER_URL set); the key is read only when a link is built. */
+  readonly available: boolean;
+}
+
+/** What {@link createNotificationLinks} needs. */
+export interface NotificationLinkSettings {
+  /** The API's public address (SERVER_URL), possibly with a base path. */
+  readonly serverUrl: string | undefined;
+  /** The sign-in key (JWT_TOKEN, or JWT_SECRET_PARAMETER on AWS): link tokens are signed with a key derived from it. */
+  readonly linkKey: SecretSource;
+  /** How long moderation links work (MODERATION_LINK_HOURS). */
+  readonly moderationLinkHours: number;
+  /** Milliseconds since the epoch. */
+  readonly now: () => number;
+}
+
+/** The notification links of a site whose API answers at `settings.serverUrl`. */
+export function createNotificationLinks(settings: NotificationLinkSettings): NotificationLinks {
+  const { serverUrl, linkKey, moderationLinkHours, now } = settings;
+
+  const signingKey = async () => {
+    const key = await linkKey();
+    if (!key)
+      throw new Error(
+        'the sign-in key (JWT_TOKEN or JWT_SECRET_PARAMETER) is not set: no link can be signed',
+      );
+    return key;
+  };
+
+  return {
+    available: serverUrl !== undefined,
+    async unsubscribe(address, rootId) {
+      const key = await signingKey();
+      const expiresAt = now() + unsubscribeLinkDays * 86_400_000;
+      const claims = {
+        purpose: 'unsubscribe',
+        addressHash: addressHash(address),
+        ...(rootId ? { rootId } : {}),
+      } as const;
+      return routeUrl(serverUrl, notificationRoutes.unsubscribe, await signLinkToken(key, claims, expiresAt));
+    },
+    async moderation(commentId) {
+      const key = await signingKey();
+      const expiresAt = now() + moderationLinkHours * 3_600_000;
+      const link = async (action: ModerateClaims['action']) =>
+        routeUrl(
+          serverUrl,
+          notificationRoutes.moderate,
+          await signLinkToken(key, { purpose: 'moderate', action, commentId }, expiresAt),
+        );
+      const [approve, spam, remove] = await Promise.all([link('approve'), link('spam'), link('delete')]);
+      return { approve, spam, delete: remove, expiresAt };
+    },
+  };
+}
+
+/** `route` under SERVER_URL, keeping its base path (an API Gateway stage, a reverse proxy's prefix). */
+function routeUrl(serverUrl: string | undefined, route: string, token: string): string {
+  if (!serverUrl) throw new Error('SERVER_URL is not set: the links of a mail need the API address');
+  const base = serverUrl.endsWith('/') ? serverUrl : `${serverUrl}/`;
+  const url = new URL(route.slice(1), base);
+  url.search = new URLSearchParams({ token }).toString();
+  return url.toString();
+}

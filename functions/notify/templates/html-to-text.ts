@@ -1,0 +1,91 @@
+import { linksAsText, normalizeHtml } from './mail-safe-html.js';
+
+/**
+ * HTML as plain text: the text part of a mail (from its HTML part, so a custom template needs no second
+ * copy) and a comment in a Telegram message. Blocks become lines, list items `- ` lines, links their text
+ * and URL; no markup and no entity is left.
+ */
+
+/** Elements that start and end a line. */
+const blockTags = new Set([
+  'address',
+  'article',
+  'aside',
+  'blockquote',
+  'center',
+  'dd',
+  'div',
+  'dl',
+  'dt',
+  'figcaption',
+  'figure',
+  'footer',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'header',
+  'hr',
+  'li',
+  'main',
+  'ol',
+  'p',
+  'pre',
+  'section',
+  'table',
+  'tbody',
+  'td',
+  'tfoot',
+  'th',
+  'thead',
+  'tr',
+  'ul',
+]);
+
+/** Inline elements kept through normalisation (their text is kept, their markup dropped). */
+const inlineTags = ['b', 'br', 'code', 'del', 'em', 'i', 'small', 's', 'span', 'strong', 'sub', 'sup', 'u'];
+
+const tokenPattern = /<(\/?)([a-z][a-z0-9]*)[^>]*>|[^<]+/g;
+
+const entities: Readonly<Record<string, string>> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"' };
+
+/** The text of `html`. */
+export function htmlToText(html: string): string {
+  const normalized = linksAsText(normalizeHtml(html, [...blockTags, ...inlineTags]));
+  let text = '';
+  let preDepth = 0;
+  // A line break drops the spaces before it; text outside <pre> drops those after one, as a browser does.
+  const breakLine = (then = '') => {
+    text = `${text.replace(/ +$/, '')}\n${then}`;
+  };
+  for (const [token, closing, name] of normalized.matchAll(tokenPattern)) {
+    if (name === undefined) {
+      const decoded = token.replace(/&(?:amp|lt|gt|quot);/g, (entity) => entities[entity] ?? entity);
+      if (preDepth > 0) text += decoded;
+      else
+        text += /(^|\n)$/.test(text)
+          ? decoded.replace(/\s+/g, ' ').trimStart()
+          : decoded.replace(/\s+/g, ' ');
+    } else if (name === 'br') {
+      breakLine();
+    } else if (name === 'pre') {
+      preDepth = Math.max(0, preDepth + (closing ? -1 : 1));
+      breakLine();
+    } else if (name === 'li') {
+      if (!closing) breakLine('- ');
+    } else if (name === 'hr') {
+      breakLine('---');
+      breakLine();
+    } else if (name === 'td' || name === 'th') {
+      if (closing) text += ' ';
+    } else if (blockTags.has(name)) {
+      breakLine();
+    }
+  }
+  return text
+    .replace(/ +\n/g, '\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+}

@@ -1,0 +1,95 @@
+import sanitizeHtml from 'sanitize-html';
+
+/**
+ * A comment's stored HTML as a mail shows it. The stored HTML is already sanitised for the page, but a
+ * mail arrives from the site's own address, which mail filters trust: there an image is a tracking pixel
+ * and a link's text can claim any address (phishing). So images go, every link becomes its text followed
+ * by its URL in plain sight, and no attribute is kept.
+ */
+
+/** The structure a comment may keep in a mail: text formatting only. */
+const commentTags = [
+  'p',
+  'br',
+  'hr',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'strong',
+  'b',
+  'em',
+  'i',
+  'del',
+  's',
+  'sub',
+  'sup',
+  'blockquote',
+  'ul',
+  'ol',
+  'li',
+  'pre',
+  'code',
+  'table',
+  'thead',
+  'tbody',
+  'tr',
+  'th',
+  'td',
+  'span',
+];
+
+/** Elements whose text is no content: a formula's TeX source is a second copy of it; the rest never shows. */
+const nonTextTags = [
+  'annotation',
+  'annotation-xml',
+  'script',
+  'style',
+  'textarea',
+  'noscript',
+  'xmp',
+  'title',
+  'head',
+];
+
+/**
+ * `html` through sanitize-html with only `tags` (and `a` with its `href`), so that what follows can read it
+ * as the regular language sanitize-html writes: every `<` of text escaped, every attribute value double
+ * quoted with `"`, `<` and `>` escaped.
+ */
+export function normalizeHtml(html: string, tags: readonly string[]): string {
+  return sanitizeHtml(html, {
+    allowedTags: [...tags, 'a'],
+    allowedAttributes: { a: ['href'], ol: ['start'] },
+    allowedSchemes: ['http', 'https', 'mailto'],
+    disallowedTagsMode: 'discard',
+    nonTextTags,
+    parseStyleAttributes: false,
+    exclusiveFilter: (frame) => frame.tag === 'img',
+  });
+}
+
+const linkPattern = /<a(?: href="([^"]*)")?>([\s\S]*?)<\/a>/g;
+const tagPattern = /<[^>]*>/g;
+
+/**
+ * Every link of normalised HTML (normalizeHtml) as its text, then its URL in parentheses unless the text
+ * is the URL already; a link with no usable URL keeps its text only. Any `a` tag left over (links do not
+ * nest, but markup may try) is dropped, so no live link remains.
+ */
+export function linksAsText(normalized: string): string {
+  return normalized
+    .replace(linkPattern, (_match, href: string | undefined, inner: string) => {
+      if (!href) return inner;
+      const innerText = inner.replace(tagPattern, '').trim();
+      return innerText === href ? inner : `${inner} (${href})`;
+    })
+    .replace(/<\/?a\b[^>]*>/g, '');
+}
+
+/** A comment's stored HTML, reduced for a mail: text formatting, links as text and URL, no image. */
+export function mailSafeHtml(html: string): string {
+  return linksAsText(normalizeHtml(html, commentTags));
+}

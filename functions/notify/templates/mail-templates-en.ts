@@ -1,0 +1,53 @@
+import type { LanguageTemplates } from './default-templates.js';
+import { mailStyles, siteLink } from './mail-styles.js';
+
+/**
+ * The English mails (nunjucks, autoescaped: `| safe` only on the comments, which are mail-safe HTML).
+ * The wording follows Waline's `en.json`, so a migrating site's mails read the same.
+ */
+
+const { box, heading, quote, small } = mailStyles;
+
+/** The English templates. */
+export const englishTemplates: LanguageTemplates = {
+  reply: {
+    subject: 'Your comment on {{ site.name }} received a reply',
+    html: `<div style="${box}">
+<h2 style="${heading}">Your comment on ${siteLink} received a reply</h2>
+<p>{{ parent.nick }}, you wrote:</p>
+<div style="${quote}">{{ parent.comment | safe }}</div>
+<p><strong>{{ self.nick }}</strong> replied:</p>
+<div style="${quote}">{{ self.comment | safe }}</div>
+{% if site.postUrl %}<p><a href="{{ site.postUrl }}">View the reply</a> on ${siteLink}.</p>{% endif %}
+</div>`,
+  },
+  'owner-new': {
+    subject: 'New comment on {{ site.name }}',
+    html: `<div style="${box}">
+<h2 style="${heading}">New comment on ${siteLink}</h2>
+<p><strong>{{ self.nick }}</strong> wrote{% if parent %} in reply to <strong>{{ parent.nick }}</strong>{% endif %}:</p>
+<div style="${quote}">{{ self.comment | safe }}</div>
+{% if site.postUrl %}<p><a href="{{ site.postUrl }}">View it on its page</a></p>{% endif %}
+</div>`,
+  },
+  'owner-waiting': {
+    subject: 'A comment on {{ site.name }} is waiting for approval',
+    html: `<div style="${box}">
+<h2 style="${heading}">A comment on ${siteLink} is waiting for approval</h2>
+<p><strong>{{ self.nick }}</strong> wrote on {{ self.url }}{% if parent %}, in reply to <strong>{{ parent.nick }}</strong>{% endif %}:</p>
+<div style="${quote}">{{ self.comment | safe }}</div>
+<p>Nobody else sees it until you approve it.</p>
+</div>`,
+  },
+  test: {
+    subject: 'Test notification from {{ site.name }}',
+    html: `<div style="${box}">
+<h2 style="${heading}">Test notification from ${siteLink}</h2>
+<p>This mail was sent from the administration page to check the notifications: they work.</p>
+</div>`,
+  },
+  unsubscribeFooter: `<p style="${small}">You receive this mail because you commented on {{ site.name }} with this address.
+<a href="{{ links.unsubscribe }}">Unsubscribe</a>: stop the mails about this thread, or every mail from {{ site.name }}.</p>`,
+  moderationFooter: `<p><a href="{{ links.approve }}">Approve</a> · <a href="{{ links.spam }}">Mark as spam</a> · <a href="{{ links.delete }}">Delete</a></p>
+<p style="${small}">Each link asks you to confirm, and works until {{ links.expires }}.</p>`,
+};
