@@ -17,6 +17,12 @@ export const streamSettings = {
   reportBatchItemFailures: true,
 } as const;
 
+/** How often the sweep re-drives events left pending or failed, and how long one run of the notifier may take. */
+export const notifierSchedule = {
+  sweepMinutes: 10,
+  timeoutSeconds: 60,
+} as const;
+
 /**
  * The one filter pattern of the mapping: an outbox event put or updated into `pending` (written by its
  * cause, or set back by a re-drive). Deliveries, suppressions and the sender's own state changes

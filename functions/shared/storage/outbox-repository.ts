@@ -1,5 +1,13 @@
-import type { NotificationCause, OutboxState, OutboxSubject } from './outbox-event.js';
-import type { RecipientKind, SuppressionScope } from './keys.js';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { type DynamoDBDocumentClient, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  type NotificationCause,
+  type OutboxState,
+  type OutboxSubject,
+  outboxEventItem,
+} from './outbox-event.js';
+import { entities, keys, type RecipientKind, type SuppressionScope } from './keys.js';
+import { fromDeliveryItem, fromOutboxEventItem } from './outbox-items.js';
 
 /** The state of one delivery: `sending` while a sender holds its lease. */
 export type DeliveryState = OutboxState | 'sending';
@@ -52,4 +60,118 @@ export interface OutboxRepository {
     reason: SuppressionReason,
     at: number,
   ): Promise<void>;
+}
+
+/** UTC days (`2026-11-25`) of the `days` days up to `now`, newest first. */
+function daysUpTo(now: number, days: number): string[] {
+  return Array.from({ length: Math.max(0, days) }, (_, back) =>
+    new Date(now - back * 86_400_000).toISOString().slice(0, 10),
+  );
+}
+
+/** A page of the log's Query: a handful of events with their deliveries. */
+const logPageItems = 100;
+
+/** Builds the outbox repository on `client` and `tableName`. */
+export function createOutboxRepository(client: DynamoDBDocumentClient, tableName: string): OutboxRepository {
+  return {
+    async log({ now, days, limit }) {
+      const entries: OutboxLogEntry[] = [];
+      for (const day of daysUpTo(now, days)) {
+        // Newest first, a delivery (`E#<id>#<recipient>`) comes right before its event (`E#<id>`).
+        let deliveries: DeliveryRecord[] = [];
+        let startKey: Record<string, unknown> | undefined;
+        do {
+          const output = await client.send(
+            new QueryCommand({
+              TableName: tableName,
+              KeyConditionExpression: 'pk = :pk',
+              ExpressionAttributeValues: { ':pk': keys.outboxPartition(day) },
+              // Descending: the newest event first, and the Query stops when `limit` events are read.
+              ScanIndexForward: false,
+              Limit: logPageItems,
+              ExclusiveStartKey: startKey,
+            }),
+          );
+          for (const item of output.Items ?? []) {
+            if (entries.length >= limit) break;
+            if (item.entity === entities.delivery) {
+              const delivery = fromDeliveryItem(item);
+              if (delivery) {
+                const { eventId: _eventId, ...record } = delivery;
+                deliveries.push(record);
+              }
+            } else if (item.entity === entities.outbox) {
+              const event = fromOutboxEventItem(item);
+              if (event) {
+                entries.push({
+                  eventId: event.id,
+                  cause: event.cause,
+                  at: event.at,
+                  state: event.state,
+                  attempts: event.attempts,
+                  ...(event.lastError === undefined ? {} : { lastError: event.lastError }),
+                  ...(event.subject ? { subject: event.subject } : {}),
+                  deliveries: deliveries.reverse(),
+                });
+              }
+              deliveries = [];
+            }
+          }
+          startKey = output.LastEvaluatedKey;
+        } while (startKey && entries.length < limit);
+        if (entries.length >= limit) break;
+      }
+      return entries;
+    },
+
+    async redrive(eventId, now) {
+      try {
+        await client.send(
+          new UpdateCommand({
+            TableName: tableName,
+            Key: keys.outboxEvent(eventId),
+            // The new `updatedAt` makes the write a change even for an event left pending, so the stream
+            // carries it to the sender; the sweep's count starts again for a hand re-drive.
+            UpdateExpression: 'SET #state = :pending, #updatedAt = :now REMOVE #sweeps',
+            // Only an existing event that is not final: a sent one is never sent again from here.
+            ConditionExpression: '#state IN (:pending, :failed)',
+            ExpressionAttributeNames: { '#state': 'state', '#updatedAt': 'updatedAt', '#sweeps': 'sweeps' },
+            ExpressionAttributeValues: { ':pending': 'pending', ':failed': 'failed', ':now': now },
+          }),
+        );
+        return true;
+      } catch (error) {
+        if (error instanceof ConditionalCheckFailedException) return false;
+        throw error;
+      }
+    },
+
+    async enqueueTest(eventId, at) {
+      await client.send(
+        new PutCommand({
+          TableName: tableName,
+          Item: outboxEventItem({ id: eventId, cause: 'test', at }),
+          // A new event each time: an id already used is a bug, not a second test.
+          ConditionExpression: 'attribute_not_exists(pk)',
+        }),
+      );
+    },
+
+    async suppress(addressHash, scope, reason, at) {
+      // A plain put: asking twice is asking once (the latest reason and time are kept). No TTL: it lasts.
+      await client.send(
+        new PutCommand({
+          TableName: tableName,
+          Item: {
+            ...keys.suppression(addressHash, scope),
+            entity: entities.suppression,
+            ...(scope.kind === 'thread' ? { rootId: scope.rootId } : {}),
+            reason,
+            at,
+          },
+        }),
+      );
+    },
+  };
 }

@@ -1,0 +1,114 @@
+import type { Config } from '../shared/config.js';
+import { createFunctionClient } from '../shared/storage/client.js';
+import { createDeliveryStore, type DeliveryStore } from '../shared/storage/delivery-store.js';
+import { createMailGuards, type MailGuards } from '../shared/storage/mail-guards.js';
+import {
+  createNotifiedCommentsReader,
+  type ReadNotifiedComments,
+} from '../shared/storage/notified-comments.js';
+import { createOutboxRepository, type OutboxRepository } from '../shared/storage/outbox-repository.js';
+import {
+  createParameterSecret,
+  type SecretSource,
+  type SecretsExtension,
+} from '../shared/storage/parameter-secret.js';
+import { createTokenSecret } from '../shared/storage/token-secret.js';
+import { createChannels } from './channels/channels.js';
+import type { Channels } from './notice.js';
+import type { NotifyConfig } from './notify-config.js';
+
+/** The secrets the channels read when they send (never at cold start: a missing one turns only its channel off). */
+export interface NotifySecrets {
+  readonly smtpPass: SecretSource;
+  readonly botToken: SecretSource;
+  readonly webhookSecret: SecretSource;
+  /** The sign-in key, from which the link tokens' key is derived (shared/notify/link-token.ts). */
+  readonly linkKey: SecretSource;
+}
+
+/** Everything the notifier uses, built once per cold start. */
+export interface NotifyDependencies {
+  readonly config: Config;
+  readonly notify: NotifyConfig;
+  /** Outbox events and their deliveries: claims, results, the sweep's choice. */
+  readonly deliveries: DeliveryStore;
+  /** Suppressions and per-recipient caps. */
+  readonly guards: MailGuards;
+  /** The comment of an event and its parent, as they are when the notice is sent. */
+  readonly readComments: ReadNotifiedComments;
+  /** Suppressions from SES feedback. */
+  readonly outbox: OutboxRepository;
+  /** The channel of each recipient kind (channels/channels.ts); a kind without one is not told. */
+  readonly channels: Channels;
+  /** Milliseconds since the epoch; injected so tests control time. */
+  readonly now: () => number;
+  /** How long a claimed delivery is its sender's (process-event.ts). */
+  readonly leaseMs?: number;
+}
+
+/** The secrets as plain variables (local mode, tests): SMTP_PASS, TG_BOT_TOKEN, WEBHOOK_SECRET, JWT_TOKEN. */
+export function plainNotifySecrets(config: Pick<Config, 'JWT_TOKEN'>, notify: NotifyConfig): NotifySecrets {
+  const fixed =
+    (value: string | undefined): SecretSource =>
+    async () =>
+      value;
+  return {
+    smtpPass: fixed(notify.SMTP_PASS),
+    botToken: fixed(notify.TG_BOT_TOKEN),
+    webhookSecret: fixed(notify.WEBHOOK_SECRET),
+    linkKey: fixed(config.JWT_TOKEN),
+  };
+}
+
+/**
+ * The secrets on AWS: each the SSM SecureString its `*_PARAMETER` names, read through the Parameters and
+ * Secrets extension (and again every SECRETS_CACHE_SECONDS), or the plain variable when that is set.
+ */
+export function extensionNotifySecrets(
+  config: Pick<Config, 'JWT_TOKEN' | 'JWT_SECRET_PARAMETER' | 'SECRETS_CACHE_SECONDS'>,
+  notify: NotifyConfig,
+  extension: SecretsExtension,
+): NotifySecrets {
+  const secret = (plain: string | undefined, name: string | undefined, feature: string): SecretSource => {
+    if (plain !== undefined) return async () => plain;
+    if (name === undefined) return async () => undefined;
+    return createParameterSecret(extension, {
+      name,
+      feature,
+      problem: (value) => (value.trim() ? undefined : 'is empty'),
+      ttlMs: config.SECRETS_CACHE_SECONDS * 1000,
+    });
+  };
+  return {
+    smtpPass: secret(notify.SMTP_PASS, notify.SMTP_PASS_PARAMETER, 'SMTP mail'),
+    botToken: secret(notify.TG_BOT_TOKEN, notify.TG_BOT_TOKEN_PARAMETER, 'Telegram'),
+    webhookSecret: secret(notify.WEBHOOK_SECRET, notify.WEBHOOK_SECRET_PARAMETER, 'the webhook'),
+    linkKey: createTokenSecret(config, extension),
+  };
+}
+
+/**
+ * Builds the notifier's dependencies for `config` and `notify`. `overrides` lets the handler (secrets through
+ * the extension), local mode and tests (fake channels, a clock) swap any part; the channels are built only
+ * when none are given.
+ */
+export function createNotifyDependencies(
+  config: Config,
+  notify: NotifyConfig,
+  overrides: Partial<NotifyDependencies> & { readonly secrets?: NotifySecrets } = {},
+): NotifyDependencies {
+  const { secrets = plainNotifySecrets(config, notify), ...parts } = overrides;
+  const client = createFunctionClient(config);
+  const now = parts.now ?? Date.now;
+  return {
+    config,
+    notify,
+    deliveries: createDeliveryStore(client, config.TABLE_NAME),
+    guards: createMailGuards(client, config.TABLE_NAME),
+    readComments: createNotifiedCommentsReader(client, config.TABLE_NAME),
+    outbox: createOutboxRepository(client, config.TABLE_NAME),
+    channels: parts.channels ?? createChannels({ config, notify, secrets, now }),
+    now,
+    ...parts,
+  };
+}

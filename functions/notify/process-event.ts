@@ -1,0 +1,228 @@
+import { addressHash } from '../shared/notify/address-hash.js';
+import type { DeliveryStore } from '../shared/storage/delivery-store.js';
+import type { RecipientKind } from '../shared/storage/keys.js';
+import type { MailGuards } from '../shared/storage/mail-guards.js';
+import type { NotifiedComment, ReadNotifiedComments } from '../shared/storage/notified-comments.js';
+import type { StoredOutboxEvent } from '../shared/storage/outbox-items.js';
+import type { Channels, Notice, NoticeComment } from './notice.js';
+import type { NotifyConfig } from './notify-config.js';
+import { noticesFor, type PlannedNotice, type RuleComment } from './rules.js';
+
+/** What processing one event needs. */
+export interface ProcessEventDependencies {
+  readonly deliveries: DeliveryStore;
+  readonly guards: MailGuards;
+  readonly readComments: ReadNotifiedComments;
+  readonly channels: Channels;
+  readonly notify: Pick<
+    NotifyConfig,
+    'AUTHOR_EMAIL' | 'AUTHOR_LANG' | 'DISABLE_AUTHOR_NOTIFY' | 'NOTIFY_CAP_PER_HOUR' | 'NOTIFY_CAP_PER_DAY'
+  >;
+  readonly now: () => number;
+  /** How long a claimed delivery is this sender's before another may take it over (its sender died). */
+  readonly leaseMs?: number;
+}
+
+/**
+ * How processing ended: `final` when the event needs nothing more from this sender (sent, skipped, gone, or
+ * a delivery held by another sender, who finishes it); false when a delivery failed (re-driven later).
+ */
+export interface EventOutcome {
+  readonly final: boolean;
+  /** What the event is now, as this sender left it. */
+  readonly state: 'sent' | 'failed' | 'skipped' | 'missing' | 'held elsewhere';
+}
+
+/** Processes outbox event `eventId` once: every delivery it should have, each sent at most once. */
+export type ProcessEvent = (eventId: string) => Promise<EventOutcome>;
+
+/** Long enough for the slowest channel's whole exchange (their timeouts are seconds). */
+const defaultLeaseMs = 120_000;
+
+/** What one delivery came to in this processing. */
+type DeliveryResult =
+  | { readonly state: 'sent' | 'skipped' | 'held elsewhere' }
+  | { readonly state: 'failed'; readonly error: string };
+
+/** The longest error kept in the table. */
+const maxErrorChars = 500;
+/** An address, as it may appear in an error (a server's answer often repeats the recipient): plain or URL-encoded. */
+const addressPattern = /[^\s<>()[\]{},;:"'`]+(?:@|%40)[^\s<>()[\]{},;:"'`]+/gi;
+
+/**
+ * The error as kept in the table and logged: its message (with its name, unless a plain Error), every
+ * address in it replaced, at most 500 characters.
+ */
+export function keptError(error: unknown): string {
+  const message =
+    error instanceof Error
+      ? `${error.name && error.name !== 'Error' ? `${error.name}: ` : ''}${error.message}`
+      : String(error);
+  return message
+    .slice(0, 8 * maxErrorChars)
+    .replace(addressPattern, '<address>')
+    .slice(0, maxErrorChars);
+}
+
+/** A comment as a notice shows it: never its mail, IP hash or user agent. */
+function noticeComment(comment: NotifiedComment): NoticeComment {
+  return {
+    id: comment.id,
+    url: comment.url,
+    nick: comment.nick,
+    link: comment.link,
+    html: comment.html,
+    orig: comment.orig,
+    status: comment.status,
+    insertedAt: comment.insertedAt,
+    ...(comment.rid === undefined ? {} : { rid: comment.rid }),
+    ...(comment.pid === undefined ? {} : { pid: comment.pid }),
+  };
+}
+
+const ruleComment = (comment: NotifiedComment): RuleComment => ({
+  status: comment.status,
+  mail: comment.mail,
+  ...(comment.lang === undefined ? {} : { lang: comment.lang }),
+});
+
+/**
+ * Builds the processing of one event: read it (consistently); leave it when it is final; read its comment
+ * and parent as they are now (a comment deleted meanwhile: the event is `skipped`); ask the rules; then per
+ * recipient claim the delivery, check suppressions (site, and thread for a reader) and caps (reader mail),
+ * send through the recipient's channel and record what came of it; finally record the event `sent` (every
+ * delivery final), `failed` (with the first error) or `skipped` (nobody to tell, and why).
+ */
+export function createProcessEvent(dependencies: ProcessEventDependencies): ProcessEvent {
+  const { deliveries, guards, readComments, channels, notify, now } = dependencies;
+  const leaseMs = dependencies.leaseMs ?? defaultLeaseMs;
+  const kinds = (Object.keys(channels) as RecipientKind[]).filter((kind) => channels[kind] !== undefined);
+
+  /** Suppression and caps of a mail recipient: why it is skipped, or undefined to send (and whether a cap slot was taken). */
+  async function mailGuard(
+    planned: PlannedNotice & { to: string },
+    rootId: string | undefined,
+    alreadyCounted: boolean,
+  ): Promise<{ skip?: string; counted: boolean }> {
+    const hash = addressHash(planned.to);
+    const reader = planned.recipient === 'parent';
+    const suppressed = await guards.suppression(hash, reader ? rootId : undefined);
+    if (suppressed)
+      return {
+        skip: `suppressed (${suppressed === 'site' ? 'the whole site' : 'this thread'})`,
+        counted: false,
+      };
+    if (!reader || alreadyCounted) return { counted: false };
+    const caps = { perHour: notify.NOTIFY_CAP_PER_HOUR, perDay: notify.NOTIFY_CAP_PER_DAY };
+    if (!(await guards.takeCapSlot(hash, now(), caps))) {
+      return { skip: `capped (${caps.perHour} an hour, ${caps.perDay} a day)`, counted: false };
+    }
+    return { counted: true };
+  }
+
+  async function deliver(
+    event: StoredOutboxEvent,
+    planned: PlannedNotice,
+    comments: { comment?: NotifiedComment; parent?: NotifiedComment },
+  ): Promise<DeliveryResult> {
+    const send = channels[planned.recipient];
+    if (!send) return { state: 'skipped' };
+    const claim = await deliveries.claim(event.id, planned.recipient, { at: now(), leaseMs });
+    if (!claim.claimed) {
+      return { state: claim.state === 'sent' || claim.state === 'skipped' ? claim.state : 'held elsewhere' };
+    }
+    let counted = false;
+    if (planned.to !== undefined) {
+      const rootId = event.subject ? (event.subject.rid ?? event.subject.id) : undefined;
+      const guard = await mailGuard({ ...planned, to: planned.to }, rootId, claim.counted);
+      if (guard.skip) {
+        await deliveries.record(
+          event.id,
+          planned.recipient,
+          { state: 'skipped', lastError: guard.skip },
+          now(),
+        );
+        return { state: 'skipped' };
+      }
+      counted = guard.counted;
+    }
+    const notice: Notice = {
+      eventId: event.id,
+      recipient: planned.recipient,
+      template: planned.template,
+      lang: planned.lang,
+      ...(planned.to === undefined ? {} : { to: planned.to }),
+      ...(comments.comment ? { self: noticeComment(comments.comment) } : {}),
+      ...(comments.parent ? { parent: noticeComment(comments.parent) } : {}),
+    };
+    try {
+      await send(notice);
+    } catch (error) {
+      const kept = keptError(error);
+      await deliveries.record(
+        event.id,
+        planned.recipient,
+        { state: 'failed', lastError: kept, ...(counted ? { counted } : {}) },
+        now(),
+      );
+      return { state: 'failed', error: kept };
+    }
+    await deliveries.record(
+      event.id,
+      planned.recipient,
+      { state: 'sent', ...(counted ? { counted } : {}) },
+      now(),
+    );
+    return { state: 'sent' };
+  }
+
+  return async (eventId) => {
+    const event = await deliveries.getEvent(eventId);
+    if (!event) return { final: true, state: 'missing' };
+    if (event.state === 'sent' || event.state === 'skipped') return { final: true, state: event.state };
+
+    const comments = event.subject ? await readComments(event.subject) : {};
+    if (event.subject && !comments.comment) {
+      await deliveries.finishEvent(
+        eventId,
+        { state: 'skipped', lastError: 'the comment was deleted' },
+        now(),
+      );
+      return { final: true, state: 'skipped' };
+    }
+
+    const plan = noticesFor(event, {
+      owner: {
+        address: notify.AUTHOR_EMAIL,
+        lang: notify.AUTHOR_LANG,
+        notifyOff: notify.DISABLE_AUTHOR_NOTIFY,
+      },
+      channels: kinds,
+      ...(comments.comment ? { comment: ruleComment(comments.comment) } : {}),
+      ...(comments.parent ? { parent: ruleComment(comments.parent) } : {}),
+    });
+    if (plan.kind === 'skip') {
+      await deliveries.finishEvent(eventId, { state: 'skipped', lastError: plan.reason }, now());
+      return { final: true, state: 'skipped' };
+    }
+
+    for (const { recipient, reason } of plan.skipped) {
+      await deliveries.record(eventId, recipient, { state: 'skipped', lastError: reason }, now());
+    }
+    // One recipient's failure (a channel down) neither delays nor stops another's.
+    const results = await Promise.all(plan.notices.map((planned) => deliver(event, planned, comments)));
+    const failures = plan.notices.flatMap((planned, index) => {
+      const result = results[index];
+      return result?.state === 'failed' ? [`${planned.recipient}: ${result.error}`] : [];
+    });
+    if (failures.length > 0) {
+      await deliveries.finishEvent(eventId, { state: 'failed', lastError: failures.join('; ') }, now());
+      return { final: false, state: 'failed' };
+    }
+    // Another sender holds a delivery: it finishes the event (or, if it dies, the sweep does).
+    if (results.some((result) => result.state === 'held elsewhere'))
+      return { final: true, state: 'held elsewhere' };
+    await deliveries.finishEvent(eventId, { state: 'sent' }, now());
+    return { final: true, state: 'sent' };
+  };
+}

@@ -1,0 +1,291 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { attributes, entities, keys, type RecipientKind } from './keys.js';
+import type { OutboxState } from './outbox-event.js';
+import {
+  fromOutboxEventItem,
+  maxKeptErrorChars,
+  outboxExpiry,
+  type StoredOutboxEvent,
+} from './outbox-items.js';
+import type { DeliveryState } from './outbox-repository.js';
+
+/** The answer to a claim: the lease is ours (with the delivery's attempts so far), or why not. */
+export type DeliveryClaim =
+  | {
+      readonly claimed: true;
+      /** Attempts including this one. */
+      readonly attempts: number;
+      /** Whether an earlier attempt already took this delivery's slot of the recipient's caps. */
+      readonly counted: boolean;
+    }
+  | {
+      readonly claimed: false;
+      /** `sent` or `skipped` (final), or `sending` (another sender holds an unexpired lease). */
+      readonly state: DeliveryState | undefined;
+    };
+
+/** How one delivery ended. */
+export interface DeliveryOutcome {
+  readonly state: 'sent' | 'failed' | 'skipped';
+  /** The error (failed) or the reason (skipped), without any address. */
+  readonly lastError?: string;
+  /** This attempt took the delivery's cap slot (so a retry does not take another). */
+  readonly counted?: boolean;
+}
+
+/** The sender's own reads and writes of outbox events and their deliveries. */
+export interface DeliveryStore {
+  /** Event `eventId`, read consistently (a re-drive just set it back to pending), or undefined. */
+  getEvent(eventId: string): Promise<StoredOutboxEvent | undefined>;
+  /** Records that event `eventId` was processed once more and ended `state` (with why, for failed or skipped). */
+  finishEvent(
+    eventId: string,
+    outcome: { readonly state: Exclude<OutboxState, 'pending'>; readonly lastError?: string },
+    at: number,
+  ): Promise<void>;
+  /**
+   * Takes the lease of one delivery: only when it is neither sent nor skipped and no other sender holds an
+   * unexpired lease. Counts the attempt.
+   */
+  claim(
+    eventId: string,
+    recipient: RecipientKind,
+    lease: { readonly at: number; readonly leaseMs: number },
+  ): Promise<DeliveryClaim>;
+  /** Records how a delivery ended and frees its lease; a delivery once `sent` stays sent. */
+  record(eventId: string, recipient: RecipientKind, outcome: DeliveryOutcome, at: number): Promise<void>;
+  /** Counts one automatic re-drive of event `eventId`; false when it is no longer pending or failed. */
+  markSwept(eventId: string): Promise<boolean>;
+  /**
+   * Ids of the events of `days` (UTC days, e.g. today and yesterday) that the sweep should re-drive: pending
+   * and untouched since `staleBefore`, or failed; either only while swept fewer than `maxSweeps` times. At
+   * most `limit`, oldest first.
+   */
+  eventsToRedrive(options: {
+    readonly days: readonly string[];
+    readonly staleBefore: number;
+    readonly maxSweeps: number;
+    readonly limit: number;
+  }): Promise<string[]>;
+}
+
+const truncated = (error: string | undefined) => error?.slice(0, maxKeptErrorChars);
+
+/** Builds the delivery store on `client` and `tableName`. */
+export function createDeliveryStore(client: DynamoDBDocumentClient, tableName: string): DeliveryStore {
+  /** The attributes every write of a delivery sets, so that whichever write comes first makes a whole item. */
+  const deliveryIdentity = (eventId: string, recipient: RecipientKind) => ({
+    names: {
+      '#entity': 'entity',
+      '#eventId': 'eventId',
+      '#recipient': 'recipient',
+      '#expiresAt': attributes.expiresAt,
+    },
+    values: {
+      ':entity': entities.delivery,
+      ':eventId': eventId,
+      ':recipient': recipient,
+      ':expiresAt': outboxExpiry(eventId),
+    },
+    set: '#entity = :entity, #eventId = :eventId, #recipient = :recipient, #expiresAt = :expiresAt',
+  });
+
+  return {
+    async getEvent(eventId) {
+      const output = await client.send(
+        new GetCommand({ TableName: tableName, Key: keys.outboxEvent(eventId), ConsistentRead: true }),
+      );
+      return output.Item ? fromOutboxEventItem(output.Item) : undefined;
+    },
+
+    async finishEvent(eventId, outcome, at) {
+      const lastError = truncated(outcome.lastError);
+      try {
+        await client.send(
+          new UpdateCommand({
+            TableName: tableName,
+            Key: keys.outboxEvent(eventId),
+            // ADD counts this processing among the event's attempts, whoever else counted meanwhile.
+            UpdateExpression:
+              `SET #state = :state, #updatedAt = :at${lastError === undefined ? '' : ', #lastError = :error'}` +
+              ` ADD #attempts :one${lastError === undefined ? ' REMOVE #lastError' : ''}`,
+            // Never a bare item for an event that expired (TTL) while it was being sent.
+            ConditionExpression: 'attribute_exists(pk)',
+            ExpressionAttributeNames: {
+              '#state': 'state',
+              '#updatedAt': 'updatedAt',
+              '#attempts': 'attempts',
+              '#lastError': 'lastError',
+            },
+            ExpressionAttributeValues: {
+              ':state': outcome.state,
+              ':at': at,
+              ':one': 1,
+              ...(lastError === undefined ? {} : { ':error': lastError }),
+            },
+          }),
+        );
+      } catch (error) {
+        if (!(error instanceof ConditionalCheckFailedException)) throw error;
+      }
+    },
+
+    async claim(eventId, recipient, { at, leaseMs }) {
+      const identity = deliveryIdentity(eventId, recipient);
+      try {
+        const output = await client.send(
+          new UpdateCommand({
+            TableName: tableName,
+            Key: keys.delivery(eventId, recipient),
+            UpdateExpression: `SET ${identity.set}, #state = :sending, #leaseUntil = :leaseUntil, #updatedAt = :at ADD #attempts :one`,
+            // The idempotence of a send: never a delivery already sent (or skipped, also final), never one
+            // another sender holds; a lease that expired (its sender died mid-send) may be taken over.
+            ConditionExpression:
+              'attribute_not_exists(#state) OR (#state <> :sent AND #state <> :skipped AND ' +
+              '(attribute_not_exists(#leaseUntil) OR #leaseUntil < :at))',
+            ExpressionAttributeNames: {
+              ...identity.names,
+              '#state': 'state',
+              '#leaseUntil': 'leaseUntil',
+              '#updatedAt': 'updatedAt',
+              '#attempts': 'attempts',
+            },
+            ExpressionAttributeValues: {
+              ...identity.values,
+              ':sending': 'sending',
+              ':sent': 'sent',
+              ':skipped': 'skipped',
+              ':leaseUntil': at + leaseMs,
+              ':at': at,
+              ':one': 1,
+            },
+            ReturnValues: 'ALL_NEW',
+            // A refusal says why at no extra read: the delivery's state as it stands.
+            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+          }),
+        );
+        return {
+          claimed: true,
+          attempts: Number(output.Attributes?.attempts) || 1,
+          counted: output.Attributes?.counted === true,
+        };
+      } catch (error) {
+        if (!(error instanceof ConditionalCheckFailedException)) throw error;
+        const state = error.Item?.state?.S as DeliveryState | undefined;
+        return { claimed: false, state };
+      }
+    },
+
+    async record(eventId, recipient, outcome, at) {
+      const identity = deliveryIdentity(eventId, recipient);
+      const lastError = truncated(outcome.lastError);
+      const set = [
+        identity.set,
+        '#state = :state',
+        '#updatedAt = :at',
+        ...(lastError === undefined ? [] : ['#lastError = :error']),
+        ...(outcome.counted ? ['#counted = :counted'] : []),
+      ];
+      try {
+        await client.send(
+          new UpdateCommand({
+            TableName: tableName,
+            Key: keys.delivery(eventId, recipient),
+            UpdateExpression: `SET ${set.join(', ')} REMOVE #leaseUntil${lastError === undefined ? ', #lastError' : ''}`,
+            // A sender whose lease ran out may finish after the one that took over: a failure or a skip
+            // never overwrites a recorded send, which would send it again. A send is always recorded.
+            ...(outcome.state === 'sent'
+              ? {}
+              : { ConditionExpression: 'attribute_not_exists(#state) OR #state <> :sent' }),
+            ExpressionAttributeNames: {
+              ...identity.names,
+              '#state': 'state',
+              '#updatedAt': 'updatedAt',
+              '#leaseUntil': 'leaseUntil',
+              '#lastError': 'lastError',
+              ...(outcome.counted ? { '#counted': 'counted' } : {}),
+            },
+            ExpressionAttributeValues: {
+              ...identity.values,
+              ':state': outcome.state,
+              ':at': at,
+              ...(outcome.state === 'sent' ? {} : { ':sent': 'sent' }),
+              ...(lastError === undefined ? {} : { ':error': lastError }),
+              ...(outcome.counted ? { ':counted': true } : {}),
+            },
+          }),
+        );
+      } catch (error) {
+        if (!(error instanceof ConditionalCheckFailedException)) throw error;
+      }
+    },
+
+    async markSwept(eventId) {
+      try {
+        await client.send(
+          new UpdateCommand({
+            TableName: tableName,
+            Key: keys.outboxEvent(eventId),
+            // ADD counts the sweep's re-drives apart from attempts, which the stream's retries also move.
+            UpdateExpression: 'ADD #sweeps :one',
+            // Only an event still waiting: one sent meanwhile is left alone, and none is made up.
+            ConditionExpression: '#state IN (:pending, :failed)',
+            ExpressionAttributeNames: { '#sweeps': 'sweeps', '#state': 'state' },
+            ExpressionAttributeValues: { ':one': 1, ':pending': 'pending', ':failed': 'failed' },
+          }),
+        );
+        return true;
+      } catch (error) {
+        if (error instanceof ConditionalCheckFailedException) return false;
+        throw error;
+      }
+    },
+
+    async eventsToRedrive({ days, staleBefore, maxSweeps, limit }) {
+      const found: string[] = [];
+      for (const day of days) {
+        let startKey: Record<string, unknown> | undefined;
+        do {
+          const output = await client.send(
+            new QueryCommand({
+              TableName: tableName,
+              KeyConditionExpression: 'pk = :pk',
+              // Events only (deliveries share the partition); pending ones only once the stream has had its
+              // chance (untouched since `staleBefore`: written then, or re-driven then), failed ones at once;
+              // either only while the sweep's own re-drives are below the bound.
+              FilterExpression:
+                '#entity = :outbox AND (attribute_not_exists(#sweeps) OR #sweeps < :maxSweeps) AND (' +
+                '(#state = :pending AND ((attribute_exists(#updatedAt) AND #updatedAt < :stale) OR ' +
+                '(attribute_not_exists(#updatedAt) AND #at < :stale))) OR #state = :failed)',
+              ExpressionAttributeNames: {
+                '#entity': 'entity',
+                '#sweeps': 'sweeps',
+                '#state': 'state',
+                '#updatedAt': 'updatedAt',
+                '#at': 'at',
+                '#eventId': 'eventId',
+              },
+              ExpressionAttributeValues: {
+                ':pk': keys.outboxPartition(day),
+                ':outbox': entities.outbox,
+                ':maxSweeps': maxSweeps,
+                ':pending': 'pending',
+                ':failed': 'failed',
+                ':stale': staleBefore,
+              },
+              ProjectionExpression: '#eventId',
+              ExclusiveStartKey: startKey,
+            }),
+          );
+          for (const item of output.Items ?? []) {
+            if (typeof item.eventId === 'string' && found.length < limit) found.push(item.eventId);
+          }
+          startKey = output.LastEvaluatedKey;
+        } while (startKey && found.length < limit);
+        if (found.length >= limit) break;
+      }
+      return found;
+    },
+  };
+}

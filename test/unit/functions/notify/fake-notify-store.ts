@@ -1,0 +1,154 @@
+import type { DeliveryStore } from '../../../../functions/shared/storage/delivery-store.js';
+import type { RecipientKind } from '../../../../functions/shared/storage/keys.js';
+import type { MailGuards } from '../../../../functions/shared/storage/mail-guards.js';
+import type {
+  NotifiedComment,
+  ReadNotifiedComments,
+} from '../../../../functions/shared/storage/notified-comments.js';
+import type { OutboxEvent } from '../../../../functions/shared/storage/outbox-event.js';
+import type { StoredOutboxEvent } from '../../../../functions/shared/storage/outbox-items.js';
+import type { DeliveryState } from '../../../../functions/shared/storage/outbox-repository.js';
+
+/** A delivery as the fake keeps it. */
+export interface FakeDelivery {
+  state: DeliveryState;
+  attempts: number;
+  lastError?: string;
+  leaseUntil?: number;
+  counted?: boolean;
+}
+
+/**
+ * The notifier's storage in memory, with the conditions of the real one (delivery-store.ts, mail-guards.ts):
+ * a claim only of a delivery neither sent nor skipped and not leased; a failure never over a send; caps
+ * counted per address hash; suppressions by hash and scope.
+ */
+export function createFakeNotifyStore() {
+  const events = new Map<string, StoredOutboxEvent & { sweeps?: number; updatedAt?: number }>();
+  const deliveries = new Map<string, FakeDelivery>();
+  const comments = new Map<string, NotifiedComment>();
+  const suppressions = new Set<string>();
+  const capCounts = new Map<string, number>();
+  const key = (eventId: string, recipient: RecipientKind) => `${eventId}#${recipient}`;
+
+  const store: DeliveryStore = {
+    async getEvent(eventId) {
+      const event = events.get(eventId);
+      return event && { ...event };
+    },
+    async finishEvent(eventId, outcome, at) {
+      const event = events.get(eventId);
+      if (!event) return;
+      const { lastError: _dropped, ...rest } = event;
+      events.set(eventId, {
+        ...rest,
+        state: outcome.state,
+        attempts: event.attempts + 1,
+        updatedAt: at,
+        ...(outcome.lastError === undefined ? {} : { lastError: outcome.lastError.slice(0, 500) }),
+      });
+    },
+    async claim(eventId, recipient, { at, leaseMs }) {
+      const delivery = deliveries.get(key(eventId, recipient));
+      if (
+        delivery &&
+        (delivery.state === 'sent' ||
+          delivery.state === 'skipped' ||
+          (delivery.leaseUntil !== undefined && delivery.leaseUntil >= at))
+      ) {
+        return { claimed: false, state: delivery.state };
+      }
+      const attempts = (delivery?.attempts ?? 0) + 1;
+      deliveries.set(key(eventId, recipient), {
+        ...delivery,
+        state: 'sending',
+        attempts,
+        leaseUntil: at + leaseMs,
+      });
+      return { claimed: true, attempts, counted: delivery?.counted === true };
+    },
+    async record(eventId, recipient, outcome) {
+      const delivery = deliveries.get(key(eventId, recipient));
+      if (outcome.state !== 'sent' && delivery?.state === 'sent') return;
+      const { leaseUntil: _freed, lastError: _old, ...rest } = delivery ?? { state: 'pending', attempts: 0 };
+      deliveries.set(key(eventId, recipient), {
+        ...rest,
+        state: outcome.state,
+        ...(outcome.lastError === undefined ? {} : { lastError: outcome.lastError.slice(0, 500) }),
+        ...(outcome.counted ? { counted: true } : {}),
+      });
+    },
+    async markSwept(eventId) {
+      const event = events.get(eventId);
+      if (!event || (event.state !== 'pending' && event.state !== 'failed')) return false;
+      events.set(eventId, { ...event, sweeps: (event.sweeps ?? 0) + 1 });
+      return true;
+    },
+    async eventsToRedrive({ staleBefore, maxSweeps, limit }) {
+      return [...events.values()]
+        .filter(
+          (event) =>
+            (event.sweeps ?? 0) < maxSweeps &&
+            ((event.state === 'pending' && (event.updatedAt ?? event.at) < staleBefore) ||
+              event.state === 'failed'),
+        )
+        .map((event) => event.id)
+        .slice(0, limit);
+    },
+  };
+
+  const guards: MailGuards = {
+    async suppression(addressHash, rootId) {
+      if (suppressions.has(`${addressHash}#site`)) return 'site';
+      if (rootId !== undefined && suppressions.has(`${addressHash}#${rootId}`)) return 'thread';
+      return undefined;
+    },
+    async takeCapSlot(addressHash, _at, caps) {
+      const taken = capCounts.get(addressHash) ?? 0;
+      if (taken >= Math.min(caps.perHour, caps.perDay)) return false;
+      capCounts.set(addressHash, taken + 1);
+      return true;
+    },
+  };
+
+  const readComments: ReadNotifiedComments = async ({ id, pid }) => {
+    const comment = comments.get(id);
+    const parent = pid === undefined ? undefined : comments.get(pid);
+    return { ...(comment ? { comment } : {}), ...(parent ? { parent } : {}) };
+  };
+
+  return {
+    store,
+    guards,
+    readComments,
+    events,
+    deliveries,
+    comments,
+    suppressions,
+    capCounts,
+    delivery: (eventId: string, recipient: RecipientKind) => deliveries.get(key(eventId, recipient)),
+    /** Adds `event` as its cause writes it: pending, no attempt yet. */
+    addEvent(event: OutboxEvent) {
+      events.set(event.id, { ...event, state: 'pending', attempts: 0 });
+    },
+  };
+}
+
+/** A stored comment with the fields a notice shows, `overrides` on top. */
+export function notifiedComment(overrides: Partial<NotifiedComment> & { id: string }): NotifiedComment {
+  return {
+    url: '/post',
+    nick: 'Reader',
+    mail: 'reader@example.com',
+    link: '',
+    browser: '',
+    os: '',
+    orig: 'Hello',
+    html: '<p>Hello</p>',
+    status: 'approved',
+    like: 0,
+    sticky: false,
+    insertedAt: 1_700_000_000_000,
+    ...overrides,
+  };
+}

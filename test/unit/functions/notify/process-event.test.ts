@@ -1,0 +1,344 @@
+import { describe, expect, it } from 'vitest';
+import type { Notice } from '../../../../functions/notify/notice.js';
+import { createProcessEvent, keptError } from '../../../../functions/notify/process-event.js';
+import { addressHash } from '../../../../functions/shared/notify/address-hash.js';
+import type { RecipientKind } from '../../../../functions/shared/storage/keys.js';
+import type { OutboxEvent } from '../../../../functions/shared/storage/outbox-event.js';
+import { createFakeNotifyStore, notifiedComment } from './fake-notify-store.js';
+
+const notify = {
+  AUTHOR_EMAIL: 'owner@example.com',
+  AUTHOR_LANG: 'en',
+  DISABLE_AUTHOR_NOTIFY: false,
+  NOTIFY_CAP_PER_HOUR: 2,
+  NOTIFY_CAP_PER_DAY: 20,
+} as const;
+
+/** Channels that record what they are given; `failing` kinds throw `error` instead. */
+function recordingChannels(kinds: RecipientKind[] = ['owner', 'parent', 'webhook', 'telegram']) {
+  const sent: Notice[] = [];
+  const failing = new Map<RecipientKind, unknown>();
+  const channels = Object.fromEntries(
+    kinds.map((kind) => [
+      kind,
+      async (notice: Notice) => {
+        if (failing.has(kind)) throw failing.get(kind);
+        sent.push(notice);
+      },
+    ]),
+  );
+  return { channels, sent, failing, to: (kind: RecipientKind) => sent.filter((n) => n.recipient === kind) };
+}
+
+function setUp(options: { kinds?: RecipientKind[]; leaseMs?: number } = {}) {
+  const fake = createFakeNotifyStore();
+  const channels = recordingChannels(options.kinds);
+  let time = 1_800_000_000_000;
+  const process = createProcessEvent({
+    deliveries: fake.store,
+    guards: fake.guards,
+    readComments: fake.readComments,
+    channels: channels.channels,
+    notify,
+    now: () => time,
+    ...(options.leaseMs === undefined ? {} : { leaseMs: options.leaseMs }),
+  });
+  return { fake, channels, process, advance: (ms: number) => (time += ms) };
+}
+
+let sequence = 0;
+const nextId = () => `01KAZ${String(++sequence).padStart(21, '0')}`;
+
+/** A root comment's submission event, with the comment stored. */
+function rootSubmitted(fake: ReturnType<typeof createFakeNotifyStore>): OutboxEvent {
+  const id = nextId();
+  fake.comments.set(id, notifiedComment({ id }));
+  const event: OutboxEvent = {
+    id,
+    cause: 'comment.submitted',
+    at: 1,
+    subject: { url: '/post', id, status: 'approved', byAdmin: false },
+  };
+  fake.addEvent(event);
+  return event;
+}
+
+/** An approved reply's submission event, its parent written by `parentMail` (in Chinese). */
+function replySubmitted(
+  fake: ReturnType<typeof createFakeNotifyStore>,
+  parentMail = 'parent@example.com',
+  rootId = nextId(),
+): OutboxEvent {
+  const id = nextId();
+  fake.comments.set(rootId, notifiedComment({ id: rootId, mail: parentMail, nick: 'Parent', lang: 'zh-CN' }));
+  fake.comments.set(id, notifiedComment({ id, rid: rootId, pid: rootId, mail: 'replier@example.com' }));
+  const event: OutboxEvent = {
+    id,
+    cause: 'comment.submitted',
+    at: 1,
+    subject: { url: '/post', id, rid: rootId, pid: rootId, status: 'approved', byAdmin: false },
+  };
+  fake.addEvent(event);
+  return event;
+}
+
+describe('createProcessEvent', () => {
+  it('sends a new comment to the owner by mail and on the owner channels, then records each and the event sent', async () => {
+    const { fake, channels, process } = setUp();
+    const event = rootSubmitted(fake);
+
+    const outcome = await process(event.id);
+
+    expect(outcome).toEqual({ final: true, state: 'sent' });
+    expect(channels.sent.map((notice) => notice.recipient).sort()).toEqual(['owner', 'telegram', 'webhook']);
+    expect(channels.to('owner')[0]).toMatchObject({
+      eventId: event.id,
+      template: 'owner-new',
+      lang: 'en',
+      to: 'owner@example.com',
+      self: { id: event.id, nick: 'Reader', html: '<p>Hello</p>', status: 'approved' },
+    });
+    // The comment in a notice never carries the commenter's address; the webhook's has no address at all.
+    expect(JSON.stringify(channels.sent)).not.toContain('reader@example.com');
+    expect(channels.to('webhook')[0]).not.toHaveProperty('to');
+    for (const kind of ['owner', 'webhook', 'telegram'] as const) {
+      expect(fake.delivery(event.id, kind)).toEqual({ state: 'sent', attempts: 1 });
+    }
+    expect(fake.events.get(event.id)).toMatchObject({ state: 'sent', attempts: 1 });
+  });
+
+  it('sends nothing the second time, neither once the event is sent nor when it is set back to pending', async () => {
+    const { fake, channels, process } = setUp();
+    const event = replySubmitted(fake);
+
+    await process(event.id);
+    const again = await process(event.id);
+    fake.events.set(event.id, { ...fake.events.get(event.id)!, state: 'pending' });
+    const redriven = await process(event.id);
+
+    expect(again).toEqual({ final: true, state: 'sent' });
+    expect(redriven).toEqual({ final: true, state: 'sent' });
+    expect(channels.sent).toHaveLength(4);
+    expect(fake.delivery(event.id, 'parent')).toMatchObject({ state: 'sent', attempts: 1 });
+  });
+
+  it('mails a reply to the parent in the parent language, with both comments', async () => {
+    const { fake, channels, process } = setUp();
+    const event = replySubmitted(fake);
+
+    await process(event.id);
+
+    expect(channels.to('parent')).toEqual([
+      expect.objectContaining({
+        template: 'reply',
+        lang: 'zh-CN',
+        to: 'parent@example.com',
+        self: expect.objectContaining({ id: event.id, pid: event.subject?.pid }),
+        parent: expect.objectContaining({ id: event.subject?.pid, nick: 'Parent' }),
+      }),
+    ]);
+  });
+
+  it('records a failing channel failed (error, attempts) and the event failed, then sends only that one when run again', async () => {
+    const { fake, channels, process } = setUp();
+    const event = replySubmitted(fake);
+    channels.failing.set('parent', new Error('connect ECONNREFUSED 127.0.0.1:2525'));
+
+    const first = await process(event.id);
+
+    expect(first).toEqual({ final: false, state: 'failed' });
+    expect(fake.delivery(event.id, 'parent')).toMatchObject({
+      state: 'failed',
+      attempts: 1,
+      lastError: 'connect ECONNREFUSED 127.0.0.1:2525',
+    });
+    expect(fake.delivery(event.id, 'owner')).toMatchObject({ state: 'sent' });
+    expect(fake.events.get(event.id)).toMatchObject({
+      state: 'failed',
+      attempts: 1,
+      lastError: 'parent: connect ECONNREFUSED 127.0.0.1:2525',
+    });
+
+    channels.failing.clear();
+    const second = await process(event.id);
+
+    expect(second).toEqual({ final: true, state: 'sent' });
+    expect(channels.sent.map((notice) => notice.recipient).sort()).toEqual([
+      'owner',
+      'parent',
+      'telegram',
+      'webhook',
+    ]);
+    expect(fake.delivery(event.id, 'parent')).toEqual({ state: 'sent', attempts: 2, counted: true });
+    expect(fake.events.get(event.id)).toEqual(expect.objectContaining({ state: 'sent', attempts: 2 }));
+    expect(fake.events.get(event.id)).not.toHaveProperty('lastError');
+  });
+
+  it('keeps no address in a recorded error, and at most 500 characters of it', async () => {
+    const { fake, channels, process } = setUp();
+    const event = replySubmitted(fake);
+    channels.failing.set('parent', new Error(`550 <parent@example.com>: no such user ${'x'.repeat(900)}`));
+    channels.failing.set('owner', 'Owner@Example.com%40 refused, and owner%40example.com too');
+
+    await process(event.id);
+
+    const parentError = fake.delivery(event.id, 'parent')?.lastError ?? '';
+    const ownerError = fake.delivery(event.id, 'owner')?.lastError ?? '';
+    expect(parentError.startsWith('550 <<address>>: no such user xxx')).toBe(true);
+    expect(parentError).toHaveLength(500);
+    expect(ownerError).toBe('<address> refused, and <address> too');
+    expect(JSON.stringify([...fake.deliveries.values(), ...fake.events.values()])).not.toMatch(
+      /example\.com/i,
+    );
+  });
+
+  it('skips the event when its comment was deleted meanwhile, sending nothing', async () => {
+    const { fake, channels, process } = setUp();
+    const event = rootSubmitted(fake);
+    fake.comments.delete(event.id);
+
+    const outcome = await process(event.id);
+
+    expect(outcome).toEqual({ final: true, state: 'skipped' });
+    expect(channels.sent).toEqual([]);
+    expect(fake.events.get(event.id)).toMatchObject({
+      state: 'skipped',
+      lastError: 'the comment was deleted',
+    });
+  });
+
+  it('skips the event with the rules’ reason when nobody is to be told (a comment marked spam since)', async () => {
+    const { fake, channels, process } = setUp();
+    const event = replySubmitted(fake);
+    fake.comments.set(event.id, { ...fake.comments.get(event.id)!, status: 'spam' });
+
+    await process(event.id);
+
+    expect(channels.sent).toEqual([]);
+    expect(fake.events.get(event.id)).toMatchObject({
+      state: 'skipped',
+      lastError: 'owner: spam notifies nobody; parent: spam notifies nobody',
+    });
+  });
+
+  it('records a recipient the rules leave out with why, and the event sent', async () => {
+    const { fake, channels, process } = setUp();
+    const event = replySubmitted(fake, 'REPLIER@example.com');
+
+    const outcome = await process(event.id);
+
+    expect(outcome.state).toBe('sent');
+    expect(channels.to('parent')).toEqual([]);
+    expect(fake.delivery(event.id, 'parent')).toEqual({
+      state: 'skipped',
+      attempts: 0,
+      lastError: "the replier's own comment",
+    });
+  });
+
+  it('sends nothing to an address suppressed from the site or from the thread, and the rest as usual', async () => {
+    const { fake, channels, process } = setUp();
+    const siteWide = replySubmitted(fake, 'gone@example.com');
+    const threadOnly = replySubmitted(fake, 'muted@example.com');
+    fake.suppressions.add(`${addressHash('gone@example.com')}#site`);
+    fake.suppressions.add(`${addressHash('Muted@example.com')}#${threadOnly.subject?.rid}`);
+    const elsewhere = replySubmitted(fake, 'muted@example.com');
+
+    await process(siteWide.id);
+    await process(threadOnly.id);
+    await process(elsewhere.id);
+
+    expect(fake.delivery(siteWide.id, 'parent')).toMatchObject({
+      state: 'skipped',
+      lastError: 'suppressed (the whole site)',
+    });
+    expect(fake.delivery(threadOnly.id, 'parent')).toMatchObject({
+      state: 'skipped',
+      lastError: 'suppressed (this thread)',
+    });
+    expect(channels.to('parent').map((notice) => notice.eventId)).toEqual([elsewhere.id]);
+    expect(fake.events.get(siteWide.id)).toMatchObject({ state: 'sent' });
+  });
+
+  it('applies the site suppression, not a thread one, to the owner', async () => {
+    const { fake, channels, process } = setUp();
+    const muted = rootSubmitted(fake);
+    fake.suppressions.add(`${addressHash('owner@example.com')}#${muted.id}`);
+    await process(muted.id);
+    fake.suppressions.add(`${addressHash('owner@example.com')}#site`);
+    const bounced = rootSubmitted(fake);
+    await process(bounced.id);
+
+    expect(channels.to('owner').map((notice) => notice.eventId)).toEqual([muted.id]);
+    expect(fake.delivery(bounced.id, 'owner')).toMatchObject({
+      state: 'skipped',
+      lastError: 'suppressed (the whole site)',
+    });
+    expect(channels.to('webhook')).toHaveLength(2);
+  });
+
+  it('stops the reader mail past the cap, never the owner’s, and a retried failure takes no second slot', async () => {
+    const { fake, channels, process } = setUp();
+    const first = replySubmitted(fake);
+    channels.failing.set('parent', new Error('timeout'));
+    await process(first.id);
+    channels.failing.clear();
+    await process(first.id);
+    const second = replySubmitted(fake);
+    await process(second.id);
+    const third = replySubmitted(fake);
+    await process(third.id);
+
+    expect(channels.to('parent').map((notice) => notice.eventId)).toEqual([first.id, second.id]);
+    expect(fake.delivery(third.id, 'parent')).toMatchObject({
+      state: 'skipped',
+      lastError: 'capped (2 an hour, 20 a day)',
+    });
+    expect(channels.to('owner')).toHaveLength(3);
+    expect(fake.capCounts.get(addressHash('parent@example.com'))).toBe(2);
+  });
+
+  it('leaves a delivery another sender holds, and takes it over once its lease expired', async () => {
+    const { fake, channels, process, advance } = setUp({ kinds: ['owner'], leaseMs: 1000 });
+    const event = rootSubmitted(fake);
+    await fake.store.claim(event.id, 'owner', { at: 1_800_000_000_000, leaseMs: 1000 });
+
+    const held = await process(event.id);
+    advance(1001);
+    const takenOver = await process(event.id);
+
+    expect(held).toEqual({ final: true, state: 'held elsewhere' });
+    expect(takenOver).toEqual({ final: true, state: 'sent' });
+    expect(channels.sent).toHaveLength(1);
+    expect(fake.delivery(event.id, 'owner')).toMatchObject({ state: 'sent', attempts: 2 });
+  });
+
+  it('answers final for an event that no longer exists', async () => {
+    const { channels, process } = setUp();
+    expect(await process(nextId())).toEqual({ final: true, state: 'missing' });
+    expect(channels.sent).toEqual([]);
+  });
+
+  it('tells a test to the owner channels alone', async () => {
+    const { fake, channels, process } = setUp();
+    const id = nextId();
+    fake.addEvent({ id, cause: 'test', at: 1 });
+
+    await process(id);
+
+    expect(channels.sent.map((notice) => [notice.recipient, notice.template]).sort()).toEqual([
+      ['owner', 'test'],
+      ['telegram', 'test'],
+      ['webhook', 'test'],
+    ]);
+    expect(channels.sent[0]).not.toHaveProperty('self');
+  });
+});
+
+describe('keptError', () => {
+  it('names a non-plain error, and states a thrown value', () => {
+    const typed = new TypeError('bad');
+    expect(keptError(typed)).toBe('TypeError: bad');
+    expect(keptError(42)).toBe('42');
+  });
+});
