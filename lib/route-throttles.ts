@@ -14,28 +14,37 @@ import { routes } from './routes.js';
  * sign-in (`POST …/token`: a password hash) and the profile (`PUT …/user`: rare, may hash a password).
  * Reading counts (`…/article`: one small item read or updated) get the largest. The v2 client's bare
  * paths get less than the v3 client's `/api` ones.
- * The comment feeds (`GET …/comment/rss`: one Query, polled by feed readers) get a small share too.
+ * The comment feeds (`GET …/comment/rss`: one Query, polled by feed readers) get a small share too, as
+ * do the notification routes (`…/notification`: the log and its actions, used from `/ui`; the pages and
+ * POSTs of the links in a mail, `…/notification/unsubscribe` and `…/notification/moderate`: one click
+ * each, by a person or a mail provider).
  * `$default` answers 404s and, for `…/comment/` with a trailing slash, lists: 1%.
  */
 export const routeShares: Readonly<Record<string, number>> = {
   'GET /api/comment': 16,
-  'GET /api/comment/rss': 2,
+  'GET /api/comment/rss': 1,
   'POST /api/comment': 2,
   'PUT /api/comment/{id}': 2,
   'DELETE /api/comment/{id}': 1,
   'GET /api/article': 20,
   'POST /api/article': 20,
-  'GET /api/token': 2,
+  'GET /api/token': 1,
   'POST /api/token': 1,
   'DELETE /api/token': 1,
   'PUT /api/user': 1,
+  'GET /api/notification': 1,
+  'POST /api/notification': 1,
+  'GET /api/notification/unsubscribe': 1,
+  'POST /api/notification/unsubscribe': 1,
+  'GET /api/notification/moderate': 1,
+  'POST /api/notification/moderate': 1,
   'GET /comment': 8,
   'GET /comment/rss': 1,
   'POST /comment': 1,
   'PUT /comment/{id}': 1,
   'DELETE /comment/{id}': 1,
-  'GET /article': 6,
-  'POST /article': 6,
+  'GET /article': 4,
+  'POST /article': 4,
   'GET /token': 1,
   'POST /token': 1,
   'DELETE /token': 1,

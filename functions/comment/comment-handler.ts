@@ -17,24 +17,32 @@ import { createLikeComment } from './like-comment.js';
 import { createListComments } from './list-comments.js';
 import { createListForModeration } from './list-for-moderation.js';
 import { createModerateComment } from './moderate-comment.js';
+import { createModerateFromMail, createShowModerationLink } from './moderate-from-mail.js';
+import { createNotificationAction } from './notification-action.js';
+import { createNotificationLog } from './notification-log.js';
 import { loginPage } from './pages/login-page.js';
 import { moderationPage } from './pages/moderation-page.js';
 import { profilePage } from './pages/profile-page.js';
+import { createLinkReader } from './read-link.js';
 import { createRecentComments } from './recent-comments.js';
 import { createSignIn } from './sign-in.js';
-import { type CommentRouteKey, commentRouteKeys } from './routes.js';
+import { type CommentRouteKey, commentRouteKeys, notificationLinkRouteKeys } from './routes.js';
 import { createSubmitComment } from './submit-comment.js';
+import { createShowUnsubscribe, createUnsubscribe } from './unsubscribe.js';
 import { createUpdateProfile } from './update-profile.js';
 
 /**
  * The comment function: comments (list, count, recent, feeds, submit, like, moderation), sign-in
  * (`/api/token`, and `/token` which the widget calls), the administrator's profile (`PUT /api/user`),
- * the sign-in, profile and moderation pages (`/ui`);
+ * the notification log and its actions (`/api/notification`), the pages of the links in a mail
+ * (`/api/notification/unsubscribe`, `/api/notification/moderate`), the sign-in, profile and moderation
+ * pages (`/ui`);
  * it also answers unknown routes (API Gateway's `$default`). Its table answers exactly the routes of
  * routes.ts, which the stack and local mode create: each request goes to the route its `routeKey` names.
  */
 export function createCommentHandler(dependencies: CommentDependencies): HttpHandler {
-  const { config, comments, counters, moderation, admins, presentation, renderMarkdown } = dependencies;
+  const { config, comments, counters, moderation, admins, outbox, presentation, renderMarkdown } =
+    dependencies;
   const { tokenSecret, now, newId, spamCheck, readSubmitMarks, markRefusedPost } = dependencies;
   const viewer = createViewerResolver({ tokenSecret, now, admins });
   const list = createListComments({ viewer, comments, presentation });
@@ -60,6 +68,12 @@ export function createCommentHandler(dependencies: CommentDependencies): HttpHan
   const signIn = createSignIn({ admins, config, tokenSecret, now, avatarFor: presentation.avatarFor });
   const currentUser = createCurrentUser({ viewer, admins, avatarFor: presentation.avatarFor });
   const updateProfile = createUpdateProfile({ ...dependencies, viewer, avatarFor: presentation.avatarFor });
+  const notificationLog = createNotificationLog({ viewer, outbox, now });
+  const notificationAction = createNotificationAction({ viewer, outbox, now, newId });
+  const readLink = createLinkReader({ tokenSecret, now });
+  const site = { name: config.SITE_NAME, url: config.SITE_URL };
+  const unsubscribeLink = { readLink, outbox, now, site };
+  const moderationLink = { readLink, comments, moderation, siteUrl: config.SITE_URL };
 
   /** `GET /api/comment` is four reads, told apart by `?type=` (Waline's contract: one path for all). */
   const readComments: Router = async (request) => {
@@ -89,6 +103,12 @@ export function createCommentHandler(dependencies: CommentDependencies): HttpHan
     // Signing out is the widget forgetting its token; Waline answers it with success too.
     'DELETE /api/token': async () => envelope(''),
     'PUT /api/user': updateProfile,
+    'GET /api/notification': notificationLog,
+    'POST /api/notification': notificationAction,
+    'GET /api/notification/unsubscribe': createShowUnsubscribe(unsubscribeLink),
+    'POST /api/notification/unsubscribe': createUnsubscribe(unsubscribeLink),
+    'GET /api/notification/moderate': createShowModerationLink(moderationLink),
+    'POST /api/notification/moderate': createModerateFromMail(moderationLink),
     'GET /ui': async () => moderationPage(),
     'GET /ui/login': async () =>
       loginPage({ allowedOrigins: config.ALLOWED_ORIGINS, siteUrl: config.SITE_URL }),
@@ -108,5 +128,8 @@ export function createCommentHandler(dependencies: CommentDependencies): HttpHan
     throw routeNotFound(request);
   });
 
-  return createHttpFunction(dispatch, { allowedOrigins: config.ALLOWED_ORIGINS });
+  return createHttpFunction(dispatch, {
+    allowedOrigins: config.ALLOWED_ORIGINS,
+    linkRoutes: notificationLinkRouteKeys,
+  });
 }

@@ -5,6 +5,7 @@ import type { Presentation } from '../shared/domain/present-comment.js';
 import { loadMarkdownRenderer } from '../shared/domain/write-only-modules.js';
 import { createAkismetCheck, type SpamCheck } from '../shared/spam/akismet.js';
 import { type AdminRepository, createAdminRepository } from '../shared/storage/admin-repository.js';
+import { cacheCounterReads } from '../shared/storage/cached-counters.js';
 import { cacheListReads } from '../shared/storage/cached-reads.js';
 import { createFunctionClient } from '../shared/storage/client.js';
 import { type CommentRepository, createCommentRepository } from '../shared/storage/comment-repository.js';
@@ -14,6 +15,7 @@ import {
   createModerationRepository,
   type ModerationRepository,
 } from '../shared/storage/moderation-repository.js';
+import { createOutboxRepository, type OutboxRepository } from '../shared/storage/outbox-repository.js';
 import type { SecretSource } from '../shared/storage/parameter-secret.js';
 import {
   createRefusedPostMarker,
@@ -27,10 +29,12 @@ export interface CommentDependencies {
   readonly config: Config;
   /** Comments: pages, recent, insert, votes (reads cached per instance: storage/cached-reads.ts). */
   readonly comments: CommentRepository;
-  /** Comment counts per page and for the site. */
+  /** Comment counts per page and for the site (cached per instance: storage/cached-counters.ts). */
   readonly counters: Pick<CounterRepository, 'siteCommentCount' | 'commentCounts'>;
   readonly moderation: ModerationRepository;
   readonly admins: AdminRepository;
+  /** The notification log for `/ui` (re-drive, test mail) and the suppressions the unsubscribe links record. */
+  readonly outbox: OutboxRepository;
   /**
    * The key that signs sign-in tokens; undefined when sign-in is not configured. `{ refresh: true }`
    * asks for the key again after a token failed verification with it (it may have been rotated).
@@ -63,19 +67,24 @@ export function createCommentDependencies(
   const client = createFunctionClient(config);
   // Reads that depend on the item layout first check, once per instance, that the table has it.
   const ensureLayout = createLayoutCheck(client, config.TABLE_NAME);
+  // Counts are cached as lists are; a comment write forgets its article's counts and the site's.
+  const { counters, forgetArticle } = cacheCounterReads(createCounterRepository(client, config.TABLE_NAME), {
+    ttlMs: config.LIST_CACHE_MS,
+  });
   const { comments, moderation } = cacheListReads(
     {
       comments: createCommentRepository(client, config.TABLE_NAME, ensureLayout),
       moderation: createModerationRepository(client, config.TABLE_NAME, ensureLayout),
     },
-    { ttlMs: config.LIST_CACHE_MS },
+    { ttlMs: config.LIST_CACHE_MS, onWrite: forgetArticle },
   );
   return {
     config,
     comments,
-    counters: createCounterRepository(client, config.TABLE_NAME),
+    counters,
     moderation,
     admins: createAdminRepository(client, config.TABLE_NAME),
+    outbox: createOutboxRepository(client, config.TABLE_NAME),
     // JWT_TOKEN only: the key read through the Parameters and Secrets extension (storage/token-secret.ts)
     // is wired by handler.ts, on AWS, where the function has the layer.
     tokenSecret: async () => config.JWT_TOKEN,

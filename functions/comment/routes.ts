@@ -17,6 +17,30 @@ export const commentApiRouteKeys = [
   'PUT /api/user',
 ] as const satisfies readonly RouteKey[];
 
+/**
+ * The notifications: the log and its actions for `/ui` (an administrator's), and the pages of the links in
+ * a mail (unsubscribe, moderate), whose signed token is their authority. `/api` only: no widget calls
+ * them, and the links name these addresses. The link routes' POSTs are not refused as cross-site
+ * (`notificationLinkRouteKeys`).
+ */
+export const commentNotificationRouteKeys = [
+  'GET /api/notification',
+  'POST /api/notification',
+  'GET /api/notification/unsubscribe',
+  'POST /api/notification/unsubscribe',
+  'GET /api/notification/moderate',
+  'POST /api/notification/moderate',
+] as const satisfies readonly RouteKey[];
+
+/**
+ * The POSTs of the links in a mail: a mail provider sends the one-click unsubscribe from anywhere (RFC
+ * 8058), and the link pages post plain forms; the signed token in the address is what they act on.
+ */
+export const notificationLinkRouteKeys = [
+  'POST /api/notification/unsubscribe',
+  'POST /api/notification/moderate',
+] as const satisfies readonly (typeof commentNotificationRouteKeys)[number][];
+
 /** The sign-in, profile and moderation pages, beside the API (as on Waline: there is no `/api/ui`). */
 export const commentPageRouteKeys = [
   'GET /ui',
@@ -25,11 +49,15 @@ export const commentPageRouteKeys = [
 ] as const satisfies readonly RouteKey[];
 
 /** A route the comment function's table answers. */
-export type CommentRouteKey = (typeof commentApiRouteKeys)[number] | (typeof commentPageRouteKeys)[number];
+export type CommentRouteKey =
+  | (typeof commentApiRouteKeys)[number]
+  | (typeof commentNotificationRouteKeys)[number]
+  | (typeof commentPageRouteKeys)[number];
 
 /** Every route API Gateway sends the comment function, besides `$default` (unknown routes). */
 export const commentRouteKeys: readonly RouteKey[] = [
   ...commentApiRouteKeys,
   ...commentApiRouteKeys.map(legacyTwin),
+  ...commentNotificationRouteKeys,
   ...commentPageRouteKeys,
 ];

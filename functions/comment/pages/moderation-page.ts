@@ -26,10 +26,11 @@ const element = (tag, text, className) => {
   if (className) node.className = className;
   return node;
 };
-const button = (label, className, action) => {
+// A button that runs action, then reloads what it changed (the comment list unless told otherwise).
+const button = (label, className, action, reload = () => load()) => {
   const node = element('button', label, className);
   node.type = 'button';
-  node.addEventListener('click', async () => { node.disabled = true; try { await action(); } finally { await load(); } });
+  node.addEventListener('click', async () => { node.disabled = true; try { await action(); } finally { await reload(); } });
   return node;
 };
 async function load() {
@@ -76,7 +77,57 @@ document.getElementById('next').addEventListener('click', () => { state.page++; 
 document.getElementById('signout').addEventListener('click', () => {
   sessionStorage.removeItem('MARGINALIA_TOKEN'); location.href = root + 'ui/login';
 });
-if (token) load();
+// The notification log: each event, what became of each recipient (by kind: no address is ever shown),
+// a re-drive for those not sent, and a test mail to the owner.
+const log = document.getElementById('log');
+const logInfo = document.getElementById('log-info');
+const notifyResult = document.getElementById('notify-result');
+const attempts = (count) => count + (count === 1 ? ' attempt' : ' attempts');
+const notificationAction = async (body, done) => {
+  try {
+    const data = await api('notification', { method: 'POST', body: JSON.stringify(body) });
+    notifyResult.textContent = done(data.id);
+  } catch (error) { notifyResult.textContent = error.message; }
+};
+async function loadLog() {
+  let answer;
+  try { answer = await api('notification?days=7&limit=50'); } catch (error) { logInfo.textContent = error.message; return; }
+  logInfo.textContent = answer.data.length
+    ? 'The last ' + answer.days + ' days, newest first.' : 'No notification in the last ' + answer.days + ' days.';
+  log.replaceChildren(...answer.data.map((event) => {
+    const item = element('li', undefined, 'event');
+    item.dataset.state = event.state;
+    const head = element('div', undefined, 'head');
+    head.append(element('strong', event.state), element('span', ' · ' + event.cause + ' · ' +
+      new Date(event.at).toLocaleString() + ' · ' + attempts(event.attempts) + ' · ' + event.id, 'muted'));
+    item.append(head);
+    if (event.comment) {
+      item.append(element('div', 'Comment ' + event.comment.id + ' on ' + event.comment.url + ' (' + event.comment.status + ')', 'muted'));
+    }
+    if (event.lastError) item.append(element('div', 'Last error: ' + event.lastError, 'error'));
+    const deliveries = element('ul', undefined, 'deliveries');
+    deliveries.append(...event.deliveries.map((delivery) => element('li', delivery.recipient + ': ' + delivery.state +
+      ' · ' + attempts(delivery.attempts) + (delivery.lastError ? ' · ' + delivery.lastError : ''))));
+    if (event.deliveries.length) item.append(deliveries);
+    if (event.state === 'failed' || event.state === 'pending') {
+      const actions = element('div', undefined, 'actions');
+      actions.append(button('Re-drive', 'secondary', () => notificationAction({ action: 'redrive', id: event.id },
+        (id) => 'Notification ' + id + ' handed to the sender again.'), loadLog));
+      item.append(actions);
+    }
+    return item;
+  }));
+}
+const testMail = document.getElementById('test-mail');
+testMail.addEventListener('click', async () => {
+  testMail.disabled = true;
+  try {
+    await notificationAction({ action: 'test' }, (id) => 'Test mail ' + id + ' queued: it is listed below once sent.');
+    await loadLog();
+  } finally { testMail.disabled = false; }
+});
+document.getElementById('refresh-log').addEventListener('click', () => loadLog());
+if (token) { load(); loadLog(); }
 `;
 
 const style = `
@@ -85,9 +136,16 @@ const style = `
   ul { list-style: none; padding: 0; }
   .comment { border: 1px solid #8884; border-radius: .5rem; padding: .75rem 1rem; margin: .75rem 0; }
   .text { white-space: pre-wrap; overflow-wrap: anywhere; }
+  h2 { font-size: 1.2rem; margin: 2rem 0 .5rem; }
+  .event { border: 1px solid #8884; border-radius: .5rem; padding: .5rem 1rem; margin: .5rem 0; overflow-wrap: anywhere; }
+  .event[data-state="failed"] { border-color: #c0392b; }
+  .deliveries { margin: .25rem 0; padding-left: 1rem; list-style: disc; font-size: .9rem; }
 `;
 
-/** `GET /ui`: the moderation queues (waiting, spam), approve / spam / delete in one click, search. */
+/**
+ * `GET /ui`: the moderation queues (waiting, spam), approve / spam / delete in one click, search; and the
+ * notification log, with a re-drive of those not sent and a test mail to the owner.
+ */
 export function moderationPage(): HttpResult {
   return htmlPage({
     title: 'Moderation · Marginalia',
@@ -105,6 +163,13 @@ export function moderationPage(): HttpResult {
 <p id="info" class="muted"></p>
 <ul id="list"></ul>
 <div class="pager"><button class="secondary" id="prev" type="button">Previous</button><button class="secondary" id="next" type="button">Next</button></div>
+<section aria-labelledby="notifications">
+<h2 id="notifications">Notifications</h2>
+<div class="actions"><button id="test-mail" type="button">Send a test mail</button><button class="secondary" id="refresh-log" type="button">Refresh</button></div>
+<p id="notify-result" role="status"></p>
+<p id="log-info" class="muted"></p>
+<ul id="log"></ul>
+</section>
 </main>`,
     script,
   });

@@ -25,10 +25,17 @@ function isOwnOrigin(origin: string, host: string | undefined): boolean {
  * - a POST or PUT whose body is not declared `application/json`, or not declared at all: 415. Any page
  *   can send a body without a type, or as `text/plain`, with no preflight; `application/json` needs one.
  *
- * Requests without `Origin` (servers, scripts, same-origin GETs) pass the first rule.
+ * Requests without `Origin` (servers, scripts, same-origin GETs) pass the first rule. Neither applies to
+ * `linkRoutes`: the routes of the links in a mail, whose authority is the signed token in their address,
+ * not anything a browser adds by itself. A mail provider sends RFC 8058's one-click unsubscribe as a form
+ * from wherever it runs, and the pages of those links post plain HTML forms.
  */
-export function refuseCrossSiteWrite(request: ApiRequest, allowedOrigins: readonly string[]): void {
-  if (!stateChanging.has(request.method)) return;
+export function refuseCrossSiteWrite(
+  request: ApiRequest,
+  allowedOrigins: readonly string[],
+  linkRoutes: readonly string[] = [],
+): void {
+  if (!stateChanging.has(request.method) || linkRoutes.includes(request.routeKey)) return;
   const { origin } = request;
   if (
     origin !== undefined &&

@@ -81,12 +81,13 @@ function describeError(error: unknown): string {
 
 /**
  * Wraps a router with the middleware every function shares: preflight, CORS, error envelope; and refuses
- * cross-site writes (cross-site.ts) before any route runs. Every line logged meanwhile carries the
+ * cross-site writes (cross-site.ts) before any route runs, but on `linkRoutes` (route keys whose authority
+ * is a signed token in the address: the links of a mail). Every line logged meanwhile carries the
  * invocation's request id (log.ts).
  */
 export function createHttpFunction(
   router: Router,
-  options: { allowedOrigins: readonly string[] },
+  options: { allowedOrigins: readonly string[]; linkRoutes?: readonly string[] },
 ): HttpHandler {
   const handler = middy<HttpEvent, HttpResult, Error, Context>()
     .use(cors(options.allowedOrigins))
@@ -94,7 +95,7 @@ export function createHttpFunction(
     .use(preflight(options.allowedOrigins))
     .handler((event) => {
       const request = toApiRequest(event);
-      refuseCrossSiteWrite(request, options.allowedOrigins);
+      refuseCrossSiteWrite(request, options.allowedOrigins, options.linkRoutes);
       return router(request);
     });
   return (event, context) => {

@@ -24,7 +24,7 @@ describe('routeThrottles', () => {
     [50, 100],
     // The smallest burst: one request for each route.
     [1, routeKeys().length],
-    [5, 30],
+    [5, 40],
     [7.33, 37],
     [1000, 2000],
   ])('splits a ceiling of %s requests/s and %s burst into route limits that add up to it', (rate, burst) => {

@@ -155,6 +155,20 @@ describe('createSubmitComment', () => {
     expectNothingDone(calls);
   });
 
+  it("stores the writer's language, so that mail about replies to it is written in it", async () => {
+    const { route, calls } = submitRoute();
+
+    await routeAnswer(route, {
+      method: 'POST',
+      path: '/api/comment',
+      query: 'lang=zh-TW',
+      body,
+      sourceIp: ip,
+    });
+
+    expect(calls.insert[0]?.comment.lang).toBe('zh-CN');
+  });
+
   it('stores a visitor comment once rendered, with the status decided for it and every guard', async () => {
     const { route, calls } = submitRoute({ status: 'waiting' });
 
@@ -176,6 +190,7 @@ describe('createSubmitComment', () => {
       like: 0,
       sticky: false,
       insertedAt: now,
+      lang: 'en',
     };
     expect(calls.readSubmitMarks).toEqual([
       { url: '/post', contentHash: contentHash(body), ipHash, mail: 'alice@mail.example' },

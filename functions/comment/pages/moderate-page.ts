@@ -1,0 +1,169 @@
+import type { ListedComment } from '../../shared/domain/comment.js';
+import type { Lang } from '../../shared/domain/messages.js';
+import type { HttpResult } from '../../shared/http/http-types.js';
+import type { ModerateClaims } from '../../shared/notify/link-token.js';
+import { linkPage, paragraph, postButton } from './link-page.js';
+import { escapeHtml } from './page-shell.js';
+
+/** An action of a moderation link. */
+export type MailAction = ModerateClaims['action'];
+
+/** What the pages say, in each language. `{count}` is how many comments a deletion took. */
+const texts = {
+  en: {
+    confirm: {
+      approve: 'Approve this comment?',
+      spam: 'Mark this comment as spam?',
+      delete: 'Delete this comment?',
+    },
+    confirmText: {
+      approve: 'It will be shown on its page.',
+      spam: 'It will be hidden, and counted as spam.',
+      delete: 'It will be deleted with the replies that answer it. This cannot be undone.',
+    },
+    button: { approve: 'Approve', spam: 'Mark as spam', delete: 'Delete' },
+    done: { approve: 'Approved', spam: 'Marked as spam', delete: 'Deleted' },
+    doneText: {
+      approve: 'The comment is now shown on its page.',
+      spam: 'The comment is hidden and counted as spam.',
+      delete: 'Deleted {count} comment(s): this one and the replies that answered it.',
+    },
+    already: { approve: 'Already approved', spam: 'Already marked as spam' },
+    alreadyText: 'Nothing was changed.',
+    missing: 'Comment not found',
+    missingText: 'It may have been deleted already. Nothing was changed.',
+    changed: 'Nothing was changed',
+    changedText:
+      'The comment changed while this was being done. Look at it on the moderation page, then try again.',
+    author: 'Author',
+    page: 'Page',
+    status: 'Status',
+    posted: 'Posted',
+    statuses: { approved: 'approved', waiting: 'waiting for approval', spam: 'spam' },
+    moderation: 'Open the moderation page',
+    anonymous: 'Anonymous',
+  },
+  'zh-CN': {
+    confirm: { approve: '通过这条评论？', spam: '将这条评论标记为垃圾评论？', delete: '删除这条评论？' },
+    confirmText: {
+      approve: '评论将显示在其页面上。',
+      spam: '评论将被隐藏，并计为垃圾评论。',
+      delete: '评论及回复它的评论将被删除，且无法恢复。',
+    },
+    button: { approve: '通过', spam: '标记为垃圾评论', delete: '删除' },
+    done: { approve: '已通过', spam: '已标记为垃圾评论', delete: '已删除' },
+    doneText: {
+      approve: '评论现已显示在其页面上。',
+      spam: '评论已被隐藏，并计为垃圾评论。',
+      delete: '已删除 {count} 条评论：这一条及回复它的评论。',
+    },
+    already: { approve: '已经通过', spam: '已经是垃圾评论' },
+    alreadyText: '未做任何更改。',
+    missing: '评论不存在',
+    missingText: '它可能已被删除。未做任何更改。',
+    changed: '未做任何更改',
+    changedText: '操作期间评论发生了变化。请在审核页面查看后重试。',
+    author: '作者',
+    page: '页面',
+    status: '状态',
+    posted: '发表于',
+    statuses: { approved: '已通过', waiting: '待审核', spam: '垃圾评论' },
+    moderation: '打开审核页面',
+    anonymous: '匿名',
+  },
+} as const;
+
+/** What a moderation page shows besides the comment: the language, the site, the query a button posts. */
+export interface ModeratePageContext {
+  readonly lang: Lang;
+  /** `SITE_URL`: the comment's page is linked under it. */
+  readonly siteUrl: string | undefined;
+  /** The query the button posts back with: the token (and the language). */
+  readonly query: Record<string, string>;
+}
+
+/** The moderation page, from this route's address (`/api/notification/moderate`): `/ui` beside `/api`. */
+const moderationLink = (lang: Lang) => `<p><a href="../../ui">${escapeHtml(texts[lang].moderation)}</a></p>`;
+
+/** The comment as the owner sees it before acting: author, page, status, time, and its sanitised HTML. */
+function commentCard(comment: ListedComment, context: ModeratePageContext): string {
+  const text = texts[context.lang];
+  const pageUrl = context.siteUrl ? `${context.siteUrl.replace(/\/$/, '')}${comment.url}` : undefined;
+  const page = pageUrl
+    ? `<a href="${escapeHtml(pageUrl)}" rel="noopener noreferrer">${escapeHtml(comment.url)}</a>`
+    : escapeHtml(comment.url);
+  return `<dl>
+<dt>${escapeHtml(text.author)}</dt><dd>${escapeHtml(comment.nick || text.anonymous)}</dd>
+<dt>${escapeHtml(text.page)}</dt><dd>${page}</dd>
+<dt>${escapeHtml(text.status)}</dt><dd>${escapeHtml(text.statuses[comment.status])}</dd>
+<dt>${escapeHtml(text.posted)}</dt><dd>${escapeHtml(new Date(comment.insertedAt).toISOString())}</dd>
+</dl>
+<div class="comment">${comment.html}</div>`;
+}
+
+/** True when `action` would leave `comment` as it is: approving an approved one, marking spam as spam. */
+export function alreadyDone(action: MailAction, comment: Pick<ListedComment, 'status'>): boolean {
+  return (
+    (action === 'approve' && comment.status === 'approved') ||
+    (action === 'spam' && comment.status === 'spam')
+  );
+}
+
+/**
+ * `GET /api/notification/moderate`: the comment and one button for the link's action, or, when the
+ * action is done already, that it is. The comment's HTML is the sanitised HTML its page shows.
+ */
+export function moderateConfirmPage(
+  comment: ListedComment,
+  action: MailAction,
+  context: ModeratePageContext,
+): HttpResult {
+  const text = texts[context.lang];
+  const card = commentCard(comment, context);
+  if (action !== 'delete' && alreadyDone(action, comment)) {
+    return linkPage({
+      status: 200,
+      lang: context.lang,
+      title: text.already[action],
+      body: `${paragraph(text.alreadyText)}\n${card}\n${moderationLink(context.lang)}`,
+    });
+  }
+  return linkPage({
+    status: 200,
+    lang: context.lang,
+    title: text.confirm[action],
+    body: `${card}\n${paragraph(text.confirmText[action])}\n${postButton(
+      context.query,
+      text.button[action],
+      action === 'approve' ? '' : 'danger',
+    )}\n${moderationLink(context.lang)}`,
+  });
+}
+
+/** What became of a moderation link's POST. */
+export type MailModerationOutcome =
+  | { readonly kind: 'done'; readonly action: MailAction; readonly count?: number }
+  | { readonly kind: 'already'; readonly action: Exclude<MailAction, 'delete'> }
+  | { readonly kind: 'missing' }
+  | { readonly kind: 'changed' };
+
+/** The answer of `POST /api/notification/moderate`: 200 when done (or done already), 404 missing, 409 changed meanwhile. */
+export function moderateResultPage(outcome: MailModerationOutcome, lang: Lang): HttpResult {
+  const text = texts[lang];
+  const page = (status: number, title: string, body: string) =>
+    linkPage({ status, lang, title, body: `${paragraph(body)}\n${moderationLink(lang)}` });
+  switch (outcome.kind) {
+    case 'done':
+      return page(
+        200,
+        text.done[outcome.action],
+        text.doneText[outcome.action].replace('{count}', String(outcome.count ?? 1)),
+      );
+    case 'already':
+      return page(200, text.already[outcome.action], text.alreadyText);
+    case 'missing':
+      return page(404, text.missing, text.missingText);
+    case 'changed':
+      return page(409, text.changed, text.changedText);
+  }
+}

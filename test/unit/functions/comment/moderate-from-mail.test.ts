@@ -1,0 +1,284 @@
+import { describe, expect, it } from 'vitest';
+import {
+  createModerateFromMail,
+  createShowModerationLink,
+} from '../../../../functions/comment/moderate-from-mail.js';
+import { createLinkReader } from '../../../../functions/comment/read-link.js';
+import type { CommentStatus } from '../../../../functions/shared/domain/comment.js';
+import type { Router } from '../../../../functions/shared/http/http-function.js';
+import { toApiRequest } from '../../../../functions/shared/http/request.js';
+import { type LinkClaims, signLinkToken } from '../../../../functions/shared/notify/link-token.js';
+import type { CommentLocation, CommentRef } from '../../../../functions/shared/storage/comment-repository.js';
+import type { ModerationChange } from '../../../../functions/shared/storage/moderation-items.js';
+import type { ModeratedComment } from '../../../../functions/shared/storage/moderation-repository.js';
+import { buildEvent } from '../../../support/http-event.js';
+
+const secret = 'k'.repeat(40);
+const now = 1_800_000_000_000;
+const path = '/api/notification/moderate';
+
+const waiting: ModeratedComment = {
+  id: '01WAITING',
+  url: '/posts/hello',
+  rid: '01ROOT',
+  pid: '01ROOT',
+  nick: '<i>Mallory</i>',
+  mail: 'mallory@example.com',
+  link: '',
+  browser: '',
+  os: '',
+  orig: 'Hello **there**',
+  html: '<p>Hello <strong>there</strong></p>\n',
+  status: 'waiting',
+  like: 0,
+  sticky: false,
+  insertedAt: Date.UTC(2026, 10, 20, 10, 0),
+};
+
+const token = (claims: LinkClaims, options: { key?: string; expiresAt?: number } = {}) =>
+  signLinkToken(options.key ?? secret, claims, options.expiresAt ?? now + 3_600_000);
+const moderation = (action: 'approve' | 'spam' | 'delete', commentId = waiting.id) =>
+  token({ purpose: 'moderate', action, commentId });
+
+/**
+ * Both routes over fakes of the repositories: one stored comment (or none), whose status a `moderate`
+ * that succeeds changes as the transaction would; every write recorded. `moderateAnswers` false is a
+ * transaction refused (the comment changed meanwhile); `removeAnswer` what `remove` says.
+ */
+function mailModeration(
+  options: {
+    stored?: ModeratedComment;
+    moderateAnswers?: boolean;
+    removeAnswer?: number | 'conflict';
+  } = {},
+) {
+  let stored = 'stored' in options ? options.stored : waiting;
+  const moderated: Array<{ comment: ModeratedComment; change: ModerationChange }> = [];
+  const removed: CommentRef[] = [];
+  const location = (): CommentLocation | undefined =>
+    stored ? { url: stored.url, id: stored.id, rid: stored.rid, like: 0 } : undefined;
+  const dependencies = {
+    readLink: createLinkReader({ tokenSecret: async () => secret, now: () => now }),
+    comments: { locate: async (id: string) => (id === stored?.id ? location() : undefined) },
+    moderation: {
+      get: async (ref: CommentRef) => (ref.id === stored?.id ? stored : undefined),
+      moderate: async (comment: ModeratedComment, change: ModerationChange) => {
+        moderated.push({ comment, change });
+        if (options.moderateAnswers === false) return false;
+        if (stored && change.status) stored = { ...stored, status: change.status };
+        return true;
+      },
+      remove: async (ref: CommentRef) => {
+        removed.push(ref);
+        const answer = options.removeAnswer ?? 2;
+        if (answer !== 'conflict') stored = undefined;
+        return answer;
+      },
+    },
+    siteUrl: 'https://blog.example/',
+  };
+  return {
+    show: createShowModerationLink(dependencies),
+    act: createModerateFromMail(dependencies),
+    moderated,
+    removed,
+  };
+}
+
+const q = (values: Record<string, string>) => new URLSearchParams(values).toString();
+const call = (route: Router, method: string, query: string) =>
+  route(toApiRequest(buildEvent({ method, path, query })));
+const withStatus = (status: CommentStatus): ModeratedComment => ({ ...waiting, status });
+
+describe('GET /api/notification/moderate', () => {
+  it('shows the comment (nick escaped, its sanitised HTML, its page, its status) and one button for the action, changing nothing', async () => {
+    const { show, moderated, removed } = mailModeration();
+    const link = await moderation('approve');
+
+    const page = await call(show, 'GET', q({ token: link }));
+
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-security-policy']).toContain("script-src 'nonce-");
+    expect(page.body).toContain('Approve this comment?');
+    expect(page.body).toContain('&#60;i&#62;Mallory&#60;/i&#62;');
+    expect(page.body).toContain('<div class="comment"><p>Hello <strong>there</strong></p>\n</div>');
+    expect(page.body).toContain('<a href="https://blog.example/posts/hello"');
+    expect(page.body).toContain('waiting for approval');
+    expect(page.body).not.toContain('mallory@example.com');
+    expect(page.body.match(/<form /g)).toHaveLength(1);
+    expect(page.body).toContain(
+      `<form method="post" action="?token=${link}"><button type="submit">Approve</button>`,
+    );
+    expect({ moderated, removed }).toEqual({ moderated: [], removed: [] });
+  });
+
+  it.each([
+    ['spam', 'Mark this comment as spam?', 'Mark as spam'],
+    ['delete', 'Delete this comment?', 'Delete'],
+  ] as const)('asks to confirm %s with its own button', async (action, title, label) => {
+    const { show, moderated, removed } = mailModeration();
+
+    const page = await call(show, 'GET', q({ token: await moderation(action) }));
+
+    expect(page.body).toContain(title);
+    expect(page.body).toMatch(new RegExp(`<button type="submit" class="danger">${label}</button>`));
+    expect({ moderated, removed }).toEqual({ moderated: [], removed: [] });
+  });
+
+  it('says an approved comment is approved already, with no button', async () => {
+    const { show } = mailModeration({ stored: withStatus('approved') });
+
+    const page = await call(show, 'GET', q({ token: await moderation('approve') }));
+
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('Already approved');
+    expect(page.body).not.toContain('<form');
+  });
+
+  it('answers a 404 page when the comment is gone', async () => {
+    const { show } = mailModeration({ stored: undefined });
+
+    const page = await call(show, 'GET', q({ token: await moderation('delete') }));
+
+    expect(page.statusCode).toBe(404);
+    expect(page.body).toContain('Comment not found');
+  });
+
+  it.each([
+    ['an unsubscribe token', () => token({ purpose: 'unsubscribe', addressHash: 'a'.repeat(64) })],
+    [
+      'an expired token',
+      () => token({ purpose: 'moderate', action: 'approve', commentId: waiting.id }, { expiresAt: now - 1 }),
+    ],
+    [
+      'a forged token',
+      () => token({ purpose: 'moderate', action: 'approve', commentId: waiting.id }, { key: 'f'.repeat(40) }),
+    ],
+    ['garbage', async () => 'not.a.token'],
+  ])('refuses %s with a 400 page and shows nothing of the comment', async (_case, make) => {
+    const { show } = mailModeration();
+
+    const page = await call(show, 'GET', q({ token: await make() }));
+
+    expect(page.statusCode).toBe(400);
+    expect(page.body).toContain('The link is not valid, or it has expired.');
+    expect(page.body).not.toContain('Mallory');
+  });
+});
+
+describe('POST /api/notification/moderate', () => {
+  it.each([
+    ['approve', 'approved', 'Approved'],
+    ['spam', 'spam', 'Marked as spam'],
+  ] as const)(
+    '%s: changes the status once, through moderation.moderate, with the comment as read',
+    async (action, status, title) => {
+      const { act, moderated, removed } = mailModeration();
+
+      const page = await call(act, 'POST', q({ token: await moderation(action) }));
+
+      expect(page.statusCode).toBe(200);
+      expect(page.body).toContain(title);
+      expect(moderated).toEqual([{ comment: waiting, change: { status } }]);
+      expect(removed).toEqual([]);
+    },
+  );
+
+  it('delete: removes the comment once, through moderation.remove, and says how many went', async () => {
+    const { act, moderated, removed } = mailModeration({ removeAnswer: 3 });
+
+    const page = await call(act, 'POST', q({ token: await moderation('delete') }));
+
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('Deleted 3 comment(s)');
+    expect(removed).toEqual([{ url: waiting.url, id: waiting.id, rid: waiting.rid, like: 0 }]);
+    expect(moderated).toEqual([]);
+  });
+
+  it('is single use in effect: a second approval says it is done already and changes nothing', async () => {
+    const { act, moderated } = mailModeration();
+    const query = q({ token: await moderation('approve') });
+
+    const first = await call(act, 'POST', query);
+    const second = await call(act, 'POST', query);
+
+    expect([first.statusCode, second.statusCode]).toEqual([200, 200]);
+    expect(second.body).toContain('Already approved');
+    expect(moderated).toHaveLength(1);
+  });
+
+  it.each([
+    ['approve', 'approved', 'Already approved'],
+    ['spam', 'spam', 'Already marked as spam'],
+  ] as const)('%s on a comment that is %s already changes nothing', async (action, status, title) => {
+    const { act, moderated } = mailModeration({ stored: withStatus(status) });
+
+    const page = await call(act, 'POST', q({ token: await moderation(action) }));
+
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain(title);
+    expect(moderated).toEqual([]);
+  });
+
+  it.each(['approve', 'spam', 'delete'] as const)(
+    '%s on a deleted comment answers a 404 page and writes nothing',
+    async (action) => {
+      const { act, moderated, removed } = mailModeration({ stored: undefined });
+
+      const page = await call(act, 'POST', q({ token: await moderation(action) }));
+
+      expect(page.statusCode).toBe(404);
+      expect(page.body).toContain('Comment not found');
+      expect({ moderated, removed }).toEqual({ moderated: [], removed: [] });
+    },
+  );
+
+  it('answers a 409 page when the comment changed meanwhile (the transaction was refused)', async () => {
+    const refused = mailModeration({ moderateAnswers: false });
+    const conflict = mailModeration({ removeAnswer: 'conflict' });
+
+    const approve = await call(refused.act, 'POST', q({ token: await moderation('approve') }));
+    const remove = await call(conflict.act, 'POST', q({ token: await moderation('delete') }));
+
+    expect([approve.statusCode, remove.statusCode]).toEqual([409, 409]);
+    expect(approve.body).toContain('The comment changed while this was being done.');
+  });
+
+  it('answers a 404 when the thread was already gone by the time remove read it', async () => {
+    const { act } = mailModeration({ removeAnswer: 0 });
+
+    const page = await call(act, 'POST', q({ token: await moderation('delete') }));
+
+    expect(page.statusCode).toBe(404);
+  });
+
+  it.each([
+    [
+      'an unsubscribe token',
+      400,
+      () => token({ purpose: 'unsubscribe', addressHash: 'a'.repeat(64), rootId: '01ROOT' }),
+    ],
+    [
+      'an expired token',
+      400,
+      () => token({ purpose: 'moderate', action: 'delete', commentId: waiting.id }, { expiresAt: now - 1 }),
+    ],
+    ['a token for another comment', 404, () => moderation('approve', '01OTHER')],
+  ])('does nothing with %s (answers %i)', async (_case, status, make) => {
+    const { act, moderated, removed } = mailModeration();
+
+    const page = await call(act, 'POST', q({ token: await make() }));
+
+    expect(page.statusCode).toBe(status);
+    expect({ moderated, removed }).toEqual({ moderated: [], removed: [] });
+  });
+
+  it('answers in Chinese with lang=zh-CN', async () => {
+    const { act } = mailModeration();
+
+    const page = await call(act, 'POST', q({ token: await moderation('approve'), lang: 'zh-CN' }));
+
+    expect(page.body).toContain('已通过');
+    expect(page.body).toContain('<main lang="zh-CN">');
+  });
+});

@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { createLinkReader } from '../../../../functions/comment/read-link.js';
+import { signLinkToken } from '../../../../functions/shared/notify/link-token.js';
+
+const now = 1_800_000_000_000;
+const claims = { purpose: 'moderate', action: 'spam', commentId: '01C' } as const;
+
+/** A key source that answers `first`, then `refreshed` when asked to refresh; it counts the refreshes. */
+function keySource(first: string | undefined, refreshed = first) {
+  let refreshes = 0;
+  const source = async (options?: { refresh?: boolean }) => {
+    if (options?.refresh) refreshes += 1;
+    return options?.refresh ? refreshed : first;
+  };
+  return { source, refreshes: () => refreshes };
+}
+
+describe('createLinkReader', () => {
+  it('reads a link signed with the key, without asking for the key again', async () => {
+    const key = keySource('a'.repeat(40));
+    const read = createLinkReader({ tokenSecret: key.source, now: () => now });
+
+    const token = await signLinkToken('a'.repeat(40), claims, now + 1000);
+
+    expect(await read(token, 'moderate')).toEqual(claims);
+    expect(key.refreshes()).toBe(0);
+  });
+
+  it('reads a link signed with a rotated key once the key is read again', async () => {
+    const key = keySource('old'.repeat(12), 'new'.repeat(12));
+    const read = createLinkReader({ tokenSecret: key.source, now: () => now });
+
+    const token = await signLinkToken('new'.repeat(12), claims, now + 1000);
+
+    expect(await read(token, 'moderate')).toEqual(claims);
+    expect(key.refreshes()).toBe(1);
+  });
+
+  it('refuses a link of another purpose, an expired one, and every link when sign-in has no key', async () => {
+    const token = await signLinkToken('a'.repeat(40), claims, now + 1000);
+    const expired = await signLinkToken('a'.repeat(40), claims, now - 1000);
+    const read = createLinkReader({ tokenSecret: keySource('a'.repeat(40)).source, now: () => now });
+    const keyless = createLinkReader({ tokenSecret: keySource(undefined).source, now: () => now });
+
+    expect(await read(token, 'unsubscribe')).toBeUndefined();
+    expect(await read(expired, 'moderate')).toBeUndefined();
+    expect(await read(undefined, 'moderate')).toBeUndefined();
+    expect(await keyless(token, 'moderate')).toBeUndefined();
+  });
+});
