@@ -1,6 +1,7 @@
 import { App } from 'aws-cdk-lib';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { MarginaliaStack } from '../lib/marginalia-stack.js';
+import { notificationVariables } from '../lib/notification-settings.js';
 
 const app = new App();
 
@@ -83,4 +84,6 @@ new MarginaliaStack(app, 'Marginalia', {
     tex: texEngine(text('markdownTex')),
   },
   rootsByLikeIndex: flag('rootsByLikeIndex'),
+  // Under Waline's names (-c AUTHOR_EMAIL=owner@example.com -c SMTP_HOST=...): docs/notifications-setup.md.
+  notifications: Object.fromEntries(notificationVariables.map((name) => [name, text(name)])),
 });

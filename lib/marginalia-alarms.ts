@@ -14,6 +14,7 @@ import { Operation, type TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 
 /** What the alarms watch and when they fire. */
@@ -38,7 +39,19 @@ export interface MarginaliaAlarmsProps {
   readonly email?: string;
   /** A monthly AWS cost budget for the whole account, in US dollars; needs `email`. Default none. */
   readonly monthlyBudgetUsd?: number;
+  /** The notifier (lib/marginalia-notifier.ts): its errors, its lag behind the stream, its failure queue. */
+  readonly notifier?: {
+    readonly function: IFunction;
+    readonly failureQueue: IQueue;
+  };
 }
+
+/**
+ * How far behind the stream the notifier may fall. A healthy record is read within seconds; a batch that
+ * fails is retried a few times (each up to the function's 60 s) before it goes to the failure queue, so a
+ * quarter of an hour means a shard is stuck, not busy.
+ */
+export const notifyIteratorAgeAlarm = Duration.minutes(15);
 
 /** The operations the functions send: any throttled one raises the table's alarm. */
 const tableOperations = [
@@ -54,7 +67,7 @@ const fiveMinutes = Duration.minutes(5);
 
 /**
  * CloudWatch alarms on every ceiling of the stack (API 5xx, function errors and throttles, table
- * throttles and consumed units), an SNS topic they notify, an optional mail subscription and an optional
+ * throttles and consumed units) and on the notifier (errors, lag, failure queue), an SNS topic they notify, an optional mail subscription and an optional
  * monthly AWS budget.
  */
 export class MarginaliaAlarms extends Construct {
@@ -144,6 +157,31 @@ export class MarginaliaAlarms extends Construct {
       (props.maxWriteUnits * props.capacityPercent) / 100,
       3,
     );
+    if (props.notifier !== undefined) {
+      const { function: notify, failureQueue } = props.notifier;
+      add(
+        'NotifyErrors',
+        `The notify function failed ${props.errorThreshold} or more times in 5 minutes (a failed send is ` +
+          'recorded on its outbox event and retried: these are crashes of whole invocations).',
+        notify.metricErrors({ period: fiveMinutes }),
+        props.errorThreshold,
+      );
+      // One message is enough: it is a notice that failed every retry (its event shows the error in /ui).
+      add(
+        'NotifyFailures',
+        'Notifications failed every retry and reached the failure queue: see the notification log in /ui ' +
+          '(failed events are re-driven by the sweep or from /ui) and the notify function logs.',
+        failureQueue.metricApproximateNumberOfMessagesVisible({ period: fiveMinutes, statistic: 'Maximum' }),
+        1,
+      );
+      add(
+        'NotifyIteratorAge',
+        `The notify function is more than ${notifyIteratorAgeAlarm.toMinutes()} minutes behind the table's ` +
+          'stream: a batch keeps failing, or the function is throttled.',
+        notify.metric('IteratorAge', { period: fiveMinutes, statistic: 'Maximum' }),
+        notifyIteratorAgeAlarm.toMilliseconds(),
+      );
+    }
     this.alarms = alarms;
 
     if (props.monthlyBudgetUsd !== undefined && props.email !== undefined) {

@@ -1,13 +1,23 @@
 import { relative } from 'node:path';
-import { AssetHashType, DockerImage, Duration, type ILocalBundling, RemovalPolicy } from 'aws-cdk-lib';
+import {
+  AssetHashType,
+  DockerImage,
+  Duration,
+  type ILocalBundling,
+  RemovalPolicy,
+  Stack,
+  Validations,
+} from 'aws-cdk-lib';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import {
   Architecture,
+  type CfnFunction,
   Code,
   Function as LambdaFunction,
   type ParamsAndSecretsLayerVersion,
   Runtime,
 } from 'aws-cdk-lib/aws-lambda';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { buildSync } from 'esbuild';
@@ -32,6 +42,13 @@ export interface MarginaliaFunctionProps {
    * cost and on its share of the account. Default none (the unreserved pool).
    */
   readonly reservedConcurrentExecutions?: number;
+  /** Longest run of one invocation; default 10 s. */
+  readonly timeout?: Duration;
+  /**
+   * Where an asynchronous invocation (a schedule, an SNS message) goes once Lambda has given up retrying it;
+   * default none (it is dropped).
+   */
+  readonly deadLetterQueue?: IQueue;
 }
 
 /**
@@ -68,13 +85,28 @@ export class MarginaliaFunction extends Construct {
       architecture: Architecture.ARM_64,
       memorySize: props.memorySize ?? 512,
       // The Lambda default is 3 s; a DynamoDB retry storm can outlast that, and API Gateway waits up to 30 s.
-      timeout: Duration.seconds(10),
+      timeout: props.timeout ?? Duration.seconds(10),
       logGroup: this.logGroup,
       role,
       reservedConcurrentExecutions: props.reservedConcurrentExecutions,
       environment: props.environment ? { ...props.environment } : undefined,
       paramsAndSecrets: props.paramsAndSecrets,
+      deadLetterQueue: props.deadLetterQueue,
     });
+    Validations.of(this.function).acknowledge({
+      id: 'AwsSolutions-L1',
+      reason:
+        'nodejs22.x is maintained until April 2027 and is what the bundles target and the benchmarks ' +
+        'measure (lib/bundle-options.ts); moving to nodejs24.x is planned with a benchmark run.',
+    });
+  }
+
+  /** The function's environment as CloudFormation will get it: literal strings, or intrinsics where unresolved. */
+  environment(): Record<string, unknown> {
+    const cfn = this.function.node.defaultChild as CfnFunction;
+    const resolved = Stack.of(this).resolve(cfn.environment) as
+      { variables?: Record<string, unknown> } | undefined;
+    return resolved?.variables ?? {};
   }
 }
 

@@ -19,19 +19,17 @@ import {
   LogGroupLogDestination,
 } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
-import { AttributeType, Billing, ProjectionType, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import { AttributeType, Billing, ProjectionType, StreamViewType, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
-import {
-  ParamsAndSecretsLayerVersion,
-  ParamsAndSecretsLogLevel,
-  ParamsAndSecretsVersions,
-} from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { templatePublishesMail } from '../functions/shared/domain/avatar.js';
 import { MarginaliaAlarms } from './marginalia-alarms.js';
 import { MarginaliaFunction } from './marginalia-function.js';
+import { MarginaliaNotifier } from './marginalia-notifier.js';
+import { type NotificationVariables, planNotifications, secretVariables } from './notification-settings.js';
+import { allowParameterRead, parametersExtension } from './parameter-access.js';
 import { routeThrottles } from './route-throttles.js';
 import { routes } from './routes.js';
 import {
@@ -121,6 +119,13 @@ export interface MarginaliaStackProps extends StackProps {
    * 0.1.0 stack, since CloudFormation adds one GSI per update (CHANGELOG.md); default true.
    */
   readonly rootsByLikeIndex?: boolean;
+  /**
+   * The notification settings, under Waline's names (lib/notification-settings.ts, docs/notifications-setup.md):
+   * the owner's address, SES or SMTP, the webhook, Telegram, the templates and the caps. Secrets are SSM
+   * SecureStrings named by the `*_PARAMETER` settings. Default none: the notifier records every notice as
+   * skipped.
+   */
+  readonly notifications?: NotificationVariables;
 }
 
 const entry = (relative: string): string => fileURLToPath(new URL(relative, import.meta.url));
@@ -141,6 +146,8 @@ export class MarginaliaStack extends Stack {
   readonly accessLogs: LogGroup;
   /** The alarms, their topic and the optional budget. */
   readonly alarms: MarginaliaAlarms;
+  /** The notify function, its stream mapping, sweep and failure queue, and with SES its feedback. */
+  readonly notifier: MarginaliaNotifier;
 
   constructor(scope: Construct, id: string, props: MarginaliaStackProps = {}) {
     super(scope, id, props);
@@ -180,6 +187,16 @@ export class MarginaliaStack extends Stack {
     if (!Number.isInteger(listCacheMs) || listCacheMs < 0 || listCacheMs > 60_000) {
       throw new Error(`listCacheMs: ${listCacheMs} is not a whole number of milliseconds from 0 to 60000`);
     }
+    // Like the Akismet key below: a secret given as context would be published in the template.
+    for (const [secret, parameter] of Object.entries(secretVariables)) {
+      if (this.node.tryGetContext(secret) !== undefined) {
+        throw new Error(
+          `${secret}: secrets are not taken from context, which puts them into the template; store it as an ` +
+            `SSM SecureString, set ${parameter} to its name and remove ${secret}`,
+        );
+      }
+    }
+    const notifications = planNotifications(props.notifications);
 
     const { indexes } = tableDefinition;
     const indexNames = [
@@ -202,6 +219,9 @@ export class MarginaliaStack extends Stack {
       sortKey: { name: tableDefinition.sortKey, type: AttributeType.STRING },
       billing: Billing.onDemand(maximums),
       timeToLiveAttribute: tableDefinition.timeToLiveAttribute,
+      // The notifier reads each change's new image (only outbox events reach it: the mapping's filter).
+      // Adding a stream to a deployed table is an in-place update.
+      dynamoStream: StreamViewType[tableDefinition.streamView],
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
       // Comments are user data: deleting the stack must not delete them, and RETAIN alone does not stop a
       // DeleteTable call from the console or the CLI.
@@ -288,13 +308,7 @@ export class MarginaliaStack extends Stack {
       logRetention: props.logRetention,
       // The sign-in key is read through AWS's extension (a layer with its own cache) rather than an
       // SSM client in the bundle: 76 KiB less code to load on every cold start, list requests included.
-      paramsAndSecrets: ParamsAndSecretsLayerVersion.fromVersion(ParamsAndSecretsVersions.V1_0_103, {
-        logLevel: ParamsAndSecretsLogLevel.WARN,
-        // The extension's own cache (300 s by default) sits under the function's: kept short, so a rotated
-        // key reaches an instance that re-reads it (after SECRETS_CACHE_SECONDS, or on a signature that
-        // fails) within half a minute, not five.
-        parameterStoreTtl: Duration.seconds(30),
-      }),
+      paramsAndSecrets: parametersExtension(),
       // At the API ceiling the comment routes take about 22 requests/s, at ~0.1 s each warm and ~1 s for a
       // submit: 4 to 5 busy instances (Little's law); 10 leaves room for cold starts and bursts. Reserving
       // needs an account whose regional concurrency stays at or above 100 unreserved (1,000 by default).
@@ -308,14 +322,6 @@ export class MarginaliaStack extends Stack {
       // About 28 requests/s at the API ceiling, a few tens of ms each: 1 to 2 busy instances; 5 for bursts.
       reservedConcurrentExecutions: ceilings.articleConcurrency,
     });
-    for (const fn of [comment, article]) {
-      Validations.of(fn.function).acknowledge({
-        id: 'AwsSolutions-L1',
-        reason:
-          'nodejs22.x is maintained until April 2027 and is what the bundles target and the benchmarks ' +
-          'measure (lib/bundle-options.ts); moving to nodejs24.x is planned with a benchmark run.',
-      });
-    }
     this.commentFunction = comment;
     this.articleFunction = article;
 
@@ -342,23 +348,9 @@ export class MarginaliaStack extends Stack {
         resources: indexNames.map((name) => `${table.tableArn}/index/${name}`),
       }),
     );
-    /** Lets the comment function read the one SSM parameter `name`, and no other. */
-    const allowParameterRead = (name: string) =>
-      comment.function.addToRolePolicy(
-        new PolicyStatement({
-          actions: ['ssm:GetParameter'],
-          resources: [
-            Stack.of(this).formatArn({
-              service: 'ssm',
-              resource: 'parameter',
-              resourceName: name.replace(/^\//, ''),
-            }),
-          ],
-        }),
-      );
     // Sign-in reads its token key once per cold start; only that one parameter. The key is a
     // SecureString under the AWS managed key, which SSM decrypts for callers allowed to read it.
-    allowParameterRead(jwtSecretParameterName);
+    allowParameterRead(comment.function, jwtSecretParameterName);
     // An explicit statement, because grant() would add the index ARNs, which reading counts never use.
     // Reactions write and remove a voter mark (Put/Delete) and read the count back (GetItem).
     article.function.addToRolePolicy(
@@ -399,7 +391,7 @@ export class MarginaliaStack extends Stack {
     ] as const) {
       if (value !== undefined) comment.function.addEnvironment(name, String(value));
     }
-    allowParameterRead(akismetKeyParameterName);
+    allowParameterRead(comment.function, akismetKeyParameterName);
     // ---- End of the Akismet key ------------------------------------------------------------------
 
     const integrations = {
@@ -483,9 +475,22 @@ export class MarginaliaStack extends Stack {
     const defaultRoute = api.node.tryFindChild('DefaultRoute');
     if (defaultRoute !== undefined) stage.node.addDependency(defaultRoute);
 
+    // Not behind the API: it only needs the API's address for the links in mails, so no cycle.
+    const notifier = new MarginaliaNotifier(this, 'Notifier', {
+      entry: entry('../functions/notify/handler.ts'),
+      table,
+      environment,
+      plan: notifications,
+      serverUrl: notifications.serverUrl ?? api.apiEndpoint,
+      jwtSecretParameterName,
+      logRetention: props.logRetention,
+    });
+    this.notifier = notifier;
+
     this.alarms = new MarginaliaAlarms(this, 'Alarms', {
       stage,
       functions: { Comment: comment.function, Article: article.function },
+      notifier: { function: notifier.function.function, failureQueue: notifier.failureQueue },
       table,
       indexNames,
       maxReadUnits: ceilings.maxReadUnits,
@@ -504,6 +509,10 @@ export class MarginaliaStack extends Stack {
     new CfnOutput(this, 'AlarmTopicArn', {
       description: 'The SNS topic every alarm notifies.',
       value: this.alarms.topic.topicArn,
+    });
+    new CfnOutput(this, 'NotifyFailureQueueUrl', {
+      description: 'Notifications that failed every retry (the outbox in the table keeps their state).',
+      value: notifier.failureQueue.queueUrl,
     });
   }
 }

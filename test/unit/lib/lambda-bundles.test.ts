@@ -1,4 +1,5 @@
 import { mkdtemp, rm } from 'node:fs/promises';
+import { builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { build, type Metafile } from 'esbuild';
@@ -7,6 +8,13 @@ import { lambdaBundleOptions, projectRoot, toEsbuildOptions } from '../../../lib
 
 /** 500 KB, in bytes (not KiB), as scripts/bench/report.ts reads the target. */
 const bundleLimit = 500_000;
+/**
+ * The notifier's own ceiling, twice the API functions': no request waits on its cold start (the stream, the
+ * schedule and SNS invoke it), and its mail composer and SES client are loaded by every invocation that mails.
+ */
+const notifyBundleLimit = 1_000_000;
+/** Packages a bundle may leave to a runtime `require` that never runs on Lambda: nunjucks' template watcher. */
+const optionalRequires = ['chokidar'];
 
 /** What only writes need: the markdown renderer and its libraries, KaTeX, the user-agent parser. */
 const writeOnlyPackages = [
@@ -66,11 +74,11 @@ const outputsHolding = (bundle: Bundle, input: string) =>
 
 describe('the Lambda bundles', () => {
   let directory: string;
-  const bundles: Record<'comment' | 'article', Bundle> = {} as never;
+  const bundles: Record<'comment' | 'article' | 'notify', Bundle> = {} as never;
 
   beforeAll(async () => {
     directory = await mkdtemp(join(tmpdir(), 'marginalia-bundles-'));
-    for (const name of ['comment', 'article'] as const) {
+    for (const name of ['comment', 'article', 'notify'] as const) {
       const outdir = join(directory, name);
       const result = await build({
         ...toEsbuildOptions(lambdaBundleOptions(), {
@@ -113,20 +121,52 @@ describe('the Lambda bundles', () => {
     },
   );
 
+  it('keeps the notify entry and each of its chunks under its own 1 MB ceiling', () => {
+    const sizes = Object.entries(bundles.notify.outputs).filter(([path]) => path.endsWith('.mjs'));
+
+    expect(sizes.map(([path]) => relative(directory, join(projectRoot, path)))).toContain('notify/index.mjs');
+    for (const [path, output] of sizes) expect(output.bytes, path).toBeLessThan(notifyBundleLimit);
+  });
+
+  it('leaves the notify bundle nothing to resolve on Lambda but Node built-ins and the template watcher', () => {
+    const builtins = new Set(builtinModules.flatMap((name) => [name, `node:${name}`]));
+    const external = Object.values(bundles.notify.outputs)
+      .flatMap((output) => output.imports)
+      .filter((imported) => imported.external)
+      .map((imported) => imported.path);
+
+    expect(external.length).toBeGreaterThan(0);
+    expect([...new Set(external.filter((path) => !builtins.has(path)))]).toEqual(optionalRequires);
+  });
+
+  it('carries neither the markdown renderer, KaTeX nor the user-agent parser in the notify bundle', () => {
+    // It shows stored HTML (sanitised again for mail): the writing side of comments is not its business.
+    for (const name of ['markdown-it', 'linkify-it', 'prismjs', 'katex', 'ua-parser-js']) {
+      expect(outputsHolding(bundles.notify, name), name).toEqual([]);
+    }
+    for (const module of writeOnlyModules) {
+      expect(outputsHolding(bundles.notify, module), module).toEqual([]);
+    }
+  });
+
   it('carries none of the write-only packages in the article bundle', () => {
     for (const name of writeOnlyPackages) expect(outputsHolding(bundles.article, name), name).toEqual([]);
   });
 
-  it('keeps KaTeX in a chunk of its own, which the renderer does not load with it', () => {
+  it('keeps KaTeX and Prism each in a chunk of its own, which the renderer does not load with it', () => {
     const { comment } = bundles;
-    const [katex, ...more] = outputsHolding(comment, 'katex');
     const [renderer] = outputsHolding(comment, 'functions/shared/domain/render-markdown.ts');
 
-    expect(more).toEqual([]);
-    expect(katex).toBeDefined();
     expect(renderer).toBeDefined();
-    expect(staticClosure(comment, renderer as string)).not.toContain(katex);
-    for (const name of ['markdown-it', 'prismjs', 'sanitize-html']) {
+    // Prism waits for a comment with a code fence, KaTeX for one with TeX (write-only-modules.ts).
+    for (const name of ['katex', 'prismjs']) {
+      const [chunk, ...more] = outputsHolding(comment, name);
+      expect(more, name).toEqual([]);
+      expect(chunk, name).toBeDefined();
+      expect(chunk, name).not.toBe(renderer);
+      expect(staticClosure(comment, renderer as string), name).not.toContain(chunk);
+    }
+    for (const name of ['markdown-it', 'sanitize-html']) {
       expect(outputsHolding(comment, name), name).toEqual([renderer]);
     }
   });

@@ -51,10 +51,10 @@ beforeAll(() => {
 });
 
 describe('MarginaliaAlarms', () => {
-  it('creates eight alarms that all notify one topic refusing plain HTTP', () => {
+  it('creates eleven alarms (three on the notifier) that all notify one topic refusing plain HTTP', () => {
     const topicId = stack.getLogicalId(stack.alarms.topic.node.defaultChild as CfnResource);
 
-    template.resourceCountIs('AWS::CloudWatch::Alarm', 8);
+    template.resourceCountIs('AWS::CloudWatch::Alarm', 11);
     template.allResourcesProperties('AWS::CloudWatch::Alarm', {
       AlarmActions: [{ Ref: topicId }],
       TreatMissingData: 'notBreaching',

@@ -61,7 +61,7 @@ const customProps: MarginaliaStackProps = {
   siteName: 'Example Blog',
   markdown: { emoji: false, tex: 'katex' },
   throttleRateLimit: 5,
-  throttleBurstLimit: 30,
+  throttleBurstLimit: 40,
   logRetention: RetentionDays.ONE_WEEK,
 };
 
@@ -278,6 +278,12 @@ describe('MarginaliaStack', () => {
       [`DELETE ${prefix}/token`, 'comment'],
       [`PUT ${prefix}/user`, 'comment'],
     ]),
+    ['GET /api/notification', 'comment'],
+    ['POST /api/notification', 'comment'],
+    ['GET /api/notification/unsubscribe', 'comment'],
+    ['POST /api/notification/unsubscribe', 'comment'],
+    ['GET /api/notification/moderate', 'comment'],
+    ['POST /api/notification/moderate', 'comment'],
     ['GET /ui', 'comment'],
     ['GET /ui/login', 'comment'],
     ['GET /ui/profile', 'comment'],
@@ -324,15 +330,17 @@ describe('MarginaliaStack', () => {
     expect(totals).toMatchObject({ rate: 50, burst: 100 });
   });
 
-  it('runs both functions on nodejs22.x arm64 with 512 MB and 10 s when synthesized', () => {
-    template.resourceCountIs('AWS::Lambda::Function', 2);
+  it('runs the three functions on nodejs22.x arm64 with 512 MB, the API ones with 10 s, when synthesized', () => {
+    template.resourceCountIs('AWS::Lambda::Function', 3);
     template.allResourcesProperties('AWS::Lambda::Function', {
       Runtime: 'nodejs22.x',
       Architectures: ['arm64'],
       MemorySize: 512,
-      Timeout: 10,
       Handler: 'index.handler',
     });
+    for (const fn of [stack.commentFunction, stack.articleFunction]) {
+      expect(props(functionId(stack, fn)).Timeout).toBe(10);
+    }
     // Source maps are read when an error is logged, not parsed on every cold start.
     for (const fn of [stack.commentFunction, stack.articleFunction]) {
       expect(environmentOf(template, functionId(stack, fn))).not.toHaveProperty('NODE_OPTIONS');
@@ -340,9 +348,9 @@ describe('MarginaliaStack', () => {
   });
 
   it('logs each function to its own log group kept one month when no retention is given', () => {
-    // The two functions' and the API's access logs.
-    template.resourceCountIs('AWS::Logs::LogGroup', 3);
-    for (const fn of [stack.commentFunction, stack.articleFunction]) {
+    // The three functions' and the API's access logs.
+    template.resourceCountIs('AWS::Logs::LogGroup', 4);
+    for (const fn of [stack.commentFunction, stack.articleFunction, stack.notifier.function]) {
       const logGroup = (props(functionId(stack, fn)).LoggingConfig as { LogGroup: { Ref: string } }).LogGroup
         .Ref;
 
@@ -513,7 +521,7 @@ describe('MarginaliaStack', () => {
     custom.hasResourceProperties('AWS::ApiGatewayV2::Api', {
       CorsConfiguration: Match.objectLike({ AllowOrigins: customProps.allowedOrigins }),
     });
-    expect(routeSettingsTotals(custom)).toMatchObject({ rate: 5, burst: 30 });
+    expect(routeSettingsTotals(custom)).toMatchObject({ rate: 5, burst: 40 });
     const logGroups = custom.findResources('AWS::Logs::LogGroup');
     for (const fn of [customStack.commentFunction, customStack.articleFunction]) {
       const logGroupId = customStack.getLogicalId(fn.logGroup.node.defaultChild as CfnLogGroup);
