@@ -3,13 +3,14 @@
  * function whose route list (functions/api-routes.ts) holds its route, as the stack's API Gateway does, and
  * writes the result back.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Context } from 'aws-lambda';
 import type { HttpEvent, HttpHandler, HttpResult } from '../functions/shared/http/http-types.js';
 import { apiRoutes, type FunctionName } from '../functions/api-routes.js';
 import { defaultRouteKey, matchRouteKey } from '../functions/shared/http/route-key.js';
 import { createLocalSite, type LocalSite, type StaticFile } from './local-site.js';
+import { localLambdaContext } from './local-stream/lambda-context.js';
 
 /** Options of the local server. */
 export interface LocalServerOptions {
@@ -276,23 +277,11 @@ function writeStatic(response: ServerResponse, file: StaticFile, headOnly: boole
 }
 
 function buildContext(functionName: FunctionName): Context {
-  const deadline = Date.now() + functionTimeoutMs;
-  const name = `marginalia-${functionName}`;
-  const region = process.env.AWS_REGION || 'us-east-1';
-  return {
-    callbackWaitsForEmptyEventLoop: true,
-    functionName: name,
-    functionVersion: '$LATEST',
-    invokedFunctionArn: `arn:aws:lambda:${region}:000000000000:function:${name}`,
-    memoryLimitInMB: '512',
-    awsRequestId: randomUUID(),
-    logGroupName: `/aws/lambda/${name}`,
-    logStreamName: 'local',
-    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
-    done: () => {},
-    fail: () => {},
-    succeed: () => {},
-  };
+  return localLambdaContext({
+    functionName: `marginalia-${functionName}`,
+    timeoutMs: functionTimeoutMs,
+    memoryLimitInMB: 512,
+  });
 }
 
 /** Splits a request target into path and query exactly as received (an absolute-form target keeps its path). */

@@ -1,6 +1,7 @@
 /**
  * `npm start`: DynamoDB Local (data kept in .data/dynamodb), the table from functions/shared/storage/table-definition.ts, and both
- * functions served over HTTP on 127.0.0.1 like API Gateway would call them.
+ * functions served over HTTP on 127.0.0.1 like API Gateway would call them; the notifier, woken by a poller
+ * of the table's stream (its checkpoint in .data/), sending to a local inbox when no mail is configured.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -11,16 +12,31 @@ import type { HttpHandler } from '../functions/shared/http/http-types.js';
 import type { FunctionName } from '../functions/api-routes.js';
 import { createLocalDynamoDbClient, ensureTable } from './create-table.js';
 import { type DynamoDbLocal, startDynamoDbLocal } from './dynamodb-local.js';
+import {
+  inboxPortsFromEnvironment,
+  type LocalInbox,
+  needsLocalInbox,
+  startLocalInbox,
+} from './local-inbox.js';
 import { createLocalServer } from './local-server.js';
+import type { RunningNotifier } from './local-stream/local-notifier.js';
 
 const host = '127.0.0.1';
 const projectRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dataRoot = join(projectRoot, '.data');
 /** Where `npm run admin` finds the running DynamoDB Local (it must not open the same files twice). */
 const endpointFile = join(dataRoot, 'dynamodb-endpoint');
+/** How far the notifier has read the table's stream: a restart sends nothing twice. */
+const streamCheckpointFile = join(dataRoot, 'notify-stream-checkpoint.json');
+/** The on-failure messages of batches the notifier gave up on (the events stay failed in /ui). */
+const deadLetterFile = join(dataRoot, 'notify-dead-letters.jsonl');
+/** Local mode's owner, when AUTHOR_EMAIL is unset and mail goes to the local inbox. */
+const demoOwnerAddress = 'owner@localhost.test';
 
 let dynamoDb: DynamoDbLocal | undefined;
 let server: Server | undefined;
+let inbox: LocalInbox | undefined;
+let notifier: RunningNotifier | undefined;
 let shuttingDown = false;
 
 try {
@@ -74,12 +90,26 @@ async function main(): Promise<void> {
   const address = localServer.address();
   const actualPort = typeof address === 'object' && address ? address.port : port;
   process.env.GRAVATAR_STR ||= `http://${host}:${actualPort}/avatar/{{mail|md5}}.svg`;
+  // The links in mails (unsubscribe, approve from the mail) lead to this server.
+  process.env.SERVER_URL ||= `http://${host}:${actualPort}`;
+  if (needsLocalInbox(process.env)) {
+    inbox = await startLocalInbox({ host, ...inboxPortsFromEnvironment(process.env) });
+    process.env.SMTP_HOST = inbox.smtpHost;
+    process.env.SMTP_PORT = String(inbox.smtpPort);
+    // A demo owner, so that new and waiting comments show their owner mails in the inbox too.
+    process.env.AUTHOR_EMAIL ||= demoOwnerAddress;
+    process.env.SENDER_EMAIL ||= 'marginalia@localhost.test';
+    process.env.SENDER_NAME ||= 'Marginalia (local)';
+  }
 
   // Imported only now, so that modules reading the environment at load time see the values set above.
   const { loadConfig } = await import('../functions/shared/config.js');
+  const { loadNotifyConfig } = await import('../functions/notify/notify-config.js');
   const { createLocalFunctions } = await import('./local-functions.js');
+  const { startLocalNotifier } = await import('./local-stream/local-notifier.js');
 
   const config = loadConfig(process.env);
+  const notifyConfig = loadNotifyConfig(process.env);
   const client = createLocalDynamoDbClient(engine.endpoint);
   try {
     await ensureTable(client, config.TABLE_NAME);
@@ -88,6 +118,13 @@ async function main(): Promise<void> {
   }
   await writeFile(endpointFile, engine.endpoint);
   provideHandlers(createLocalFunctions(config).handlers);
+  notifier = await startLocalNotifier({
+    config,
+    notify: notifyConfig,
+    checkpointPath: streamCheckpointFile,
+    deadLetterPath: deadLetterFile,
+    log: (message) => console.error(message),
+  });
 
   console.log(
     `DynamoDB Local: ${engine.endpoint} (ready in ${Date.now() - startedAt} ms), table ${config.TABLE_NAME}`,
@@ -99,6 +136,7 @@ async function main(): Promise<void> {
           'change its data (see the warning above). Do not import real exports into it.',
   );
   console.log(`Marginalia is listening on http://${host}:${actualPort} (the demo page is there too)`);
+  console.log(describeMail(notifyConfig));
   console.log('Press Ctrl-C to stop.');
 }
 
@@ -139,9 +177,26 @@ async function loadOrCreateSecret(name: string): Promise<string> {
   return secret;
 }
 
+/** Where the notifier's mail goes, for the start-up banner (no password, no address but the demo's). */
+function describeMail(notify: { readonly mailTransport?: string; readonly AUTHOR_EMAIL?: string }): string {
+  if (inbox) {
+    const owner =
+      notify.AUTHOR_EMAIL === demoOwnerAddress ? `; the owner is ${demoOwnerAddress} (set AUTHOR_EMAIL)` : '';
+    return (
+      `Notifications: mails go to the local inbox, read them at ${inbox.webUrl} ` +
+      `(SMTP ${inbox.smtpHost}:${inbox.smtpPort}${owner})`
+    );
+  }
+  const channel = notify.mailTransport === 'ses' ? 'Amazon SES' : 'the SMTP server configured';
+  return `Notifications: mails go through ${channel}`;
+}
+
 async function closeEverything(): Promise<void> {
   shuttingDown = true;
   await rm(endpointFile, { force: true });
+  // The batch being sent finishes first, its checkpoint written, while the table is still there.
+  await notifier?.stop();
+  await inbox?.stop();
   const localServer = server;
   if (localServer?.listening) {
     await new Promise<void>((resolveClosed) => {

@@ -1,0 +1,341 @@
+import { randomBytes } from 'node:crypto';
+import type { DynamoDBRecord } from 'aws-lambda';
+import { Webhook } from 'standardwebhooks';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { loadNotifyConfig } from '../../functions/notify/notify-config.js';
+import { type RunningNotifier, startLocalNotifier } from '../../scripts/local-stream/local-notifier.js';
+import { signInTestAdministrator } from '../support/administrator.js';
+import { createLocalApi } from '../support/local-services.js';
+import { type RecordingServer, startRecordingServer } from '../support/recording-server.js';
+import { closedPort, type ReceivedMail, type SmtpSink, startSmtpSink } from '../support/smtp-sink.js';
+import { createPollerFiles, type PollerFiles } from '../support/stream-poller.js';
+import { testConfig } from '../support/test-config.js';
+import { createTestTable, type TestTable } from '../support/test-table.js';
+
+/**
+ * The whole notification pipeline, as `npm start` runs it: the comment function (through the local API)
+ * writes outbox events, the stream poller reads them from DynamoDB Local's stream and wakes the real
+ * notifier, which mails a real SMTP server on loopback and posts to a webhook receiver on loopback.
+ */
+
+const owner = 'owner@blog.example.test';
+const serverUrl = 'https://comments.example.test';
+const waitLong = { timeout: 15_000, interval: 25 };
+
+/** One notification log entry as GET /api/notification answers it. */
+interface LogEntry {
+  readonly id: string;
+  readonly state: string;
+  readonly attempts: number;
+  readonly lastError?: string;
+  readonly comment?: { readonly id: string };
+  readonly deliveries: readonly { recipient: string; state: string; attempts: number; lastError?: string }[];
+}
+
+/** A table, the local API over it, and the notifier reading its stream, with a mail sink and a webhook receiver. */
+interface Pipeline {
+  readonly api: ReturnType<typeof createLocalApi>;
+  readonly notifier: RunningNotifier;
+  readonly files: PollerFiles;
+  readonly webhookSecret: string;
+  readonly receiver: RecordingServer;
+  /** The status the webhook receiver answers with. */
+  webhookStatus: number;
+  /** POSTs a comment as a reader from its own IP; answers its id. */
+  post(body: Record<string, unknown>, lang?: string): Promise<string>;
+  /** The log entry of the event about comment `commentId`. */
+  logEntry(commentId: string): Promise<LogEntry | undefined>;
+  readonly adminAuthorization: string;
+}
+
+describe('notifications end to end', () => {
+  const cleanups: (() => Promise<void>)[] = [];
+  let sourceIp = 0;
+
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+
+  async function startPipeline(options: { smtpPort: number; retryAttempts?: number }): Promise<Pipeline> {
+    const table: TestTable = await createTestTable();
+    cleanups.push(() => table.drop());
+    let webhookStatus = 204;
+    const receiver = await startRecordingServer(() => ({ status: webhookStatus, body: '' }));
+    cleanups.push(() => receiver.close());
+    const webhookSecret = `whsec_${randomBytes(32).toString('base64')}`;
+    const env = {
+      IPQPS: '0',
+      LIST_CACHE_MS: '0',
+      JWT_TOKEN: 'notifications-e2e-secret-0123456789abcdef',
+      SITE_NAME: 'Test Blog',
+      SITE_URL: 'https://blog.example.test',
+      SERVER_URL: serverUrl,
+      AUTHOR_EMAIL: owner,
+      AUTHOR_LANG: 'en',
+      SMTP_HOST: '127.0.0.1',
+      SMTP_PORT: String(options.smtpPort),
+      SENDER_EMAIL: 'noreply@blog.example.test',
+      SENDER_NAME: 'Test Blog',
+      WEBHOOK: `${receiver.endpoint}/hook`,
+      WEBHOOK_SECRET: webhookSecret,
+    };
+    const api = createLocalApi(table, env);
+    const files = await createPollerFiles();
+    cleanups.push(() => files.remove());
+    const notifier = await startLocalNotifier({
+      config: testConfig({
+        TABLE_NAME: table.tableName,
+        DYNAMODB_ENDPOINT: table.endpoint,
+        DYNAMODB_CONNECT_TIMEOUT_MS: '10000',
+        DYNAMODB_REQUEST_TIMEOUT_MS: '20000',
+        ...env,
+      }),
+      notify: loadNotifyConfig(env),
+      checkpointPath: files.checkpointPath,
+      deadLetterPath: files.deadLetterPath,
+      poller: {
+        pollIntervalMs: 25,
+        batchingWindowMs: 0,
+        retryDelayMs: 50,
+        maxRetryDelayMs: 100,
+        settings: { retryAttempts: options.retryAttempts ?? 2 },
+      },
+      sweepIntervalMs: 0,
+      log: () => {},
+    });
+    cleanups.push(() => notifier.stop());
+    const adminAuthorization = await signInTestAdministrator(api);
+    const pipeline: Pipeline = {
+      api,
+      notifier,
+      files,
+      webhookSecret,
+      receiver,
+      get webhookStatus() {
+        return webhookStatus;
+      },
+      set webhookStatus(status) {
+        webhookStatus = status;
+      },
+      adminAuthorization,
+      async post(body, lang) {
+        sourceIp += 1;
+        const answer = await api.call({
+          method: 'POST',
+          path: '/api/comment',
+          query: lang ? `lang=${lang}` : '',
+          body: { url: '/posts/hello', ...body },
+          sourceIp: `10.9.${Math.floor(sourceIp / 250)}.${sourceIp % 250}`,
+        });
+        expect(answer.status).toBe(200);
+        return answer.body.data.objectId as string;
+      },
+      async logEntry(commentId) {
+        const answer = await api.call({
+          path: '/api/notification',
+          query: 'days=2&limit=200',
+          headers: { authorization: adminAuthorization },
+        });
+        expect(answer.status).toBe(200);
+        return (answer.body.data.data as LogEntry[]).find((entry) => entry.comment?.id === commentId);
+      },
+    };
+    return pipeline;
+  }
+
+  async function startSink(port = 0): Promise<SmtpSink> {
+    const sink = await startSmtpSink(port);
+    cleanups.push(() => sink.stop());
+    return sink;
+  }
+
+  const header = (mail: ReceivedMail, name: string) =>
+    mail.parsed.headerLines
+      .find((line) => line.key === name)
+      ?.line.replace(/^[^:]+:\s*/, '')
+      .replace(/\r?\n\s+/g, ' ');
+
+  it("mails a reply to the parent's author in the parent's language, once, with one-click unsubscribe the API honours", async () => {
+    const sink = await startSink();
+    const pipeline = await startPipeline({ smtpPort: sink.port });
+    const alice = 'alice@reader.example.test';
+    const root = await pipeline.post({ comment: '第一条评论', nick: 'Alice', mail: alice }, 'zh-CN');
+    const reply = await pipeline.post(
+      {
+        comment: 'Hello **Alice** & co',
+        nick: 'Bob <b>',
+        mail: 'bob@reader.example.test',
+        pid: root,
+        rid: root,
+      },
+      'en',
+    );
+
+    await vi.waitFor(() => expect(sink.mailsTo(alice)).toHaveLength(1), waitLong);
+    await vi.waitFor(async () => {
+      expect((await pipeline.logEntry(root))?.state).toBe('sent');
+      expect((await pipeline.logEntry(reply))?.state).toBe('sent');
+    }, waitLong);
+    const [mail] = sink.mailsTo(alice) as [ReceivedMail];
+    expect(mail.recipients).toEqual([alice]);
+    expect(mail.parsed.to).toMatchObject({ value: [{ address: alice }] });
+    expect(mail.parsed.cc).toBeUndefined();
+    expect(mail.parsed.from).toMatchObject({ value: [{ address: 'noreply@blog.example.test' }] });
+    expect(mail.parsed.subject).toBe('Alice，『Test Blog』上的评论收到了回复');
+    expect(mail.parsed.html).toContain('第一条评论');
+    expect(mail.parsed.html).toContain('Bob &lt;b&gt;');
+    expect(mail.parsed.html).not.toContain('Bob <b>');
+    expect(header(mail, 'auto-submitted')).toBe('auto-generated');
+    expect(header(mail, 'list-unsubscribe-post')).toBe('List-Unsubscribe=One-Click');
+    const unsubscribe = /^<(https:\/\/[^>]+)>$/.exec(header(mail, 'list-unsubscribe') ?? '')?.[1] ?? '';
+    const link = new URL(unsubscribe);
+    expect(link.origin + link.pathname).toBe(`${serverUrl}/api/notification/unsubscribe`);
+    expect(mail.parsed.html).toContain(unsubscribe.replaceAll('&', '&amp;'));
+    // The owner is told of both comments, in AUTHOR_LANG; the replier of nothing.
+    expect(sink.mailsTo(owner).map((ownerMail) => ownerMail.parsed.subject)).toEqual([
+      'New comment on Test Blog',
+      'New comment on Test Blog',
+    ]);
+    expect(sink.mailsTo('bob@reader.example.test')).toEqual([]);
+
+    const oneClick = await pipeline.api.call({
+      method: 'POST',
+      path: link.pathname,
+      query: link.search.slice(1),
+      body: 'List-Unsubscribe=One-Click',
+      contentType: 'application/x-www-form-urlencoded',
+    });
+    expect(oneClick.status).toBe(200);
+    const again = await pipeline.post(
+      { comment: 'Another answer', nick: 'Carol', mail: 'carol@reader.example.test', pid: root, rid: root },
+      'en',
+    );
+
+    await vi.waitFor(async () => expect((await pipeline.logEntry(again))?.state).toBe('sent'), waitLong);
+    const entry = await pipeline.logEntry(again);
+    expect(entry?.deliveries).toContainEqual(
+      expect.objectContaining({ recipient: 'parent', state: 'skipped' }),
+    );
+    expect(sink.mailsTo(owner)).toHaveLength(3);
+    expect(sink.mailsTo(alice)).toHaveLength(1);
+  });
+
+  it('posts each notice to the webhook signed as Standard Webhooks signs, with no address in it', async () => {
+    const sink = await startSink();
+    const pipeline = await startPipeline({ smtpPort: sink.port });
+    const mail = 'dora@reader.example.test';
+
+    const id = await pipeline.post({ comment: 'Signed, sealed', nick: 'Dora', mail });
+
+    await vi.waitFor(() => expect(pipeline.receiver.requests).toHaveLength(1), waitLong);
+    const [request] = pipeline.receiver.requests;
+    const headers = Object.fromEntries(
+      ['webhook-id', 'webhook-timestamp', 'webhook-signature'].map((name) => [
+        name,
+        String(request?.headers[name]),
+      ]),
+    );
+    const payload = new Webhook(pipeline.webhookSecret).verify(request?.body ?? '', headers);
+    expect(payload).toMatchObject({
+      type: 'comment.created',
+      version: 1,
+      data: { comment: { id, nick: 'Dora', url: '/posts/hello' }, site: { name: 'Test Blog' } },
+    });
+    expect(request?.body).not.toContain(mail);
+    expect(request?.body).not.toContain(owner);
+    expect(() =>
+      new Webhook(pipeline.webhookSecret).verify((request?.body ?? '').replace('Dora', 'Eve'), headers),
+    ).toThrow();
+  });
+
+  it('mails each notice exactly once to an SMTP server that was down and then came up', async () => {
+    const port = await closedPort();
+    const pipeline = await startPipeline({ smtpPort: port, retryAttempts: 100 });
+    const alice = 'alice.down@reader.example.test';
+    const root = await pipeline.post({ comment: 'While the server is down', nick: 'Alice', mail: alice });
+    const reply = await pipeline.post({
+      comment: 'Answered while down',
+      nick: 'Bob',
+      mail: 'bob.down@reader.example.test',
+      pid: root,
+      rid: root,
+    });
+    // The stream hands records over in order: the first event's failure holds the reply back, as on AWS.
+    await vi.waitFor(async () => {
+      const entry = await pipeline.logEntry(root);
+      expect(entry?.deliveries).toContainEqual(
+        expect.objectContaining({
+          recipient: 'owner',
+          state: 'failed',
+          lastError: expect.stringMatching(/ECONNREFUSED/),
+        }),
+      );
+    }, waitLong);
+
+    const sink = await startSink(port);
+
+    await vi.waitFor(async () => {
+      expect((await pipeline.logEntry(root))?.state).toBe('sent');
+      expect((await pipeline.logEntry(reply))?.state).toBe('sent');
+    }, waitLong);
+    // Lambda may hand a record over again, and the sweep runs beside the stream: neither sends twice.
+    await pipeline.notifier.notifier.handler({
+      Records: [outboxRecord(root, '1'), outboxRecord(reply, '2')],
+    });
+    await pipeline.notifier.sweep();
+    expect(sink.mailsTo(owner)).toHaveLength(2);
+    expect(sink.mailsTo(alice)).toHaveLength(1);
+    expect(sink.mails).toHaveLength(3);
+  });
+
+  it('shows a channel that keeps failing as failed in the log, and delivers it once re-driven after the fix', async () => {
+    const sink = await startSink();
+    const pipeline = await startPipeline({ smtpPort: sink.port, retryAttempts: 2 });
+    pipeline.webhookStatus = 500;
+
+    const id = await pipeline.post({
+      comment: 'Nobody hears the hook',
+      nick: 'Frank',
+      mail: 'frank@reader.example.test',
+    });
+
+    await vi.waitFor(async () => expect(await pipeline.files.deadLetters()).toHaveLength(1), waitLong);
+    const failed = await pipeline.logEntry(id);
+    expect(failed).toMatchObject({ state: 'failed' });
+    expect(failed?.deliveries).toContainEqual(
+      expect.objectContaining({
+        recipient: 'webhook',
+        state: 'failed',
+        lastError: expect.stringContaining('500'),
+      }),
+    );
+    expect(failed?.deliveries).toContainEqual(expect.objectContaining({ recipient: 'owner', state: 'sent' }));
+    // Once and two retries, as the mapping's settings say.
+    expect(pipeline.receiver.requests).toHaveLength(3);
+
+    pipeline.webhookStatus = 204;
+    const redrive = await pipeline.api.call({
+      method: 'POST',
+      path: '/api/notification',
+      body: { action: 'redrive', id: failed?.id },
+      headers: { authorization: pipeline.adminAuthorization },
+    });
+    expect(redrive.status).toBe(200);
+
+    await vi.waitFor(async () => expect((await pipeline.logEntry(id))?.state).toBe('sent'), waitLong);
+    expect(pipeline.receiver.requests).toHaveLength(4);
+    expect(sink.mailsTo(owner)).toHaveLength(1);
+  });
+});
+
+/** The stream record of outbox event `eventId` put pending, as Lambda would hand it over (again). */
+function outboxRecord(eventId: string, sequenceNumber: string): DynamoDBRecord {
+  return {
+    eventName: 'INSERT',
+    eventSource: 'aws:dynamodb',
+    dynamodb: {
+      SequenceNumber: sequenceNumber,
+      NewImage: { entity: { S: 'outbox' }, state: { S: 'pending' }, eventId: { S: eventId } },
+    },
+  };
+}
