@@ -430,7 +430,14 @@ describe('DynamoDB round trips per operation', () => {
       'ConditionCheck',
       'Update',
       'Update',
+      'Put',
     ]);
+    // The outbox event of the new comment, committed with it (issue 15: nothing to notify is ever lost).
+    expect(items[7]?.Put?.Item).toMatchObject({
+      entity: 'outbox',
+      cause: 'comment.submitted',
+      state: 'pending',
+    });
     // An approved reply sits under its root, visible; only roots carry the roots-index partition.
     expect(items[0]?.Put?.Item?.sk).toBe(`C#01A#${body.data.objectId}`);
     expect(items[0]?.Put?.Item).not.toHaveProperty('rootsPk');

@@ -239,7 +239,13 @@ describe('createModerationRepository', () => {
       'Update',
       'Update',
       'Update',
+      'Put',
     ]);
+    // The approval's outbox event, in the same transaction: whoever it notifies is told.
+    expect(calls[0]?.args[0].input.TransactItems?.[3]?.Put?.Item).toMatchObject({
+      entity: 'outbox',
+      cause: 'comment.approved',
+    });
     expect(calls[0]?.args[0].input.TransactItems?.[0]?.Update?.ExpressionAttributeValues).toMatchObject({
       ':a0': 'approved',
       ':a1': 'x',
