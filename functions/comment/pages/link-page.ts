@@ -14,8 +14,9 @@ const style = `
 
 /**
  * A page of a link in a mail (unsubscribe, moderate): the page shell's policy (its own nonce only, framed
- * by no site, no Referer, never cached) with no script at all, plain forms that post back to this address,
- * `status` as the answer's, and kept out of search engines.
+ * by no site, no Referer, never cached) with no script at all, no image from another site (a comment's
+ * image would tell its author when and from where the owner opened the link), plain forms that post back
+ * to this address, `status` as the answer's, and kept out of search engines.
  */
 export function linkPage(page: { status: number; lang: Lang; title: string; body: string }): HttpResult {
   const result = htmlPage({
@@ -23,6 +24,7 @@ export function linkPage(page: { status: number; lang: Lang; title: string; body
     style,
     body: `<main lang="${page.lang}">\n<h1>${escapeHtml(page.title)}</h1>\n${page.body}\n</main>`,
     script: '',
+    remoteImages: false,
   });
   return { ...result, statusCode: page.status, headers: { ...result.headers, 'x-robots-tag': 'noindex' } };
 }

@@ -1,5 +1,6 @@
 import type { ListedComment } from '../../shared/domain/comment.js';
 import type { Lang } from '../../shared/domain/messages.js';
+import { pageLink } from '../../shared/domain/rss-feed.js';
 import type { HttpResult } from '../../shared/http/http-types.js';
 import type { ModerateClaims } from '../../shared/notify/link-token.js';
 import { linkPage, paragraph, postButton } from './link-page.js';
@@ -88,7 +89,8 @@ const moderationLink = (lang: Lang) => `<p><a href="../../ui">${escapeHtml(texts
 /** The comment as the owner sees it before acting: author, page, status, time, and its sanitised HTML. */
 function commentCard(comment: ListedComment, context: ModeratePageContext): string {
   const text = texts[context.lang];
-  const pageUrl = context.siteUrl ? `${context.siteUrl.replace(/\/$/, '')}${comment.url}` : undefined;
+  // Through pageLink, as the mails and feeds build it: a url such as `@evil.example/x` stays on the site.
+  const pageUrl = pageLink(context.siteUrl, comment.url);
   const page = pageUrl
     ? `<a href="${escapeHtml(pageUrl)}" rel="noopener noreferrer">${escapeHtml(comment.url)}</a>`
     : escapeHtml(comment.url);

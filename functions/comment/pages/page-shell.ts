@@ -31,7 +31,14 @@ const baseStyle = `
  * A small HTML page with a strict Content-Security-Policy: only its own nonce-bearing script and
  * style run, it may only call this server, and no other site may frame it (no clickjacking).
  */
-export function htmlPage(page: { title: string; body: string; style?: string; script: string }): HttpResult {
+export function htmlPage(page: {
+  title: string;
+  body: string;
+  style?: string;
+  script: string;
+  /** Images from other sites (avatars); false: only this server's and data: images load. */
+  remoteImages?: boolean;
+}): HttpResult {
   const nonce = randomBytes(16).toString('base64');
   const html = `<!doctype html>
 <html lang="en">
@@ -56,7 +63,7 @@ ${page.body}
         `script-src 'nonce-${nonce}'`,
         `style-src 'nonce-${nonce}'`,
         "connect-src 'self'",
-        "img-src 'self' https: data:",
+        page.remoteImages === false ? "img-src 'self' data:" : "img-src 'self' https: data:",
         "form-action 'self'",
         "frame-ancestors 'none'",
         "base-uri 'none'",

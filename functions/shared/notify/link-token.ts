@@ -58,6 +58,8 @@ export async function readLinkToken<Purpose extends LinkClaims['purpose']>(
       typ: header.typ,
       audience,
       currentDate: new Date(nowMs),
+      // Every link we sign expires: a token without `exp` is not one of ours.
+      requiredClaims: ['exp'],
     });
     if (payload.purpose !== purpose) return undefined;
     if (purpose === 'unsubscribe') {

@@ -112,6 +112,29 @@ describe('GET /api/notification/moderate', () => {
     expect({ moderated, removed }).toEqual({ moderated: [], removed: [] });
   });
 
+  it.each(['@evil.example/x', '.evil.example/x'])(
+    'links a comment whose url is %s to a page of the site, never to another host',
+    async (url) => {
+      const { show } = mailModeration({ stored: { ...waiting, url } });
+
+      const page = await call(show, 'GET', q({ token: await moderation('approve') }));
+
+      const href = /<a href="([^"]+)" rel="noopener noreferrer">/.exec(page.body)?.[1] ?? '';
+      expect(new URL(href.replaceAll('&#38;', '&')).host).toBe('blog.example');
+    },
+  );
+
+  it("loads no image from another site: a comment's image would tell its author when the owner opened the link", async () => {
+    const { show } = mailModeration({
+      stored: { ...waiting, html: '<p><img src="https://tracker.example/p.gif" loading="lazy"></p>\n' },
+    });
+
+    const page = await call(show, 'GET', q({ token: await moderation('approve') }));
+
+    expect(page.headers['content-security-policy']).toContain("img-src 'self' data:;");
+    expect(page.headers['content-security-policy']).not.toMatch(/img-src[^;]*https:/);
+  });
+
   it.each([
     ['spam', 'Mark this comment as spam?', 'Mark as spam'],
     ['delete', 'Delete this comment?', 'Delete'],
