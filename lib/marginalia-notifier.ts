@@ -58,7 +58,7 @@ export class MarginaliaNotifier extends Construct {
   readonly function: MarginaliaFunction;
   /**
    * Where failures end: the stream's batches that exhausted their retries or age (metadata only: shard and
-   * sequence numbers), and the schedule's and SNS's invocations that failed every retry (their event).
+   * sequence numbers), and the schedule's and SNS's invocations that failed (their event; no retry).
    */
   readonly failureQueue: Queue;
   /** The event source mapping from the table's stream. */
@@ -106,6 +106,10 @@ export class MarginaliaNotifier extends Construct {
       // SNS one per bounce, so the load is bounded by the table's own write maximum.
     });
     this.function = fn;
+    // No asynchronous retries: a failed or timed-out sweep is replaced by the next tick, whereas Lambda's two
+    // retries would spend the events' bounded sweeps within minutes. An SNS notice that fails goes straight to
+    // the failure queue (its alarm shows it).
+    fn.function.configureAsyncInvoke({ retryAttempts: 0 });
     // Templates are the settings that can grow: the whole environment, the layer's variables with it, must
     // fit in Lambda's 4 KB, or the deploy fails half-way.
     const bytes = environmentBytes(fn.environment());

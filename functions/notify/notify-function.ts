@@ -15,10 +15,17 @@ import { createSweep } from './sweep.js';
 /** Everything that wakes the notifier: the table's stream, the sweep's schedule, SES feedback through SNS. */
 export type NotifyInvocation = DynamoDBStreamEvent | ScheduledEvent | SNSEvent;
 
+/** What the notifier reads of the Lambda context (local mode's sweep passes none: it has no deadline). */
+export interface NotifyContext {
+  readonly awsRequestId?: string;
+  /** Milliseconds left of this invocation: the sweep stops taking events when it runs short. */
+  readonly getRemainingTimeInMillis?: () => number;
+}
+
 /** The notifier: a stream batch answers its partial failures; a schedule sweeps; SNS suppresses addresses. */
 export interface NotifyFunction {
-  (event: DynamoDBStreamEvent, context?: { readonly awsRequestId?: string }): Promise<DynamoDBBatchResponse>;
-  (event: ScheduledEvent | SNSEvent, context?: { readonly awsRequestId?: string }): Promise<void>;
+  (event: DynamoDBStreamEvent, context?: NotifyContext): Promise<DynamoDBBatchResponse>;
+  (event: ScheduledEvent | SNSEvent, context?: NotifyContext): Promise<void>;
 }
 
 const isScheduled = (event: NotifyInvocation): event is ScheduledEvent =>
@@ -38,11 +45,12 @@ const eventIdOf = (record: DynamoDBRecord) => record.dynamodb?.NewImage?.eventId
  * outbox event put or set back to pending) is processed, all at once; a record whose event is not final
  * (a delivery failed) or whose processing threw is answered as a batch item failure, so Lambda retries it
  * (bisecting) and finally sends it to the on-failure queue, while its event stays failed for the sweep and
- * `/ui`. A scheduled event runs the sweep. An SNS event is SES feedback (bounces, complaints).
+ * `/ui`. A scheduled event runs the sweep (which sets events back to pending for the stream, within the
+ * invocation's time). An SNS event is SES feedback (bounces, complaints).
  */
 export function createNotifyFunction(dependencies: NotifyDependencies): NotifyFunction {
   const processEvent = createProcessEvent(dependencies);
-  const sweep = createSweep({ ...dependencies, processEvent });
+  const sweep = createSweep(dependencies);
   const sesFeedback = createSesFeedback(dependencies);
 
   async function processRecord(record: DynamoDBRecord): Promise<boolean> {
@@ -59,12 +67,14 @@ export function createNotifyFunction(dependencies: NotifyDependencies): NotifyFu
 
   async function handle(
     event: NotifyInvocation,
-    context?: { readonly awsRequestId?: string },
+    context?: NotifyContext,
   ): Promise<DynamoDBBatchResponse | void> {
     setRequestId(context?.awsRequestId);
     if (isScheduled(event)) {
-      const report = await sweep();
-      if (report.failed > 0) logError('The sweep left outbox events failed', { ...report });
+      const remaining = context?.getRemainingTimeInMillis;
+      const report = await sweep(remaining && (() => remaining.call(context)));
+      if (report.deferred > 0)
+        logError('The sweep ran short of time; the next run takes the rest', { ...report });
       return;
     }
     if (isSns(event)) {

@@ -209,8 +209,15 @@ export function createProcessEvent(dependencies: ProcessEventDependencies): Proc
     for (const { recipient, reason } of plan.skipped) {
       await deliveries.record(eventId, recipient, { state: 'skipped', lastError: reason }, now());
     }
-    // One recipient's failure (a channel down) neither delays nor stops another's.
-    const results = await Promise.all(plan.notices.map((planned) => deliver(event, planned, comments)));
+    // One recipient's failure (a channel down) neither delays nor stops another's; a delivery whose claim or
+    // record threw (the table unreachable) is a failure too, and every other one still finishes before the
+    // event is recorded, so nothing goes on sending unobserved.
+    const settled = await Promise.allSettled(
+      plan.notices.map((planned) => deliver(event, planned, comments)),
+    );
+    const results = settled.map((outcome): DeliveryResult =>
+      outcome.status === 'fulfilled' ? outcome.value : { state: 'failed', error: keptError(outcome.reason) },
+    );
     const failures = plan.notices.flatMap((planned, index) => {
       const result = results[index];
       return result?.state === 'failed' ? [`${planned.recipient}: ${result.error}`] : [];
@@ -219,7 +226,7 @@ export function createProcessEvent(dependencies: ProcessEventDependencies): Proc
       await deliveries.finishEvent(eventId, { state: 'failed', lastError: failures.join('; ') }, now());
       return { final: false, state: 'failed' };
     }
-    // Another sender holds a delivery: it finishes the event (or, if it dies, the sweep does).
+    // Another sender holds a delivery: it finishes the event (or, if it dies, the sweep re-drives it).
     if (results.some((result) => result.state === 'held elsewhere'))
       return { final: true, state: 'held elsewhere' };
     await deliveries.finishEvent(eventId, { state: 'sent' }, now());

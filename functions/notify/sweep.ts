@@ -1,11 +1,8 @@
-import { logError } from '../shared/log.js';
 import type { DeliveryStore } from '../shared/storage/delivery-store.js';
-import { keptError, type ProcessEvent } from './process-event.js';
 
 /** What the sweep needs. */
 export interface SweepDependencies {
-  readonly deliveries: Pick<DeliveryStore, 'eventsToRedrive' | 'markSwept'>;
-  readonly processEvent: ProcessEvent;
+  readonly deliveries: Pick<DeliveryStore, 'eventsToRedrive' | 'redriveBySweep'>;
   readonly now: () => number;
 }
 
@@ -17,32 +14,40 @@ export interface SweepSettings {
   readonly maxSweeps?: number;
   /** Events re-driven per run: bounds the run's time; the next run takes the rest. */
   readonly limit?: number;
+  /** The sweep takes no further event once less time than this is left of its invocation. */
+  readonly minTimeLeftMs?: number;
 }
 
 /** What one run did. */
 export interface SweepReport {
+  /** Set back to pending, for the stream to process. */
   readonly redriven: number;
-  /** Left final: sent, skipped, or finished by another sender. */
-  readonly settled: number;
-  readonly failed: number;
+  /** Found but left for the next run: the invocation's time ran short. */
+  readonly deferred: number;
 }
 
-/** Re-drives what the stream left behind; runs on a schedule. */
-export type Sweep = () => Promise<SweepReport>;
+/**
+ * Re-drives what the stream left behind; runs on a schedule. `timeLeftMs` (the invocation's
+ * `getRemainingTimeInMillis`; none locally) stops it from taking more events than its time allows.
+ */
+export type Sweep = (timeLeftMs?: () => number) => Promise<SweepReport>;
 
 const dayMs = 86_400_000;
 
 /**
  * Builds the sweep: the events of today and yesterday (UTC) left `pending` for more than `staleMs` (5
- * minutes), or `failed`, each at most `maxSweeps` (5) times, are processed again here, one after another
- * (the stream's own retries run beside it; the deliveries' leases keep the two from sending twice).
+ * minutes), or `failed`, each at most `maxSweeps` (5) times, are set back to `pending` (`limit`: 25 a run).
+ * The stream then processes each, as it does a `/ui` re-drive: the sweep processes nothing itself, so an event
+ * is never run by the sweep and the stream at once, and a run lasts a few writes, not a few sends. It takes no
+ * further event once less than `minTimeLeftMs` (25 s) is left of its invocation: the next run takes the rest.
  */
 export function createSweep(dependencies: SweepDependencies, settings: SweepSettings = {}): Sweep {
-  const { deliveries, processEvent, now } = dependencies;
+  const { deliveries, now } = dependencies;
   const staleMs = settings.staleMs ?? 5 * 60_000;
   const maxSweeps = settings.maxSweeps ?? 5;
   const limit = settings.limit ?? 25;
-  return async () => {
+  const minTimeLeftMs = settings.minTimeLeftMs ?? 25_000;
+  return async (timeLeftMs) => {
     const time = now();
     const day = (at: number) => new Date(at).toISOString().slice(0, 10);
     const eventIds = await deliveries.eventsToRedrive({
@@ -52,24 +57,13 @@ export function createSweep(dependencies: SweepDependencies, settings: SweepSett
       limit,
     });
     let redriven = 0;
-    let settled = 0;
-    let failed = 0;
-    for (const eventId of eventIds) {
-      // Counted before it is tried, so an event that throws every time still runs out of sweeps.
-      if (!(await deliveries.markSwept(eventId))) continue;
-      redriven += 1;
-      try {
-        const outcome = await processEvent(eventId);
-        if (outcome.final) settled += 1;
-        else failed += 1;
-      } catch (error) {
-        failed += 1;
-        logError('The sweep could not process an outbox event', {
-          eventId,
-          error: keptError(error),
-        });
+    for (const [index, eventId] of eventIds.entries()) {
+      if (timeLeftMs && timeLeftMs() < minTimeLeftMs) {
+        return { redriven, deferred: eventIds.length - index };
       }
+      // Counted as it is set back, so an event that fails every time still runs out of sweeps.
+      if (await deliveries.redriveBySweep(eventId, now())) redriven += 1;
     }
-    return { redriven, settled, failed };
+    return { redriven, deferred: 0 };
   };
 }

@@ -15,7 +15,7 @@ import { prismHighlighter } from '../../functions/shared/domain/highlight-code.j
 import { allMarkdownFeatures, renderMarkdown } from '../../functions/shared/domain/render-markdown.js';
 import { texToMathml } from '../../functions/shared/domain/tex-to-mathml.js';
 import { describeUserAgent } from '../../functions/shared/domain/user-agent.js';
-import { toCommentItem } from '../../functions/shared/storage/comment-item.js';
+import { replyNotifiedAttribute, toCommentItem } from '../../functions/shared/storage/comment-item.js';
 import { entities, keys } from '../../functions/shared/storage/keys.js';
 import { createMergeLedger, createPageKeys, type MergeRule, type PageMerge } from './page-keys.js';
 import type { ParsedSource, SourceComment } from './source.js';
@@ -274,6 +274,9 @@ export function planImport(source: ParsedSource, options: PlanOptions = {}): Imp
       insertedAt: source_.insertedAt,
     };
     const item = toCommentItem(stored, hash);
+    // An approved reply the old system showed was answered long ago: approving it again after holding it
+    // must not mail its parent's author now (the flag a live reply gets when its parent's author is told).
+    if (stored.rid !== undefined && stored.status === 'approved') item[replyNotifiedAttribute] = true;
     if (!ipHash) delete item.ipHash;
     item.importedFrom = `${source.format}:${source_.sourceId}`;
     ledger.record('comments', source_.rawUrl, source_.url, 1);

@@ -13,6 +13,13 @@ export const listedAttributes = recentIndexAttributes;
 export const threadAttributes = [...listedAttributes, 'type'] as const;
 
 /**
+ * Set (true) on a reply whose parent's author has been told of it: stored approved (its submission event), or
+ * approved by a moderator (its approval event). A later approval (after a move back to waiting, or an approve
+ * link used again) then writes no event: nobody is told twice of one reply.
+ */
+export const replyNotifiedAttribute = 'replyNotified';
+
+/**
  * The index attributes of a comment in `status`: the recent index's status partition for every comment,
  * and for a root its roots-index partition (by status, pinned or not).
  */

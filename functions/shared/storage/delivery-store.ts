@@ -55,8 +55,12 @@ export interface DeliveryStore {
   ): Promise<DeliveryClaim>;
   /** Records how a delivery ended and frees its lease; a delivery once `sent` stays sent. */
   record(eventId: string, recipient: RecipientKind, outcome: DeliveryOutcome, at: number): Promise<void>;
-  /** Counts one automatic re-drive of event `eventId`; false when it is no longer pending or failed. */
-  markSwept(eventId: string): Promise<boolean>;
+  /**
+   * The sweep's re-drive of event `eventId`: sets it back to `pending` (at `at`), so that the stream carries it
+   * to the sender as a `/ui` re-drive does, and counts one sweep in the same write; false when it is no longer
+   * pending or failed (nothing written).
+   */
+  redriveBySweep(eventId: string, at: number): Promise<boolean>;
   /**
    * Ids of the events of `days` (UTC days, e.g. today and yesterday) that the sweep should re-drive: pending
    * and untouched since `staleBefore`, or failed; either only while swept fewer than `maxSweeps` times. At
@@ -221,18 +225,21 @@ export function createDeliveryStore(client: DynamoDBDocumentClient, tableName: s
       }
     },
 
-    async markSwept(eventId) {
+    async redriveBySweep(eventId, at) {
       try {
         await client.send(
           new UpdateCommand({
             TableName: tableName,
             Key: keys.outboxEvent(eventId),
-            // ADD counts the sweep's re-drives apart from attempts, which the stream's retries also move.
-            UpdateExpression: 'ADD #sweeps :one',
+            // Back to pending with a new `updatedAt` (a change even for an event left pending), so the stream's
+            // filter passes it and the stream alone processes it: the sweep never runs an event beside it.
+            // ADD counts the sweep's re-drives apart from attempts, which the stream's retries also move; the
+            // new `updatedAt` keeps the next sweep off it while the stream has its chance.
+            UpdateExpression: 'SET #state = :pending, #updatedAt = :at ADD #sweeps :one',
             // Only an event still waiting: one sent meanwhile is left alone, and none is made up.
             ConditionExpression: '#state IN (:pending, :failed)',
-            ExpressionAttributeNames: { '#sweeps': 'sweeps', '#state': 'state' },
-            ExpressionAttributeValues: { ':one': 1, ':pending': 'pending', ':failed': 'failed' },
+            ExpressionAttributeNames: { '#sweeps': 'sweeps', '#state': 'state', '#updatedAt': 'updatedAt' },
+            ExpressionAttributeValues: { ':one': 1, ':pending': 'pending', ':failed': 'failed', ':at': at },
           }),
         );
         return true;

@@ -1,14 +1,20 @@
 import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { type CommentStatus, isRoot, type ListedComment } from '../domain/comment.js';
 import { commentEvent, outboxPut } from './outbox-event.js';
-import { indexAttributes } from './comment-item.js';
+import { indexAttributes, replyNotifiedAttribute } from './comment-item.js';
 import { combine, contribution, counterUpdates, noDelta } from './counter-deltas.js';
 import { entities, keys } from './keys.js';
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
-/** A comment as moderation reads it: the listed fields and its duplicate-mark hash. */
-export type ModeratedComment = ListedComment & { readonly contentHash?: string };
+/**
+ * A comment as moderation reads it: the listed fields, its duplicate-mark hash, and (a reply) whether its
+ * parent's author has been told of it already (comment-item.ts, replyNotifiedAttribute).
+ */
+export type ModeratedComment = ListedComment & {
+  readonly contentHash?: string;
+  readonly replyNotified?: boolean;
+};
 
 /** What an administrator changes of one comment at once: any of its text, its pin and its status. */
 export interface ModerationChange {
@@ -35,13 +41,15 @@ export function movesKey(comment: ListedComment, change: ModerationChange): bool
  * (updated in place, or, for a reply changing side, deleted at its key and put at the new one from
  * `stored`, the item as read), then the page and site counters its status change moves (none when it
  * keeps its status). Every write is conditioned on the status it was read with, so a concurrent change
- * refuses the whole transaction and nothing is half applied. An approval of a held comment also writes its
- * outbox event (`approval`: its id and time), so its reply notice goes out exactly when it becomes visible.
- * Empty when there is nothing to change.
+ * refuses the whole transaction and nothing is half applied. The approval of a held reply whose parent's author
+ * was never told of it also writes its outbox event (`approval`: its id and time), so its reply notice goes
+ * out exactly when it becomes visible, and marks the reply told: approving it again (after a move back to
+ * waiting, or from an approve link used again) tells nobody. A root's approval writes no event (the rules
+ * tell nobody of it). Empty when there is nothing to change.
  */
 export function moderationItems(
   tableName: string,
-  comment: ListedComment,
+  comment: ModeratedComment,
   change: ModerationChange,
   stored?: Record<string, unknown>,
   approval?: { readonly eventId: string; readonly at: number },
@@ -50,8 +58,10 @@ export function moderationItems(
   const sticky = change.sticky ?? comment.sticky;
   const statusChanges = status !== comment.status;
   const root = isRoot(comment);
+  // Only a reply's approval tells anyone (its parent's author), and only once; a reply's approval always
+  // moves it (held to visible), so the move below carries the mark and its condition.
   const event =
-    statusChanges && status === 'approved' && approval
+    statusChanges && status === 'approved' && !root && comment.replyNotified !== true && approval
       ? commentEvent('comment.approved', approval.eventId, approval.at, { ...comment, status })
       : undefined;
   const counters = [
@@ -76,13 +86,16 @@ export function moderationItems(
           TableName: tableName,
           Key: keys.comment(comment),
           // Moved as read: a status change, a like, a pin or an edit meanwhile refuses the move (try
-          // again), so the Put below never writes back what another change replaced.
-          ConditionExpression: `#status = :previous AND ${readAs('#like', stored.like)} AND ${readAs('#sticky', stored.sticky)} AND ${readAs('#orig', stored.orig)}`,
+          // again), so the Put below never writes back what another change replaced. An approval that tells
+          // the parent's author is refused too if another approval told them meanwhile (and the reply went
+          // back to waiting since): the status alone cannot see that.
+          ConditionExpression: `#status = :previous AND ${readAs('#like', stored.like)} AND ${readAs('#sticky', stored.sticky)} AND ${readAs('#orig', stored.orig)}${event ? ' AND attribute_not_exists(#replyNotified)' : ''}`,
           ExpressionAttributeNames: {
             '#status': 'status',
             '#like': 'like',
             '#sticky': 'sticky',
             '#orig': 'orig',
+            ...(event ? { '#replyNotified': replyNotifiedAttribute } : {}),
           },
           ExpressionAttributeValues: {
             ':previous': comment.status,
@@ -102,6 +115,8 @@ export function moderationItems(
             ...(change.text ? { orig: change.text.orig, html: change.text.html } : {}),
             ...(change.sticky === undefined ? {} : { sticky }),
             ...index,
+            // The mark moves with the item (`stored`); an approval that tells the parent's author sets it.
+            ...(event ? { [replyNotifiedAttribute]: true } : {}),
           },
           ConditionExpression: 'attribute_not_exists(pk)',
         },

@@ -8,7 +8,7 @@ import {
 import { type CommentStatus, isRoot, type ListedComment } from '../domain/comment.js';
 import { readCommentRange } from './article-comments.js';
 import type { CommentRef } from './comment-repository.js';
-import { fromCommentItem, listedAttributes } from './comment-item.js';
+import { fromCommentItem, listedAttributes, replyNotifiedAttribute } from './comment-item.js';
 import { attributes, indexNames, type Key, keys, statusPartition, threadRange } from './keys.js';
 import {
   type ModeratedComment,
@@ -51,16 +51,25 @@ export interface ModerationRepository {
  */
 const commentsPerTransaction = 32;
 
-const withHash = (item: Record<string, unknown>): ModeratedComment => {
+/** A comment item as moderation reads it: with its duplicate-mark hash and whether its parent's author was told. */
+const moderated = (item: Record<string, unknown>): ModeratedComment => {
   const hash = item.contentHash;
-  return { ...fromCommentItem(item), ...(typeof hash === 'string' ? { contentHash: hash } : {}) };
+  return {
+    ...fromCommentItem(item),
+    ...(typeof hash === 'string' ? { contentHash: hash } : {}),
+    ...(item[replyNotifiedAttribute] === true ? { replyNotified: true } : {}),
+  };
 };
 
-/** Builds the moderation repository on `client` and `tableName`; `ensureLayout` runs before each read. */
+/**
+ * Builds the moderation repository on `client` and `tableName`; `ensureLayout` runs before each read, `now`
+ * (milliseconds since the epoch) times approvals and tombstones.
+ */
 export function createModerationRepository(
   client: DynamoDBDocumentClient,
   tableName: string,
   ensureLayout: () => Promise<void> = async () => undefined,
+  now: () => number = Date.now,
 ): ModerationRepository {
   const readItem = async (key: Key) =>
     (await client.send(new GetCommand({ TableName: tableName, Key: key, ConsistentRead: true }))).Item;
@@ -70,14 +79,14 @@ export function createModerationRepository(
       await ensureLayout();
       if (ref.rid === undefined) {
         const item = await readItem(keys.root(ref.url, ref.id));
-        return item ? withHash(item) : undefined;
+        return item ? moderated(item) : undefined;
       }
       const [visible, held] = await Promise.all([
         readItem(keys.reply(ref.url, ref.rid, ref.id, false)),
         readItem(keys.reply(ref.url, ref.rid, ref.id, true)),
       ]);
       const item = visible ?? held;
-      return item ? withHash(item) : undefined;
+      return item ? moderated(item) : undefined;
     },
 
     async moderate(comment, change) {
@@ -87,7 +96,7 @@ export function createModerationRepository(
         stored = await readItem(keys.comment(comment));
         if (!stored || stored.status !== comment.status) return false;
       }
-      const at = Date.now();
+      const at = now();
       const items = moderationItems(tableName, comment, change, stored, { eventId: ulid(at), at });
       if (items.length === 0) return true;
       return (await transactWrite(client, { TransactItems: items })).ok;
@@ -102,7 +111,7 @@ export function createModerationRepository(
           readCommentRange(client, tableName, ref.url, threadRange(rootId, part), { consistent: true }),
         ),
       );
-      const thread = [...(visible?.items ?? []), ...(held?.items ?? [])].map(withHash);
+      const thread = [...(visible?.items ?? []), ...(held?.items ?? [])].map(moderated);
 
       // As Waline: the comment, its direct replies, and (for a root) its whole thread.
       // The root last: if a later transaction is refused, what is left can still be found and deleted.
@@ -112,7 +121,7 @@ export function createModerationRepository(
       for (let start = 0; start < doomed.length; start += commentsPerTransaction) {
         const chunk = doomed.slice(start, start + commentsPerTransaction);
         const outcome = await transactWrite(client, {
-          TransactItems: removalItems(tableName, ref.url, chunk, Date.now()),
+          TransactItems: removalItems(tableName, ref.url, chunk, now()),
         });
         if (!outcome.ok) return 'conflict';
       }

@@ -6,8 +6,8 @@ type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[numb
 
 /**
  * What happened that may notify someone. `comment.submitted`: a comment was stored (never written for
- * spam); `comment.approved`: an administrator approved a held comment; `test`: the owner asked for a test
- * mail from `/ui`.
+ * spam); `comment.approved`: an administrator approved a held reply whose parent's author was not told of it
+ * yet; `test`: the owner asked for a test mail from `/ui`.
  */
 export type NotificationCause = 'comment.submitted' | 'comment.approved' | 'test';
 
@@ -33,7 +33,10 @@ export interface OutboxSubject {
 
 /** An outbox event: one item, written in the same transaction as its cause. */
 export interface OutboxEvent {
-  /** A ULID; its time names the day partition (keys.outboxEvent). A submission's is the comment's id. */
+  /**
+   * A new ULID, made when its cause is written (never the comment's id, which an import need not make a
+   * ULID); its time names the day partition (keys.outboxEvent).
+   */
   readonly id: string;
   readonly cause: NotificationCause;
   /** Epoch milliseconds. */

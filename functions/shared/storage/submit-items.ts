@@ -1,6 +1,6 @@
 import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { CommentStatus, StoredComment } from '../domain/comment.js';
-import { toCommentItem } from './comment-item.js';
+import { replyNotifiedAttribute, toCommentItem } from './comment-item.js';
 import { contribution, counterUpdates } from './counter-deltas.js';
 import { commentEvent, outboxPut } from './outbox-event.js';
 import { attributes, entities, keys } from './keys.js';
@@ -25,8 +25,9 @@ export type InsertRefusal = 'duplicate' | 'rate_limited' | 'parent_missing' | 'i
 /**
  * The one transaction that stores a new comment: the comment, its duplicate-content mark, the IP's rate
  * mark, the checks on its thread, the counters it moves, and its outbox event (none for spam), so whoever
- * must be told is told of exactly what was stored (`eventId`: a new ULID). `refusalAt[i]` names what a failed
- * condition of item `i` means (no entry: an item whose refusal would be a bug).
+ * must be told is told of exactly what was stored (`eventId`: a new ULID). A reply stored approved is marked
+ * as told to its parent's author (its event tells them), so a later approval tells nobody again.
+ * `refusalAt[i]` names what a failed condition of item `i` means (no entry: an item whose refusal would be a bug).
  */
 export function submitItems(
   tableName: string,
@@ -36,6 +37,7 @@ export function submitItems(
 ): { items: TransactItem[]; refusalAt: InsertRefusal[] } {
   const now = comment.insertedAt;
   const isRoot = comment.rid === undefined;
+  const tellsParent = !isRoot && comment.status === 'approved';
   const items: TransactItem[] = [];
   const refusalAt: InsertRefusal[] = [];
   const add = (item: TransactItem, refusal: InsertRefusal | undefined) => {
@@ -47,7 +49,10 @@ export function submitItems(
     {
       Put: {
         TableName: tableName,
-        Item: toCommentItem(comment, guards.contentHash),
+        Item: {
+          ...toCommentItem(comment, guards.contentHash),
+          ...(tellsParent ? { [replyNotifiedAttribute]: true } : {}),
+        },
         // Never overwrite a comment. A fresh ULID collides with nothing, so a refusal here means
         // this very write landed on an earlier attempt whose answer was lost.
         ConditionExpression: 'attribute_not_exists(pk)',

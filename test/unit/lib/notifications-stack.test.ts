@@ -143,6 +143,16 @@ describe('MarginaliaStack notifications', () => {
     plain.template.hasOutput('NotifyFailureQueueUrl', { Value: { Ref: queueId(plain) } });
   });
 
+  it('never retries an asynchronous invocation of the notify function: the next sweep replaces a failed one', () => {
+    const config = only(plain, 'AWS::Lambda::EventInvokeConfig').Properties;
+
+    expect(config).toMatchObject({
+      FunctionName: { Ref: notifyId(plain) },
+      Qualifier: '$LATEST',
+      MaximumRetryAttempts: 0,
+    });
+  });
+
   it('sweeps every 10 minutes by invoking the notify function from a schedule', () => {
     const rule = only(plain, 'AWS::Events::Rule').Properties;
     const notifyArn = { 'Fn::GetAtt': [notifyId(plain), 'Arn'] };

@@ -144,7 +144,7 @@ describe('the notification routes on DynamoDB Local', () => {
   });
 
   describe('moderate from the mail', () => {
-    it('approves a waiting comment once, on POST only, and the approval writes its outbox event', async () => {
+    it('approves a waiting root once, on POST only, telling nobody of the approval', async () => {
       const comment = await submit({ comment: 'Waiting for you', url: '/notify-moderate', nick: 'Ann' });
       const token = await link({ purpose: 'moderate', action: 'approve', commentId: comment.objectId });
       expect(comment.status).toBe('waiting');
@@ -172,7 +172,42 @@ describe('the notification routes on DynamoDB Local', () => {
       expect(approved.body).toContain('Approved');
       expect(again.body).toContain('Already approved');
       expect((await stored(comment.objectId))?.status).toBe('approved');
+      // A root's approval tells nobody (the owner approved it; it answers nobody): no second event.
       const events = (await notificationLog()).filter((event) => event.comment?.id === comment.objectId);
+      expect(events.map((event) => event.cause)).toEqual(['comment.submitted']);
+    });
+
+    it("approves a waiting reply from the mail, and that approval writes the event that tells the parent's author", async () => {
+      const root = await submit({
+        comment: 'A root',
+        url: '/notify-reply',
+        nick: 'Ann',
+        mail: 'ann@example.com',
+      });
+      const approveRoot = await link({ purpose: 'moderate', action: 'approve', commentId: root.objectId });
+      await api.call({
+        method: 'POST',
+        path: '/api/notification/moderate',
+        query: query({ token: approveRoot }),
+      });
+      const reply = await submit({
+        comment: 'A reply',
+        url: '/notify-reply',
+        nick: 'Bob',
+        pid: root.objectId,
+        rid: root.objectId,
+      });
+      const approveReply = await link({ purpose: 'moderate', action: 'approve', commentId: reply.objectId });
+
+      const approved = await api.call({
+        method: 'POST',
+        path: '/api/notification/moderate',
+        query: query({ token: approveReply }),
+      });
+
+      expect(approved.status).toBe(200);
+      expect((await stored(reply.objectId))?.status).toBe('approved');
+      const events = (await notificationLog()).filter((event) => event.comment?.id === reply.objectId);
       expect(events.map((event) => event.cause).sort()).toEqual(['comment.approved', 'comment.submitted']);
     });
 

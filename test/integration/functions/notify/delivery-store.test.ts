@@ -1,6 +1,8 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { marshall } from '@aws-sdk/util-dynamodb';
 import { ulid } from 'ulid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { passesOutboxFilter } from '../../../../functions/notify/stream-settings.js';
 import { createDocumentClient } from '../../../../functions/shared/storage/client.js';
 import { createDeliveryStore } from '../../../../functions/shared/storage/delivery-store.js';
 import { keys } from '../../../../functions/shared/storage/keys.js';
@@ -72,7 +74,35 @@ describe('createDeliveryStore on DynamoDB Local', () => {
     await store.finishEvent(eventId, { state: 'sent' }, now);
 
     expect(await store.getEvent(eventId)).toBeUndefined();
-    expect(await store.markSwept(eventId)).toBe(false);
+    expect(await store.redriveBySweep(eventId, now)).toBe(false);
+    expect(await store.getEvent(eventId)).toBeUndefined();
+  });
+
+  it("sets a swept event back to pending (the stream's filter passes it), counting the sweep, never a sent one", async () => {
+    // Another day than the other tests' events: they read whole day partitions.
+    const at = now + 5 * 86_400_000;
+    const [failed, sent] = [ulid(at), ulid(at + 1)];
+    for (const id of [failed, sent]) await outbox.enqueueTest(id, at);
+    await store.finishEvent(failed, { state: 'failed', lastError: 'owner: refused' }, at + 1);
+    await store.finishEvent(sent, { state: 'sent' }, at + 1);
+
+    expect(await store.redriveBySweep(failed, at + 2)).toBe(true);
+    expect(await store.redriveBySweep(failed, at + 3)).toBe(true);
+    expect(await store.redriveBySweep(sent, at + 2)).toBe(false);
+
+    const item = await get(keys.outboxEvent(failed));
+    expect(item).toMatchObject({
+      entity: 'outbox',
+      state: 'pending',
+      updatedAt: at + 3,
+      sweeps: 2,
+      attempts: 1,
+    });
+    expect(passesOutboxFilter({ eventName: 'MODIFY', dynamodb: { NewImage: marshall(item ?? {}) } })).toBe(
+      true,
+    );
+    expect(await get(keys.outboxEvent(sent))).toMatchObject({ state: 'sent', updatedAt: at + 1 });
+    expect(await get(keys.outboxEvent(sent))).not.toHaveProperty('sweeps');
   });
 
   it('chooses at most `limit` events to re-drive, oldest day first', async () => {

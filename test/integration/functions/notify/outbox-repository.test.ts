@@ -128,7 +128,7 @@ describe('createOutboxRepository on DynamoDB Local', () => {
     await outbox.enqueueTest(failed, now);
     await outbox.enqueueTest(sent, now);
     await deliveries.finishEvent(failed, { state: 'failed', lastError: 'down' }, now);
-    await deliveries.markSwept(failed);
+    await deliveries.redriveBySweep(failed, now);
     await deliveries.finishEvent(sent, { state: 'sent' }, now);
 
     const results = [

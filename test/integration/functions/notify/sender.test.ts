@@ -194,6 +194,57 @@ describe('the notifier on DynamoDB Local', () => {
     ]);
   });
 
+  it('tells the parent of a reply once, however often it is approved again after going back to waiting', async () => {
+    const rootId = newId();
+    await notifier.store({ id: rootId, mail: 'asked-once@example.com' });
+    const heldId = newId();
+    await notifier.store({
+      id: heldId,
+      rid: rootId,
+      pid: rootId,
+      status: 'waiting',
+      mail: 'held@example.com',
+    });
+    const approvedId = newId();
+    const approvedEvent = await notifier.store({
+      id: approvedId,
+      rid: rootId,
+      pid: rootId,
+      mail: 'approved@example.com',
+    });
+    const moderation = createModerationRepository(notifier.client, table.tableName);
+    /** Reads the reply as moderation does, then changes its status (as /ui or a mail's link does). */
+    const setStatus = async (id: string, status: 'approved' | 'waiting') => {
+      const current = await moderation.get({ url: '/post', id, rid: rootId });
+      expect(await moderation.moderate(current!, { status })).toBe(true);
+    };
+
+    for (const id of [heldId, approvedId]) {
+      if (id === heldId) await setStatus(id, 'approved');
+      await setStatus(id, 'waiting');
+      await setStatus(id, 'approved');
+      await setStatus(id, 'waiting');
+      await setStatus(id, 'approved');
+    }
+    // The table is shared with the other tests: only this test's replies.
+    const approvals = (await notifier.outboxItems()).filter(
+      (item) =>
+        item.cause === 'comment.approved' &&
+        [heldId, approvedId].includes((item.subject as { id: string }).id),
+    );
+    for (const item of approvals) await notifier.deliver(String(item.eventId));
+    await notifier.deliver(approvedEvent);
+
+    expect(approvals.map((item) => (item.subject as { id: string }).id)).toEqual([heldId]);
+    expect(notifier.to('parent').map((notice) => [notice.self?.id, notice.to])).toEqual(
+      expect.arrayContaining([
+        [heldId, 'asked-once@example.com'],
+        [approvedId, 'asked-once@example.com'],
+      ]),
+    );
+    expect(notifier.to('parent')).toHaveLength(2);
+  });
+
   it('skips the event of a comment deleted before it was sent', async () => {
     const rootId = newId();
     const eventId = await notifier.store({ id: rootId });

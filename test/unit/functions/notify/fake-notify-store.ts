@@ -78,10 +78,10 @@ export function createFakeNotifyStore() {
         ...(outcome.counted ? { counted: true } : {}),
       });
     },
-    async markSwept(eventId) {
+    async redriveBySweep(eventId, at) {
       const event = events.get(eventId);
       if (!event || (event.state !== 'pending' && event.state !== 'failed')) return false;
-      events.set(eventId, { ...event, sweeps: (event.sweeps ?? 0) + 1 });
+      events.set(eventId, { ...event, state: 'pending', updatedAt: at, sweeps: (event.sweeps ?? 0) + 1 });
       return true;
     },
     async eventsToRedrive({ staleBefore, maxSweeps, limit }) {

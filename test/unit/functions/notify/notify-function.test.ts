@@ -149,31 +149,40 @@ describe('createNotifyFunction', () => {
     expect(await handler(streamEvent())).toEqual({ batchItemFailures: [] });
   });
 
-  it('sweeps on the schedule: a pending event the stream missed is sent', async () => {
+  it('sweeps on the schedule: a pending event the stream missed goes back to the stream, which sends it', async () => {
     const { fake, sent, handler } = setUp();
     const event = reply(fake, '01KAZ00000000000000000000E');
     fake.events.set(event.id, { ...fake.events.get(event.id)!, at: start - 10 * 60_000 });
 
-    const answer = await handler(scheduledEvent);
+    const answer = await handler(scheduledEvent, { getRemainingTimeInMillis: () => 60_000 });
 
+    // Set back to pending, its sweep counted; nothing is processed beside the stream.
     expect(answer).toBeUndefined();
+    expect(sent).toEqual([]);
+    expect(fake.deliveries.size).toBe(0);
+    expect(fake.events.get(event.id)).toMatchObject({ state: 'pending', updatedAt: start, sweeps: 1 });
+
+    // The write is a MODIFY into pending: the stream's filter passes it, and the stream sends it.
+    const item = { ...outboxEventItem(event), ...fake.events.get(event.id) };
+    expect(await handler(streamEvent(streamRecord(item, '1', 'MODIFY')))).toEqual({ batchItemFailures: [] });
     expect(sent.map((notice) => notice.recipient)).toEqual(['owner', 'parent']);
     expect(fake.events.get(event.id)).toMatchObject({ state: 'sent', sweeps: 1 });
   });
 
-  it('logs a sweep that left events failed', async () => {
-    const { fake, handler, failParent } = setUp();
+  it('gives the sweep the invocation’s time left: short of 25 s it sets nothing back, and logs what it left', async () => {
+    const { fake, handler } = setUp();
     const event = reply(fake, '01KAZ00000000000000000000F');
     fake.events.set(event.id, { ...fake.events.get(event.id)!, state: 'failed' });
-    failParent();
     const log = vi.spyOn(console, 'error').mockImplementation(() => undefined);
 
-    await handler(scheduledEvent);
+    await handler(scheduledEvent, { getRemainingTimeInMillis: () => 20_000 });
 
+    expect(fake.events.get(event.id)).toMatchObject({ state: 'failed' });
+    expect(fake.events.get(event.id)).not.toHaveProperty('sweeps');
     expect(JSON.parse(String(log.mock.calls[0]?.[0]))).toMatchObject({
-      message: 'The sweep left outbox events failed',
-      redriven: 1,
-      failed: 1,
+      message: 'The sweep ran short of time; the next run takes the rest',
+      redriven: 0,
+      deferred: 1,
     });
   });
 

@@ -313,6 +313,34 @@ describe('createProcessEvent', () => {
     expect(fake.delivery(event.id, 'owner')).toMatchObject({ state: 'sent', attempts: 2 });
   });
 
+  it('counts a delivery whose claim threw as failed, after the others finished: the event is failed, for a retry', async () => {
+    const { fake, channels, process } = setUp({ kinds: ['owner', 'parent'] });
+    const event = replySubmitted(fake);
+    const claim = fake.store.claim;
+    fake.store.claim = async (eventId, recipient, lease) => {
+      if (recipient === 'owner')
+        throw Object.assign(new Error('Rate exceeded'), { name: 'ThrottlingException' });
+      return claim(eventId, recipient, lease);
+    };
+    // The parent's send is still under way when the owner's claim throws.
+    channels.channels.parent = async (notice: Notice) => {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      channels.sent.push(notice);
+    };
+
+    const outcome = await process(event.id);
+
+    expect(outcome).toEqual({ final: false, state: 'failed' });
+    // The other delivery was seen through: sent and recorded before the event was.
+    expect(channels.to('parent')).toHaveLength(1);
+    expect(fake.delivery(event.id, 'parent')).toMatchObject({ state: 'sent' });
+    expect(fake.events.get(event.id)).toMatchObject({
+      state: 'failed',
+      attempts: 1,
+      lastError: 'owner: ThrottlingException: Rate exceeded',
+    });
+  });
+
   it('answers final for an event that no longer exists', async () => {
     const { channels, process } = setUp();
     expect(await process(nextId())).toEqual({ final: true, state: 'missing' });

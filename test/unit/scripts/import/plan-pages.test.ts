@@ -49,6 +49,18 @@ describe('planImport of pages split over several keys', () => {
     expect(plan.repairs.size).toBe(0);
   });
 
+  it('marks an imported approved reply as told: approving it again later mails nobody', () => {
+    const plan = planImport(
+      source([
+        comment('1', '/a/'),
+        comment('2', '/a/', { parentId: '1', rootId: '1' }),
+        comment('3', '/a/', { parentId: '1', rootId: '1', status: 'waiting' }),
+      ]),
+    );
+
+    expect(plan.comments.map((planned) => planned.item.replyNotified)).toEqual([undefined, true, undefined]);
+  });
+
   it('adds up the counters of the variants when both were counted', () => {
     const plan = planImport(split);
 

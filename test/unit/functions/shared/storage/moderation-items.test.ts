@@ -1,13 +1,13 @@
 import { ulid } from 'ulid';
 import { describe, expect, it } from 'vitest';
-import type { ListedComment } from '../../../../../functions/shared/domain/comment.js';
 import {
+  type ModeratedComment,
   moderationItems,
   movesKey,
   removalItems,
 } from '../../../../../functions/shared/storage/moderation-items.js';
 
-const comment = (extra: Partial<ListedComment> = {}): ListedComment => ({
+const comment = (extra: Partial<ModeratedComment> = {}): ModeratedComment => ({
   id: '01A',
   url: '/p',
   nick: 'n',
@@ -23,7 +23,7 @@ const comment = (extra: Partial<ListedComment> = {}): ListedComment => ({
   insertedAt: 1,
   ...extra,
 });
-const reply = (extra: Partial<ListedComment> = {}) =>
+const reply = (extra: Partial<ModeratedComment> = {}) =>
   comment({ id: '01B', pid: '01A', rid: '01A', ...extra });
 
 /** The site counters' update as every status change sends it, guarded by the layout. */
@@ -58,7 +58,17 @@ describe('moderationItems', () => {
 
   it('writes the approval of a held reply with its outbox event, in the same transaction', () => {
     const stored = { pk: 'URL#/p', sk: 'H#01A#01B', like: 0, sticky: false, orig: 'old' };
-    const events = outboxEvents(moderationItems('t', reply(), { status: 'approved' }, stored, approval));
+    const items = moderationItems('t', reply(), { status: 'approved' }, stored, approval);
+    const events = outboxEvents(items);
+
+    // The moved reply is marked told, on the condition that no other approval told its parent's author meanwhile.
+    expect(items[1]?.Put?.Item).toMatchObject({ sk: 'C#01A#01B', status: 'approved', replyNotified: true });
+    expect(items[0]?.Delete).toMatchObject({
+      ConditionExpression:
+        '#status = :previous AND #like = :readlike AND #sticky = :readsticky AND #orig = :readorig' +
+        ' AND attribute_not_exists(#replyNotified)',
+      ExpressionAttributeNames: expect.objectContaining({ '#replyNotified': 'replyNotified' }),
+    });
 
     expect(events).toEqual([
       {
@@ -72,6 +82,50 @@ describe('moderationItems', () => {
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     ]);
+  });
+
+  it('tells nobody again of a reply whose parent was told: approved again after it went back to waiting', () => {
+    const stored = {
+      pk: 'URL#/p',
+      sk: 'H#01A#01B',
+      like: 0,
+      sticky: false,
+      orig: 'old',
+      replyNotified: true,
+    };
+
+    const items = moderationItems(
+      't',
+      reply({ replyNotified: true }),
+      { status: 'approved' },
+      stored,
+      approval,
+    );
+
+    expect(outboxEvents(items)).toEqual([]);
+    expect(items[0]?.Delete?.ConditionExpression).not.toContain('replyNotified');
+    expect(items[1]?.Put?.Item).toMatchObject({ sk: 'C#01A#01B', status: 'approved', replyNotified: true });
+  });
+
+  it('keeps the mark of a told reply when it moves back to held', () => {
+    const stored = { pk: 'URL#/p', sk: 'C#01A#01B', like: 0, orig: 'old', replyNotified: true };
+
+    const items = moderationItems(
+      't',
+      reply({ status: 'approved', replyNotified: true }),
+      { status: 'waiting' },
+      stored,
+      approval,
+    );
+
+    expect(items[1]?.Put?.Item).toMatchObject({ sk: 'H#01A#01B', status: 'waiting', replyNotified: true });
+  });
+
+  it('writes no outbox event for the approval of a root: the rules tell nobody of it', () => {
+    const items = moderationItems('t', comment(), { status: 'approved' }, undefined, approval);
+
+    expect(items.length).toBeGreaterThan(0);
+    expect(outboxEvents(items)).toEqual([]);
   });
 
   it('writes no outbox event for anything but an approval: spam, waiting, an edit, a pin', () => {

@@ -235,21 +235,54 @@ describe('createModerationRepository', () => {
     // The edit went in the same transaction as the status change and its counters: refused with them.
     const calls = ddb.commandCalls(TransactWriteCommand);
     expect(calls).toHaveLength(1);
+    // A root's approval tells nobody: no outbox event.
     expect(calls[0]?.args[0].input.TransactItems?.map((item) => Object.keys(item)[0])).toEqual([
       'Update',
       'Update',
       'Update',
-      'Put',
     ]);
-    // The approval's outbox event, in the same transaction: whoever it notifies is told.
-    expect(calls[0]?.args[0].input.TransactItems?.[3]?.Put?.Item).toMatchObject({
-      entity: 'outbox',
-      cause: 'comment.approved',
-    });
     expect(calls[0]?.args[0].input.TransactItems?.[0]?.Update?.ExpressionAttributeValues).toMatchObject({
       ':a0': 'approved',
       ':a1': 'x',
     });
+  });
+
+  it("approves a held reply with its outbox event, timed by the repository's clock, and marks it told", async () => {
+    const at = Date.parse('2026-11-25T12:00:00Z');
+    const sent = serveCommentTable(ddb, [commentItem('/p', '01B', { rid: '01A', status: 'waiting' })]);
+    const comment = await asRead({ url: '/p', id: '01B', rid: '01A' });
+
+    expect(comment).not.toHaveProperty('replyNotified');
+    expect(
+      await createModerationRepository(client, 't', undefined, () => at).moderate(comment, {
+        status: 'approved',
+      }),
+    ).toBe(true);
+
+    const [items] = transactions(sent);
+    expect(items?.map((item) => Object.keys(item)[0])).toEqual(['Delete', 'Put', 'Update', 'Update', 'Put']);
+    expect((items?.[1]?.Put as { Item: Item }).Item).toMatchObject({ sk: 'C#01A#01B', replyNotified: true });
+    // The approval's outbox event, in the same transaction: whoever it notifies is told.
+    expect((items?.[4]?.Put as { Item: Item }).Item).toMatchObject({
+      pk: 'OUTBOX#2026-11-25',
+      entity: 'outbox',
+      cause: 'comment.approved',
+      at,
+      subject: { id: '01B', status: 'approved' },
+    });
+  });
+
+  it("reads that a held reply's parent was told, so approving it again writes no event and keeps the mark", async () => {
+    const stored = { ...commentItem('/p', '01B', { rid: '01A', status: 'waiting' }), replyNotified: true };
+    const sent = serveCommentTable(ddb, [stored]);
+    const comment = await asRead({ url: '/p', id: '01B', rid: '01A' });
+
+    expect(comment).toMatchObject({ id: '01B', status: 'waiting', replyNotified: true });
+    expect(await repository().moderate(comment, { status: 'approved' })).toBe(true);
+
+    const [items] = transactions(sent);
+    expect(items?.map((item) => Object.keys(item)[0])).toEqual(['Delete', 'Put', 'Update', 'Update']);
+    expect((items?.[1]?.Put as { Item: Item }).Item).toMatchObject({ sk: 'C#01A#01B', replyNotified: true });
   });
 
   it('removes a root with its whole thread, visible and held, reading only that thread', async () => {

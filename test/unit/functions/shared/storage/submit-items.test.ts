@@ -186,6 +186,24 @@ describe('submitItems', () => {
     expect(refusalAt).toEqual(['id_taken', 'duplicate', 'parent_missing', undefined, undefined, 'id_taken']);
   });
 
+  it("marks a reply stored approved as told to its parent's author (its event tells them), and no other comment", () => {
+    const stored = (extra: Partial<StoredComment>) =>
+      submitItems('t', comment(extra), { contentHash: 'h' }, eventId).items[0]?.Put?.Item;
+
+    expect(stored({ rid: '01ROOT', pid: '01ROOT' })).toEqual({
+      ...toCommentItem(comment({ rid: '01ROOT', pid: '01ROOT' }), 'h'),
+      replyNotified: true,
+    });
+    // A held reply is told when approved; a root answers nobody.
+    for (const extra of [
+      { rid: '01ROOT', pid: '01ROOT', status: 'waiting' as const },
+      { rid: '01ROOT', pid: '01ROOT', status: 'spam' as const },
+      {},
+    ]) {
+      expect(stored(extra)).not.toHaveProperty('replyNotified');
+    }
+  });
+
   it('writes no outbox event for spam: it notifies nobody, ever', () => {
     const { items } = submitItems('t', comment({ status: 'spam' }), { contentHash: 'h' }, eventId);
 
