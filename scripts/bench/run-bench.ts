@@ -8,8 +8,11 @@
  * Options: --duration=10 --warmup=2 --connections=50 --cold-runs=10 --jit-warmup=10 (seconds, connections,
  * runs, and seconds of each case in the first, unmeasured pass that warms the JIT of Node and of the JVM);
  * --scale-duration=5 --scale-connections=10 --scale-jit-warmup=3 (the same for each request of the scale
- * case, which also takes --warmup); --only=cold-start,costs,sdk,load,scale (the sections to run, all by default:
- * `npm run bench -- --only=scale` runs the scale case alone).
+ * case, which also takes --warmup); --only=cold-start,jvm,costs,sdk,load,scale (the sections to run, all but
+ * jvm by default: `npm run bench -- --only=scale` runs the scale case alone).
+ *
+ * The jvm section (jvm-settings.ts): DynamoDB Local's CPU per storage call under each candidate set of JVM
+ * options, which chose scripts/dynamodb-local.ts's engineJvmArgs.
  *
  * The sdk section (sdk-overhead.ts): the CPU of a GetItem, a BatchGetItem of 3 and a Query of 30 through the
  * functions' DynamoDB client against the same requests sent bare, on the project's Node.js and on Lambda's.
@@ -18,6 +21,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { formatJvmFigures, type JvmFigures, jvmCandidates, measureJvm } from './jvm-settings.js';
 import { projectRoot } from '../../lib/bundle-options.js';
 import { createLocalDynamoDbClient, ensureTable } from '../create-table.js';
 import { startDynamoDbLocal } from '../dynamodb-local.js';
@@ -48,8 +52,10 @@ import { startBenchServer } from './server-process.js';
 
 const tableName = 'marginalia-bench';
 /** The parts of a run, in the order they run; `--only` picks some of them. */
-const sections = ['cold-start', 'costs', 'sdk', 'load', 'scale'] as const;
+const sections = ['cold-start', 'jvm', 'costs', 'sdk', 'load', 'scale'] as const;
 type Section = (typeof sections)[number];
+/** What a run without `--only` runs: all but `jvm` (six engines, about a minute each: run it on purpose). */
+const defaultSections = sections.filter((section) => section !== 'jvm');
 const cleanups: (() => Promise<unknown>)[] = [];
 let stopping = false;
 
@@ -96,6 +102,13 @@ async function main(): Promise<void> {
     console.log(`## Bundles and cold starts (median of ${options.coldRuns} fresh processes)\n`);
     coldStart = await measureColdStarts(workDir, options.coldRuns);
     console.log(`${formatColdStarts(coldStart.sizes, coldStart.starts)}\n`);
+  }
+
+  if (runs('jvm')) {
+    console.log('## DynamoDB Local: CPU per call under each set of JVM options (median of 3 rounds)\n');
+    const figures: JvmFigures[] = [];
+    for (const candidate of jvmCandidates) figures.push(await measureJvm(candidate));
+    console.log(`${formatJvmFigures(figures)}\n`);
   }
 
   console.log('Starting DynamoDB Local (in memory)...');
@@ -256,7 +269,7 @@ function parseSettings() {
       'scale-duration': { type: 'string', default: '5' },
       'scale-connections': { type: 'string', default: '10' },
       'scale-jit-warmup': { type: 'string', default: '3' },
-      only: { type: 'string', default: sections.join(',') },
+      only: { type: 'string', default: defaultSections.join(',') },
     },
   });
   const whole = (name: string, value: string, minimum: number) => {
