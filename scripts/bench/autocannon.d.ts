@@ -9,6 +9,14 @@ declare module 'autocannon' {
     duration?: number;
     pipelining?: number;
     timeout?: number;
+    /** Requests sent in turn; `setupRequest` may rewrite each one before it is sent (a new body each time). */
+    requests?: { setupRequest?: (request: RequestShape) => RequestShape }[];
+  }
+  export interface RequestShape {
+    method?: string;
+    path?: string;
+    headers?: Record<string, string>;
+    body?: string;
   }
   export interface Histogram {
     average: number;

@@ -5,13 +5,14 @@
  * side-by-side run that issue 16 quotes (Waline's whole process tree with SQLite, 3 alternating rounds,
  * the same seed and cases), the figure Marginalia's CPU is held against.
  */
-import { seeded } from './seed.js';
+import { commentText, seeded, userAgent } from './seed.js';
 
 /** Waline's figures for one case. */
 export interface WalineFigures {
-  readonly requestsPerSecond: number;
-  readonly p50Ms: number;
-  readonly p99Ms: number;
+  /** Absent where only the side-by-side run's CPU figure is known. */
+  readonly requestsPerSecond?: number;
+  readonly p50Ms?: number;
+  readonly p99Ms?: number;
   readonly cpuMsPerRequest: number;
 }
 
@@ -28,6 +29,10 @@ export interface LoadCase {
    * deployed default (a warm instance reuses what it read for a second) is what the other cases meet.
    */
   readonly server?: 'uncached';
+  /** The pageview case: the counter is read before and after, to count lost updates. */
+  readonly pageviewCounter?: true;
+  /** Each request's body is made unique (autocannon's `[<id>]`): a second copy would be refused as a duplicate. */
+  readonly uniqueBody?: true;
   readonly waline: WalineFigures;
 }
 
@@ -83,7 +88,25 @@ export const loadCases: readonly LoadCase[] = [
     method: 'POST',
     target: `/api/article?${query({ lang: 'en-US' })}`,
     body: { path: seeded.pageviewPath, type: 'time', action: 'inc' },
+    pageviewCounter: true,
     waline: { requestsPerSecond: 250, p50Ms: 164, p99Ms: 643, cpuMsPerRequest: 1.71 },
+  },
+  {
+    name: 'comment-post',
+    description: 'POST a new comment: a few hundred bytes of markdown, a new text each time',
+    method: 'POST',
+    target: `/api/comment?${query({ lang: 'en-US' })}`,
+    body: {
+      url: seeded.postPath,
+      comment: `Load [<id>]: ${commentText(0)}`,
+      nick: 'Loader',
+      mail: 'loader@example.com',
+      link: 'https://loader.example.com',
+      ua: userAgent,
+    },
+    uniqueBody: true,
+    // The side-by-side run gave Waline's CPU per request (and Marginalia 1.01x its requests per second).
+    waline: { cpuMsPerRequest: 11.6 },
   },
 ];
 

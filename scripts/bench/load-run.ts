@@ -2,7 +2,7 @@
  * One load case against the server: a warm-up, then the measured run, each with autocannon in this process
  * (the server runs in its own), sampling the server's and DynamoDB Local's CPU and memory around the run.
  */
-import autocannon, { type Result } from 'autocannon';
+import autocannon, { type RequestShape, type Result } from 'autocannon';
 import type { LoadCase } from './load-cases.js';
 import { type ProcessSample, sampleProcess } from './process-stats.js';
 import type { BenchServer, ServerStats } from './server-process.js';
@@ -56,7 +56,10 @@ export interface PageviewCheck {
 }
 
 /** What a run sends: one request, again and again. */
-export type LoadRequest = Pick<LoadCase, 'name' | 'method' | 'target' | 'body'>;
+export type LoadRequest = Pick<
+  LoadCase,
+  'name' | 'method' | 'target' | 'body' | 'pageviewCounter' | 'uniqueBody'
+>;
 
 /** The pids to sample. */
 export interface Processes {
@@ -72,7 +75,7 @@ export async function runLoadCase(
   readCounter: () => Promise<number>,
 ): Promise<LoadOutcome> {
   const { server, dynamodbPid } = processes;
-  const isPost = loadCase.method === 'POST';
+  const isPost = loadCase.pageviewCounter === true;
   const counterBefore = isPost ? await readCounter() : 0;
   const statsBefore = await server.waitUntilIdle();
 
@@ -142,6 +145,13 @@ async function snapshot(server: BenchServer, dynamodbPid: number) {
 
 const cpuMs = (usage: NodeJS.CpuUsage) => (usage.user + usage.system) / 1000;
 
+let sentBodies = 0;
+/** The request with `[<id>]` in its body replaced by an id no other request of this process had. */
+const uniqueBody = (request: RequestShape): RequestShape => ({
+  ...request,
+  body: request.body?.replace('[<id>]', `${process.pid}-${Date.now()}-${++sentBodies}`),
+});
+
 function fire(base: string, loadCase: LoadRequest, connections: number, seconds: number): Promise<Result> {
   return autocannon({
     url: `${base}${loadCase.target}`,
@@ -151,5 +161,7 @@ function fire(base: string, loadCase: LoadRequest, connections: number, seconds:
     ...(loadCase.body === undefined
       ? {}
       : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(loadCase.body) }),
+    // `[<id>]` in the body becomes a new id on each request, and the request its own Content-Length.
+    ...(loadCase.uniqueBody ? { requests: [{ setupRequest: uniqueBody }] } : {}),
   });
 }

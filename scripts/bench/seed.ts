@@ -15,6 +15,8 @@ export const seeded = {
   readingViews: [12, 5, 1],
   /** The counter the article-post case increments. */
   pageviewPath: '/bench/pageviews',
+  /** Where the comment-post case posts (nothing else reads it). */
+  postPath: '/bench/posted',
 } as const;
 
 /** What the costs step needs of the seeded data. */
