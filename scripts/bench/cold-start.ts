@@ -1,9 +1,10 @@
 /**
  * Bundle size and cold start of each Lambda function: the bundles are built with the settings the stack
  * deploys (lib/bundle-options.ts), then a fresh `node` imports one and answers its first event against
- * dynamodb-stub.ts, again and again; the time is from spawn to the answer's line on stdout.
+ * dynamodb-stub.ts, again and again; the time is from spawn to the answer's line on stdout. On the
+ * project's Node.js and on Lambda's (tools/node22) when installed.
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,6 +13,7 @@ import { build, type Metafile } from 'esbuild';
 import { lambdaBundleOptions, projectRoot, toEsbuildOptions } from '../../lib/bundle-options.js';
 import { buildEvent, type EventSpec } from '../../test/support/http-event.js';
 import { startDynamoDbStub } from './dynamodb-stub.js';
+import { type BenchRuntime, benchRuntimes } from './lambda-node.js';
 
 /** The two functions of the stack, and `sdk-alone`: the AWS SDK and nothing else (sdk-alone-handler.ts). */
 export type FunctionName = 'comment' | 'article' | 'sdk-alone';
@@ -32,6 +34,9 @@ export interface BundleSize {
 export interface ColdStart {
   readonly name: string;
   readonly function: FunctionName;
+  /** The Node.js it ran on: the project's (20) or Lambda's (22). */
+  readonly runtime: BenchRuntime['runtime'];
+  readonly nodeVersion: string;
   /** Spawn to answer of each run, in milliseconds. */
   readonly runsMs: readonly number[];
   readonly medianMs: number;
@@ -105,20 +110,25 @@ export async function measureColdStarts(
   const stub = await startDynamoDbStub();
   try {
     const starts: ColdStart[] = [];
-    for (const coldCase of cases) {
-      const bundle = join(workDir, coldCase.function, 'index.mjs');
-      const event = JSON.stringify(buildEvent(coldCase.event));
-      const samples: RunSample[] = [];
-      for (let run = 0; run < runs; run++)
-        samples.push(await runOnce(runnerFile, bundle, event, stub.endpoint));
-      starts.push({
-        name: coldCase.name,
-        function: coldCase.function,
-        runsMs: samples.map((sample) => sample.totalMs),
-        medianMs: median(samples.map((sample) => sample.totalMs)),
-        medianImportedMs: median(samples.map((sample) => sample.importedMs)),
-        medianAnsweredMs: median(samples.map((sample) => sample.answeredMs)),
-      });
+    for (const { runtime, node } of benchRuntimes()) {
+      const nodeVersion = execFileSync(node, ['--version'], { encoding: 'utf8' }).trim();
+      for (const coldCase of cases) {
+        const bundle = join(workDir, coldCase.function, 'index.mjs');
+        const event = JSON.stringify(buildEvent(coldCase.event));
+        const samples: RunSample[] = [];
+        for (let run = 0; run < runs; run++)
+          samples.push(await runOnce(node, runnerFile, bundle, event, stub.endpoint));
+        starts.push({
+          name: coldCase.name,
+          function: coldCase.function,
+          runtime,
+          nodeVersion,
+          runsMs: samples.map((sample) => sample.totalMs),
+          medianMs: median(samples.map((sample) => sample.totalMs)),
+          medianImportedMs: median(samples.map((sample) => sample.importedMs)),
+          medianAnsweredMs: median(samples.map((sample) => sample.answeredMs)),
+        });
+      }
     }
     return { sizes, starts };
   } finally {
@@ -174,10 +184,16 @@ interface RunSample {
 }
 
 /** One fresh process: spawn, import, answer. Its environment is what Lambda would give it, and no more. */
-function runOnce(runnerFile: string, bundle: string, event: string, endpoint: string): Promise<RunSample> {
+function runOnce(
+  node: string,
+  runnerFile: string,
+  bundle: string,
+  event: string,
+  endpoint: string,
+): Promise<RunSample> {
   return new Promise((resolveRun, reject) => {
     const startedAt = performance.now();
-    const child = spawn(process.execPath, [runnerFile, bundle, event], {
+    const child = spawn(node, [runnerFile, bundle, event], {
       stdio: ['ignore', 'pipe', 'pipe'],
       env: {
         TABLE_NAME: 'marginalia',

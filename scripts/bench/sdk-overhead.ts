@@ -14,7 +14,6 @@
  * is the median over the rounds; the ratio, the median of the rounds' client / bare.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { CreateTableCommand, ResourceInUseException } from '@aws-sdk/client-dynamodb';
 import { BatchGetCommand, BatchWriteCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
@@ -23,6 +22,7 @@ import { createDocumentClient } from '../../functions/shared/storage/client.js';
 import { toCommentItem } from '../../functions/shared/storage/comment-item.js';
 import { createLocalDynamoDbClient } from '../create-table.js';
 import { createBareDynamoDb } from './bare-dynamodb.js';
+import { benchRuntimes } from './lambda-node.js';
 import { buildScaleComments, scaleArticles } from './scale-seed.js';
 
 /** One request's CPU per call through each path. */
@@ -74,10 +74,6 @@ const region = 'us-east-1';
 /** What the functions' client signs with in local mode (client.ts). */
 const credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
 const entry = fileURLToPath(new URL('./sdk-overhead-process.ts', import.meta.url));
-/** Where `npm ci` puts Lambda's Node.js (tools/node22/package.json). */
-const installedLambdaNode = fileURLToPath(
-  new URL('../../tools/node22/node_modules/.bin/node', import.meta.url),
-);
 
 type Key = { pk: string; sk: string };
 
@@ -97,13 +93,8 @@ export async function measureSdkOverheadOnRuntimes(
   endpoint: string,
   settings: SdkOverheadSettings = defaultSdkOverheadSettings,
 ): Promise<SdkOverhead[]> {
-  const lambdaNode = process.env.LAMBDA_NODE_BINARY || installedLambdaNode;
-  const runtimes = [
-    { runtime: 'project' as const, node: process.execPath },
-    ...(existsSync(lambdaNode) ? [{ runtime: 'lambda' as const, node: lambdaNode }] : []),
-  ];
   const results: SdkOverhead[] = [];
-  for (const { runtime, node } of runtimes) {
+  for (const { runtime, node } of benchRuntimes()) {
     results.push({ ...(await runInProcess(node, endpoint, settings)), runtime });
   }
   return results;
