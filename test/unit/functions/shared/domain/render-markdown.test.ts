@@ -368,6 +368,11 @@ describe('renderMarkdown: XSS through the markup the extensions allow', () => {
       '<p><math></math></p>\n',
     ],
     [
+      'an HTML integration point holding text, which no reader is shown',
+      '<math><annotation-xml encoding="text/html">leak <b>bold</b></annotation-xml></math>',
+      '<p><math></math></p>\n',
+    ],
+    [
       'maction with a javascript xlink:href',
       '<math><maction actiontype="statusline" xlink:href="javascript:alert(1)">x<mtext>y</mtext></maction></math>',
       '<p><math>x<mtext>y</mtext></math></p>\n',

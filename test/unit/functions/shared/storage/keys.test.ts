@@ -1,3 +1,4 @@
+import { ulid } from 'ulid';
 import { describe, expect, it } from 'vitest';
 import { NumberValue } from '@aws-sdk/lib-dynamodb';
 import {
@@ -5,6 +6,7 @@ import {
   likeSortStep,
   likeSortValue,
   likesOfSortValue,
+  outboxDay,
   parseCommentSk,
   rootsPartition,
   threadRange,
@@ -193,5 +195,31 @@ describe('sign-in keys', () => {
       pk: 'SIGNIN#accounthash',
       sk: 'NET#nethash',
     });
+  });
+});
+
+describe('notification keys', () => {
+  const eventId = ulid(Date.parse('2026-11-25T23:59:59.999Z'));
+
+  it("files an event under its ULID's UTC day, and its deliveries right after it, one per recipient", () => {
+    const event = keys.outboxEvent(eventId);
+    const owner = keys.delivery(eventId, 'owner');
+    const parent = keys.delivery(eventId, 'parent');
+
+    expect(event).toEqual({ pk: 'OUTBOX#2026-11-25', sk: `E#${eventId}` });
+    expect(outboxDay(eventId)).toBe('2026-11-25');
+    expect(owner).toEqual({ pk: 'OUTBOX#2026-11-25', sk: `E#${eventId}#owner` });
+    expect(parent.sk).toBe(`E#${eventId}#parent`);
+    // A Query of the day, in key order, reads each event and then its deliveries.
+    expect([parent.sk, event.sk, owner.sk].sort()).toEqual([event.sk, owner.sk, parent.sk]);
+  });
+
+  it("keys an address's suppressions (the whole site, or one thread) and its caps by the address's hash", () => {
+    expect(keys.suppression('h', { kind: 'site' })).toEqual({ pk: 'MUTE#h', sk: 'SITE' });
+    expect(keys.suppression('h', { kind: 'thread', rootId: '01ROOT' })).toEqual({
+      pk: 'MUTE#h',
+      sk: 'THREAD#01ROOT',
+    });
+    expect(keys.notifyCap('h', 'H#2026-11-25T17')).toEqual({ pk: 'MAILCAP#h', sk: 'H#2026-11-25T17' });
   });
 });

@@ -140,6 +140,16 @@ describe('moderationItems', () => {
     expect(outboxEvents(moderationItems('t', approved, { status: 'waiting' }, undefined, approval))).toEqual(
       [],
     );
+    // Nor for a held reply: spam, an edit, or an approved reply held again.
+    const held = reply();
+    const stored = { pk: 'URL#/p', sk: 'H#01A#01B', like: 0, sticky: false, orig: 'old' };
+    expect(outboxEvents(moderationItems('t', held, { status: 'spam' }, stored, approval))).toEqual([]);
+    expect(
+      outboxEvents(moderationItems('t', held, { text: { orig: 'n', html: '<p>n</p>' } }, stored, approval)),
+    ).toEqual([]);
+    const shown = reply({ status: 'approved' });
+    const visible = { ...stored, sk: 'C#01A#01B' };
+    expect(outboxEvents(moderationItems('t', shown, { status: 'waiting' }, visible, approval))).toEqual([]);
     // Approving what is already approved changes nothing, and tells nobody again.
     expect(outboxEvents(moderationItems('t', approved, { status: 'approved' }, undefined, approval))).toEqual(
       [],
