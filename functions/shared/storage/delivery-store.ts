@@ -1,6 +1,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { type DynamoDBDocumentClient, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { attributes, entities, keys, type RecipientKind } from './keys.js';
+import { redriveEvent } from './event-redrive.js';
 import type { OutboxState } from './outbox-event.js';
 import {
   fromOutboxEventItem,
@@ -225,29 +226,7 @@ export function createDeliveryStore(client: DynamoDBDocumentClient, tableName: s
       }
     },
 
-    async redriveBySweep(eventId, at) {
-      try {
-        await client.send(
-          new UpdateCommand({
-            TableName: tableName,
-            Key: keys.outboxEvent(eventId),
-            // Back to pending with a new `updatedAt` (a change even for an event left pending), so the stream's
-            // filter passes it and the stream alone processes it: the sweep never runs an event beside it.
-            // ADD counts the sweep's re-drives apart from attempts, which the stream's retries also move; the
-            // new `updatedAt` keeps the next sweep off it while the stream has its chance.
-            UpdateExpression: 'SET #state = :pending, #updatedAt = :at ADD #sweeps :one',
-            // Only an event still waiting: one sent meanwhile is left alone, and none is made up.
-            ConditionExpression: '#state IN (:pending, :failed)',
-            ExpressionAttributeNames: { '#sweeps': 'sweeps', '#state': 'state', '#updatedAt': 'updatedAt' },
-            ExpressionAttributeValues: { ':one': 1, ':pending': 'pending', ':failed': 'failed', ':at': at },
-          }),
-        );
-        return true;
-      } catch (error) {
-        if (error instanceof ConditionalCheckFailedException) return false;
-        throw error;
-      }
-    },
+    redriveBySweep: (eventId, at) => redriveEvent(client, tableName, eventId, at, 'count'),
 
     async eventsToRedrive({ days, staleBefore, maxSweeps, limit }) {
       const found: string[] = [];

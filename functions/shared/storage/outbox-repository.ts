@@ -1,5 +1,4 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { type DynamoDBDocumentClient, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import {
   type NotificationCause,
   type OutboxState,
@@ -7,6 +6,7 @@ import {
   outboxEventItem,
 } from './outbox-event.js';
 import { entities, keys, type RecipientKind, type SuppressionScope } from './keys.js';
+import { redriveEvent } from './event-redrive.js';
 import { fromDeliveryItem, fromOutboxEventItem } from './outbox-items.js';
 
 /** The state of one delivery: `sending` while a sender holds its lease. */
@@ -125,27 +125,7 @@ export function createOutboxRepository(client: DynamoDBDocumentClient, tableName
       return entries;
     },
 
-    async redrive(eventId, now) {
-      try {
-        await client.send(
-          new UpdateCommand({
-            TableName: tableName,
-            Key: keys.outboxEvent(eventId),
-            // The new `updatedAt` makes the write a change even for an event left pending, so the stream
-            // carries it to the sender; the sweep's count starts again for a hand re-drive.
-            UpdateExpression: 'SET #state = :pending, #updatedAt = :now REMOVE #sweeps',
-            // Only an existing event that is not final: a sent one is never sent again from here.
-            ConditionExpression: '#state IN (:pending, :failed)',
-            ExpressionAttributeNames: { '#state': 'state', '#updatedAt': 'updatedAt', '#sweeps': 'sweeps' },
-            ExpressionAttributeValues: { ':pending': 'pending', ':failed': 'failed', ':now': now },
-          }),
-        );
-        return true;
-      } catch (error) {
-        if (error instanceof ConditionalCheckFailedException) return false;
-        throw error;
-      }
-    },
+    redrive: (eventId, now) => redriveEvent(client, tableName, eventId, now, 'reset'),
 
     async enqueueTest(eventId, at) {
       await client.send(
