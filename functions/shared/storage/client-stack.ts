@@ -1,5 +1,11 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { jsonDeserializer, jsonSerializer, type Middleware } from './json-serde.js';
+import {
+  headersWrittenByJsonSerializer,
+  jsonDeserializer,
+  jsonSerializer,
+  type Middleware,
+  usesJsonSerializer,
+} from './json-serde.js';
 
 type Stack = DynamoDBClient['middlewareStack'];
 
@@ -38,7 +44,8 @@ interface CallContext {
  * - the stack itself, which the SDK builds anew for each call, twice (the document command's, then the
  *   client command's), copying, normalizing and sorting every entry: everything from the auth scheme to the
  *   signer (the build step's content length, user agent, host and recursion detection, then the retry loop
- *   and the signer inside it) runs as one entry, in the SDK's order. 12 entries per call become 5.
+ *   and the signer inside it) runs as one entry, in the SDK's order. 12 entries per call become 5. On the
+ *   data-plane path the serializer writes the host and content length itself, and those two are left out.
  */
 export function trimMiddleware(client: DynamoDBClient): void {
   const stack = client.middlewareStack;
@@ -47,16 +54,25 @@ export function trimMiddleware(client: DynamoDBClient): void {
   stack.remove('loggerMiddleware');
   const build = stepNames(stack, 'build');
   const finalize = stepNames(stack, 'finalizeRequest');
-  const chain = [
-    sigV4AuthScheme(config),
-    jsonSerializer(sdk('serializerMiddleware'), 'DynamoDB_20120810'),
-    ...build.map((name) => (name === 'getUserAgentMiddleware' ? reusedUserAgent(sdk(name)) : sdk(name))),
-    // The retry loop, then the signer: each attempt is signed anew.
-    ...finalize.map(sdk),
+  const authScheme = sigV4AuthScheme(config);
+  const buildStep = new Map(
+    build.map((name) => [name, name === 'getUserAgentMiddleware' ? reusedUserAgent(sdk(name)) : sdk(name)]),
+  );
+  const finalizeStep = finalize.map(sdk);
+  // The retry loop, then the signer: each attempt is signed anew.
+  const sdkChain = [authScheme, sdk('serializerMiddleware'), ...buildStep.values(), ...finalizeStep];
+  const jsonChain = [
+    authScheme,
+    jsonSerializer('DynamoDB_20120810'),
+    ...[...buildStep].filter(([name]) => !headersWrittenByJsonSerializer.has(name)).map(([, step]) => step),
+    ...finalizeStep,
   ];
   for (const name of ['httpAuthSchemeMiddleware', ...build, ...finalize]) stack.remove(name);
-  const serializeToSign: Middleware = (next, context) =>
-    chain.reduceRight((handler, middleware) => middleware(handler, context), next);
+  const serializeToSign: Middleware = (next, context) => {
+    const json = jsonChain.reduceRight((handler, middleware) => middleware(handler, context), next);
+    const other = sdkChain.reduceRight((handler, middleware) => middleware(handler, context), next);
+    return (args) => (usesJsonSerializer(context) ? json(args) : other(args));
+  };
   stack.add(serializeToSign as never, { name: 'serializerMiddleware', step: 'serialize', override: true });
   stack.add(
     jsonDeserializer(sdk('deserializerMiddleware'), (answer) =>
