@@ -25,6 +25,9 @@ function readNumber(text: string): number | NumberValue {
   return Number.isSafeInteger(value) || !Number.isInteger(value) ? value : NumberValue.from(text);
 }
 
+/** The SDK's own send of the document client, as the class had it when this module loaded. */
+const sdkSend: unknown = DynamoDBDocumentClient.prototype.send;
+
 /** Attempts per request: the first and two retries, each within the timeouts. */
 const maxAttempts = 3;
 
@@ -92,11 +95,23 @@ export function createDocumentClient(options: DocumentClientOptions = {}): Dynam
   const config = { ...client.config };
   Object.defineProperty(document, 'config', { value: config, writable: true, enumerable: true });
   // lib-dynamodb's commands, with the stack resolved once per command class (document-send.ts).
-  const send = createDocumentSend(
+  const fastSend = createDocumentSend(
     { middlewareStack: client.middlewareStack, config },
     translation,
     document.send.bind(document) as never,
   );
+  // A send put on the class after this module loaded (aws-sdk-client-mock's `mockClient(DynamoDBDocumentClient)`)
+  // is the class's for every instance: it is honoured, as it is on a document client as the SDK builds it.
+  const send = (command: unknown, options?: unknown) => {
+    const classSend = DynamoDBDocumentClient.prototype.send as unknown;
+    return classSend === sdkSend
+      ? fastSend(command, options)
+      : (classSend as (this: unknown, ...args: unknown[]) => Promise<unknown>).call(
+          document,
+          command,
+          options,
+        );
+  };
   Object.defineProperty(document, 'send', { value: send, writable: true, configurable: true });
   return document;
 }
