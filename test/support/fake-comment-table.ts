@@ -76,6 +76,21 @@ const compareKeys = (a: unknown, b: unknown) => {
     : Buffer.compare(Buffer.from(String(a)), Buffer.from(String(b)));
 };
 
+/**
+ * The attributes of `row` a request's `ProjectionExpression` names (all of them without one), as the base
+ * table returns them: its keys too only when named.
+ */
+const projected = (row: Item, input: Item): Item => {
+  const expression = input.ProjectionExpression as string | undefined;
+  if (expression === undefined) return row;
+  const names = (input.ExpressionAttributeNames ?? {}) as Record<string, string>;
+  const kept = expression.split(',').map((path) => {
+    const name = path.trim();
+    return names[name] ?? name;
+  });
+  return Object.fromEntries(Object.entries(row).filter(([name]) => kept.includes(name)));
+};
+
 /** Options of {@link serveCommentTable}. */
 export interface FakeTableOptions {
   /** The most items one Query returns before it stops with a LastEvaluatedKey (DynamoDB's 1 MB). */
@@ -83,10 +98,10 @@ export interface FakeTableOptions {
 }
 
 /**
- * Answers GetItem, BatchGetItem, Query (base table ranges, the roots, by-id and recent indexes) and
- * TransactWriteItems from `items` as DynamoDB would, each answer one macrotask later, and records every
- * command with its round trip. `items` is read at each command: a test may change it between requests.
- * Transactions succeed and write nothing.
+ * Answers GetItem, BatchGetItem, Query (base table ranges, with only the attributes their projection
+ * names; the roots, by-id and recent indexes) and TransactWriteItems from `items` as DynamoDB would, each
+ * answer one macrotask later, and records every command with its round trip. `items` is read at each
+ * command: a test may change it between requests. Transactions succeed and write nothing.
  */
 export function serveCommentTable(
   ddb: AwsClientStub<DynamoDBDocumentClient>,
@@ -177,7 +192,7 @@ export function serveCommentTable(
             compareKeys(row.sk, values[':from']) >= 0 &&
             compareKeys(row.sk, values[':to']) <= 0,
         );
-        return page(ordered(rows, 'sk'), input, (row) => row);
+        return page(ordered(rows, 'sk'), input, (row) => projected(row, input));
       }
       default:
         throw new Error(`no index ${String(input.IndexName)} in the fake table`);

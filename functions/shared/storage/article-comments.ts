@@ -45,7 +45,8 @@ export async function readCommentRange(
     const output = await client.send(
       new QueryCommand({
         TableName: tableName,
-        // A range of the article's partition: one thread, or every comment of a kind.
+        // A range of the article's partition: one thread, a page's neighbouring threads, or every comment
+        // of a kind.
         KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :from AND :to',
         ...projection(names, { '#pk': attributes.pk, '#sk': attributes.sk }),
         ExpressionAttributeValues: {

@@ -21,6 +21,7 @@ import {
 } from './keys.js';
 import { projection } from './projection.js';
 import { storedCount } from './stored-count.js';
+import { readThreadSpan, type ThreadPart, threadSpan } from './thread-span.js';
 
 /** What a page of the list asks for. */
 export interface PageQuery {
@@ -46,8 +47,9 @@ export interface StoredPage {
 
 /**
  * Page `page` of the threads of `url`: the page counters and the keys of the roots up to the page's
- * end in parallel, then the page's threads in parallel. Nothing of the roots before the page but
- * their keys is read, and nothing held from visitors unless `withHeld`.
+ * end in parallel, then the page's threads (in a time sort, one range Query; by likes, one Query each, in
+ * parallel). Nothing of the roots before the page but their keys is read, and nothing held from
+ * visitors unless `withHeld`.
  */
 export type ListPage = (query: PageQuery) => Promise<StoredPage>;
 
@@ -75,6 +77,16 @@ function createReadBudget() {
   };
 }
 type ReadBudget = ReturnType<typeof createReadBudget>;
+
+/** How a page's threads are first read: with or without their held replies, consistently or not. */
+interface StartOptions {
+  readonly withHeld: boolean;
+  readonly consistent: boolean;
+  readonly budget: ReadBudget;
+}
+
+/** The read of a range nobody asked for (a visitor's held replies). */
+const nothingRead: RangeRead = { items: [], more: false };
 
 /** The thread a read brought, or undefined when its root is gone or (for a visitor) not approved. */
 function toThread(read: ThreadRead, withHeld: boolean): StoredThread | undefined {
@@ -177,37 +189,87 @@ export function createListPage(
     return { pinned: mergeRootKeys(pinned, sortBy), flow: mergeRootKeys(flow, sortBy) };
   };
 
+  /** The first read of one part of a thread: one Query of its range, stopped at `limit` items. */
+  const readPartStart = (
+    url: string,
+    rootId: string,
+    part: ThreadPart,
+    limit: number,
+    options: { consistent: boolean; budget: ReadBudget },
+  ) =>
+    readCommentRange(client, tableName, url, threadRange(rootId, part), {
+      names: threadAttributes,
+      consistent: options.consistent,
+      limit,
+      onPage: options.budget.count,
+      // One Query: the page's threads are read side by side, and only then, one by one, further.
+      goOn: () => false,
+    });
+
   /**
-   * The first read of a thread: one Query of its visible range (the root first, then its oldest replies)
-   * and, for administrators, one of its held range, each stopped at `replies` replies.
+   * The first read of a thread on its own: one Query of its visible range (the root first, then its oldest
+   * replies) and, for administrators, one of its held range, each stopped at `replies` replies.
    */
   const readThreadStart = async (
     url: string,
     rootId: string,
     replies: number,
-    options: { withHeld: boolean; consistent: boolean; budget: ReadBudget },
+    options: StartOptions,
   ): Promise<ThreadRead> => {
-    const read = (part: 'visible' | 'held', limit: number) =>
-      readCommentRange(client, tableName, url, threadRange(rootId, part), {
-        names: threadAttributes,
-        consistent: options.consistent,
-        limit,
-        onPage: options.budget.count,
-        // One Query: the page's threads are read side by side, and only then, one by one, further.
-        goOn: () => false,
-      });
     const [visible, held] = await Promise.all([
-      read('visible', 1 + replies),
-      options.withHeld ? read('held', replies) : Promise.resolve<RangeRead>({ items: [], more: false }),
+      readPartStart(url, rootId, 'visible', 1 + replies, options),
+      options.withHeld ? readPartStart(url, rootId, 'held', replies, options) : Promise.resolve(nothingRead),
     ]);
     return { rootId, visible, held };
+  };
+
+  /**
+   * The first read of a time-sorted page's threads: the threads of its span ({@link threadSpan}) with one
+   * Query per part (readThreadSpan), the pinned roots outside it on their own beside it; then, side by
+   * side, each part of a root that Query did not reach (it stops at its Limit or at 1 MB).
+   */
+  const readSpanStart = async (
+    url: string,
+    pageRoots: readonly RootKey[],
+    pinned: ReadonlySet<string>,
+    replies: number,
+    options: StartOptions,
+  ): Promise<ThreadRead[]> => {
+    const spanned = threadSpan(pageRoots, pinned);
+    const inSpan = new Set(spanned);
+    const span = (part: ThreadPart) =>
+      readThreadSpan(client, tableName, url, spanned, part, {
+        consistent: options.consistent,
+        onPage: options.budget.count,
+      });
+    const [alone, visible, held] = await Promise.all([
+      Promise.all(
+        pageRoots
+          .filter((root) => !inSpan.has(root.id))
+          .map((root) => readThreadStart(url, root.id, replies, options)),
+      ),
+      span('visible'),
+      options.withHeld ? span('held') : Promise.resolve(undefined),
+    ]);
+    const aloneRead = new Map(alone.map((read) => [read.rootId, read]));
+    return Promise.all(
+      pageRoots.map(async (root): Promise<ThreadRead> => {
+        const read = aloneRead.get(root.id);
+        if (read) return read;
+        const [visibleRead, heldRead] = await Promise.all([
+          visible.get(root.id) ?? readPartStart(url, root.id, 'visible', 1 + replies, options),
+          held ? (held.get(root.id) ?? readPartStart(url, root.id, 'held', replies, options)) : nothingRead,
+        ]);
+        return { rootId: root.id, visible: visibleRead, held: heldRead };
+      }),
+    );
   };
 
   /** Reads further into a thread's range that stopped early, while the page's budget allows. */
   const readFurther = async (
     url: string,
     rootId: string,
-    part: 'visible' | 'held',
+    part: ThreadPart,
     range: RangeRead,
     options: { consistent: boolean; budget: ReadBudget; limit: number },
   ): Promise<RangeRead> => {
@@ -255,15 +317,20 @@ export function createListPage(
     }
     const pageRoots = pageOfRoots(roots.pinned, roots.flow, query);
     const budget = createReadBudget();
-    // The first read of every thread side by side, a few replies each: what one page may read at once
-    // is bounded (limits.listFirstReadReplies), whatever the threads hold.
+    // The first read of every thread at once, a few replies each (a thread read on its own gets its
+    // share; a span gets them all, to share as they come): what one page may read at once is bounded
+    // (limits.listFirstReadReplies), whatever the threads hold.
     const replies = Math.min(
       limits.repliesPerThread,
       Math.max(1, Math.floor(limits.listFirstReadReplies / pageSize)),
     );
-    const started = await Promise.all(
-      pageRoots.map((root) => readThreadStart(url, root.id, replies, { withHeld, consistent, budget })),
-    );
+    const options = { withHeld, consistent, budget };
+    // A time sort's page is a span of neighbouring threads, read by one Query; the most liked roots are
+    // scattered over the article, each thread is read by its own.
+    const started =
+      sortBy === 'like_desc'
+        ? await Promise.all(pageRoots.map((root) => readThreadStart(url, root.id, replies, options)))
+        : await readSpanStart(url, pageRoots, new Set(roots.pinned.map((root) => root.id)), replies, options);
     // Then, in page order, the threads that have more, while the page's budget allows.
     const threads: StoredThread[] = [];
     for (const read of started) {

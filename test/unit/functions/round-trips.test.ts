@@ -133,7 +133,13 @@ const rangeQuery = (from: string, to: string, limit: number) => ({
  */
 const threadQuery = (rootId: string, replies = 10) =>
   rangeQuery(`C#${rootId}`, `C#${rootId}#\uffff`, 1 + replies);
-const heldQuery = (rootId: string, replies = 10) => rangeQuery(`H#${rootId}#`, `H#${rootId}#\uffff`, replies);
+/**
+ * The first read of a time-sorted page's threads: one Query from its oldest root's thread to its newest's,
+ * stopped at its roots and limits.listFirstReadReplies (100) replies; the held part holds no root.
+ */
+const spanQuery = (first: string, last: string, roots: number) =>
+  rangeQuery(`C#${first}`, `C#${last}#\uffff`, roots + 100);
+const heldSpanQuery = (first: string, last: string) => rangeQuery(`H#${first}#`, `H#${last}#\uffff`, 100);
 
 /** An article with a pinned root, three roots, an approved and a held reply, and a waiting root. */
 const articleItems = () => [
@@ -163,14 +169,16 @@ describe('DynamoDB round trips per operation', () => {
   });
   afterEach(() => ddb.reset());
 
-  it('lists page 1 in two rounds: counters and root keys (and the layout, once an instance), then one Query per root', async () => {
-    const sent = serveCommentTable(ddb, articleItems());
+  it('lists page 1 in two rounds and 4 requests: counters and root keys (and the layout, once an instance), then one range Query of its threads', async () => {
+    const sent = serveCommentTable(
+      ddb,
+      articleItems().filter((item) => item.sk !== 'C#01P'),
+    );
 
     const { status, body } = await call({ path: '/api/comment', query: 'path=%2Fp' });
 
     expect(status).toBe(200);
     expect(shape(body.data)).toEqual([
-      ['01P', []],
       ['01C', []],
       ['01B', []],
       ['01A', ['01D']],
@@ -184,12 +192,30 @@ describe('DynamoDB round trips per operation', () => {
       ['Query', rootsQuery('R#approved#pinned#/p', 10)],
       ['Query', rootsQuery('R#approved#flow#/p', 10)],
     ]);
-    expect(second?.map(({ command, input }) => [command, input])).toEqual(
-      ['01P', '01C', '01B', '01A'].map((id) => ['Query', threadQuery(id)]),
-    );
+    // The page's roots are neighbours in the table (ids are ULIDs): one Query reads their threads, the
+    // waiting root 01W past them left out.
+    expect(second?.map(({ command, input }) => [command, input])).toEqual([
+      ['Query', spanQuery('01A', '01C', 3)],
+    ]);
     // A visitor's list reads nothing held: no H# range, no waiting or spam partition, no consistent read.
     expect(JSON.stringify(sent)).not.toMatch(/H#|R#waiting|R#spam|ConsistentRead/);
     expect(JSON.stringify(body)).not.toMatch(/Held|Wes|@example\.com|ipHash|hash-of-the-ip/);
+  });
+
+  it("reads a pinned root outside the range of the page's other roots with a Query of its own, beside the range Query", async () => {
+    const sent = serveCommentTable(ddb, articleItems());
+
+    const { body } = await call({ path: '/api/comment', query: 'path=%2Fp' });
+
+    expect(shape(body.data)).toEqual([
+      ['01P', []],
+      ['01C', []],
+      ['01B', []],
+      ['01A', ['01D']],
+    ]);
+    const [, second, ...more] = byRound(sent);
+    expect(more).toEqual([]);
+    expect(second?.map(({ input }) => input)).toEqual([threadQuery('01P'), spanQuery('01A', '01C', 3)]);
   });
 
   it('checks the layout only on the first list of an instance', async () => {
@@ -201,12 +227,8 @@ describe('DynamoDB round trips per operation', () => {
 
     const again = sent.slice(before);
     expect(again.filter(({ input }) => input.Key?.pk === 'SITE')).toEqual([]);
-    expect(again.map(({ command }) => command)).toEqual([
-      'GetItem',
-      'Query',
-      'Query',
-      ...Array<string>(4).fill('Query'),
-    ]);
+    // The counters, the roots index, and the threads: the pinned root's and the range of the others.
+    expect(again.map(({ command }) => command)).toEqual(['GetItem', 'Query', 'Query', 'Query', 'Query']);
   });
 
   it('lists page 2 from the keys of the roots up to its end and the threads of its own roots only', async () => {
@@ -226,11 +248,10 @@ describe('DynamoDB round trips per operation', () => {
       rootsQuery('R#approved#pinned#/p', 4),
       rootsQuery('R#approved#flow#/p', 4),
     ]);
-    // A page of 2: 50 replies each at first.
-    expect(second?.map(({ input }) => input)).toEqual([threadQuery('01B', 50), threadQuery('01A', 50)]);
+    expect(second?.map(({ input }) => input)).toEqual([spanQuery('01A', '01B', 2)]);
   });
 
-  it('reads the roots index and a thread on with one more Query each when a Query stops short of its Limit', async () => {
+  it('reads the roots index and the threads on when a Query stops short of its Limit', async () => {
     const sent = serveCommentTable(
       ddb,
       [
@@ -258,14 +279,16 @@ describe('DynamoDB round trips per operation', () => {
       ],
       // The flow partition had three roots; the first Query brought two.
       [{ ...rootsQuery('R#approved#flow#/p', 1), ExclusiveStartKey: { pk: 'URL#/p', sk: 'C#01B' } }],
-      // A page of 3: 33 replies each at first.
-      [threadQuery('01C', 33), threadQuery('01B', 33), threadQuery('01A', 33)],
-      // The thread of 01A is four items: the root and a reply came first; it goes on up to 200 replies.
+      // The range Query of the page's threads stopped in the thread of 01A, after its root and a reply.
+      [spanQuery('01A', '01C', 3)],
+      // The roots it did not reach, each with its share of a page of 3 (33 replies).
+      [threadQuery('01C', 33), threadQuery('01B', 33)],
+      // The thread of 01A is four items: it goes on from the reply, within its range, up to 200 replies.
       [{ ...threadQuery('01A'), Limit: 199, ExclusiveStartKey: { pk: 'URL#/p', sk: 'C#01A#01D' } }],
     ]);
   });
 
-  it('lists for an administrator from every status partition, with one held range beside each thread', async () => {
+  it('lists for an administrator from every status partition, with one held range Query beside the range Query', async () => {
     const sent = serveCommentTable(ddb, articleItems());
 
     const { body } = await call({
@@ -292,9 +315,11 @@ describe('DynamoDB round trips per operation', () => {
         ['approved', 'waiting', 'spam'].map((status) => rootsQuery(`R#${status}#${pinned}#/p`, 10)),
       ),
     ]);
-    expect(second?.map(({ input }) => input)).toEqual(
-      ['01P', '01W', '01C', '01B', '01A'].flatMap((id) => [threadQuery(id), heldQuery(id)]),
-    );
+    // The pinned 01P lies between the page's other roots: the one range holds every thread of the page.
+    expect(second?.map(({ input }) => input)).toEqual([
+      spanQuery('01A', '01W', 5),
+      heldSpanQuery('01A', '01W'),
+    ]);
   });
 
   it('counts several urls with one BatchGetItem when they are fewer than 100', async () => {

@@ -5,7 +5,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { UpgradeRequiredError } from '../../../../../functions/shared/domain/errors.js';
 import { limits } from '../../../../../functions/shared/domain/limits.js';
 import { createListPage, type PageQuery } from '../../../../../functions/shared/storage/list-page.js';
-import { byRound, commentItem, serveCommentTable } from '../../../../support/fake-comment-table.js';
+import {
+  byRound,
+  commentItem,
+  type SentCommand,
+  serveCommentTable,
+} from '../../../../support/fake-comment-table.js';
 
 const client = DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1' }));
 const ddb = mockClient(client);
@@ -22,6 +27,49 @@ const query = (extra: Partial<PageQuery> = {}): PageQuery => ({
 const threadIds = (page: {
   threads: readonly { root: { id: string }; replies: readonly { id: string }[] }[];
 }) => page.threads.map((thread) => [thread.root.id, thread.replies.map((reply) => reply.id)]);
+
+/** What a thread read reads back: what a list may show of a comment, never its user agent. */
+const threadNames = [
+  'commentId',
+  'url',
+  'pid',
+  'rid',
+  'nick',
+  'mail',
+  'ipHash',
+  'link',
+  'browser',
+  'os',
+  'orig',
+  'html',
+  'status',
+  'like',
+  'sticky',
+  'insertedAt',
+  'type',
+];
+/** The exact Query of a range of the article `/p`. */
+const rangeQuery = (from: string, to: string, limit: number) => ({
+  TableName: 't',
+  KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :from AND :to',
+  ProjectionExpression: threadNames.map((_, i) => `#p${i}`).join(', '),
+  ExpressionAttributeNames: {
+    ...Object.fromEntries(threadNames.map((name, i) => [`#p${i}`, name])),
+    '#pk': 'pk',
+    '#sk': 'sk',
+  },
+  ExpressionAttributeValues: { ':pk': 'URL#/p', ':from': from, ':to': to },
+  Limit: limit,
+});
+/** The Queries of the base table (thread reads) of `sent`, by round: the roots index and counters left out. */
+const threadReads = (sent: SentCommand[]) =>
+  byRound(sent)
+    .map((round) =>
+      round
+        .filter(({ command, input }) => command === 'Query' && input.IndexName === undefined)
+        .map(({ input }) => input),
+    )
+    .filter((round) => round.length > 0);
 
 describe('createListPage', () => {
   afterEach(() => ddb.reset());
@@ -138,14 +186,18 @@ describe('createListPage', () => {
     const replies = Array.from({ length: 30 }, (_, i) =>
       fat('/p', `01R${String(i).padStart(2, '0')}`, { rid: '01A' }),
     );
-    const sent = serveCommentTable(ddb, [fat('/p', '01A'), fat('/p', '01B'), fat('/p', '01C'), ...replies]);
+    // DynamoDB stops a Query at 1 MB: here after 11 items, in the thread of 01A.
+    const sent = serveCommentTable(ddb, [fat('/p', '01A'), fat('/p', '01B'), fat('/p', '01C'), ...replies], {
+      itemsPerQuery: 11,
+    });
 
     const page = await listPage()(query());
 
-    // The first read of each thread (root and up to 10 replies), and nothing after it.
-    expect(sent.filter(({ input }) => input.ExpressionAttributeValues?.[':from'] === 'C#01A')).toHaveLength(
-      1,
-    );
+    // The range read (01A and 10 replies), the roots it did not reach, and nothing after it.
+    expect(threadReads(sent)).toEqual([
+      [rangeQuery('C#01A', 'C#01C#\uffff', 103)],
+      [rangeQuery('C#01C', 'C#01C#\uffff', 11), rangeQuery('C#01B', 'C#01B#\uffff', 11)],
+    ]);
     expect(page.threads.find((thread) => thread.root.id === '01A')).toMatchObject({ moreReplies: true });
     expect(page.threads.find((thread) => thread.root.id === '01A')?.replies).toHaveLength(10);
   });
@@ -199,5 +251,178 @@ describe('createListPage', () => {
 
     expect(checks).toBe(1);
     expect(byRound(sent).map((round) => round.length)).toEqual([3, 1]);
+  });
+
+  it("reads a time-sorted page's threads with one range Query, from its oldest root's thread to its newest's", async () => {
+    const items = [
+      commentItem('/p', '01A'),
+      commentItem('/p', '01B'),
+      commentItem('/p', '01C'),
+      commentItem('/p', '01D', { rid: '01A' }),
+      commentItem('/p', '01E', { rid: '01C' }),
+      commentItem('/p', '01F', { rid: '01A', pid: '01D' }),
+    ];
+
+    for (const sortBy of ['insertedAt_desc', 'insertedAt_asc'] as const) {
+      ddb.reset();
+      const sent = serveCommentTable(ddb, items);
+
+      const page = await listPage()(query({ sortBy }));
+
+      const newestFirst = [
+        ['01C', ['01E']],
+        ['01B', []],
+        ['01A', ['01D', '01F']],
+      ];
+      expect(threadIds(page)).toEqual(sortBy === 'insertedAt_desc' ? newestFirst : newestFirst.reverse());
+      expect(page.threads.map((thread) => thread.moreReplies)).toEqual([false, false, false]);
+      // Its roots and the first read's 100 replies, in one request: the counters, two roots-index
+      // partitions, then this Query.
+      expect(threadReads(sent)).toEqual([
+        [rangeQuery('C#01A', 'C#01C#\uffff', 3 + limits.listFirstReadReplies)],
+      ]);
+      expect(byRound(sent).map((round) => round.map(({ command }) => command))).toEqual([
+        ['GetItem', 'Query', 'Query'],
+        ['Query'],
+      ]);
+    }
+  });
+
+  it('goes on in its own range with the thread the range Query stopped in, and reads the roots it did not reach on their own', async () => {
+    const replies = ['01AA', '01AB', '01AC', '01AD'];
+    // DynamoDB stops a Query at 1 MB: here after 3 items, in the thread of 01A.
+    const sent = serveCommentTable(
+      ddb,
+      [
+        commentItem('/p', '01A'),
+        ...replies.map((id) => commentItem('/p', id, { rid: '01A' })),
+        commentItem('/p', '01B'),
+        commentItem('/p', '01BA', { rid: '01B' }),
+        commentItem('/p', '01C'),
+      ],
+      { itemsPerQuery: 3 },
+    );
+
+    const page = await listPage()(query());
+
+    expect(threadIds(page)).toEqual([
+      ['01C', []],
+      ['01B', ['01BA']],
+      ['01A', replies],
+    ]);
+    expect(page.threads.map((thread) => thread.moreReplies)).toEqual([false, false, false]);
+    expect(threadReads(sent)).toEqual([
+      [rangeQuery('C#01A', 'C#01C#\uffff', 103)],
+      // The roots past where it stopped, side by side, each with its share of replies.
+      [rangeQuery('C#01C', 'C#01C#\uffff', 11), rangeQuery('C#01B', 'C#01B#\uffff', 11)],
+      // 01A from the last key read, within its thread: up to 200 replies in all, 2 of them read.
+      [
+        {
+          ...rangeQuery('C#01A', 'C#01A#\uffff', limits.repliesPerThread + 1 - 3),
+          ExclusiveStartKey: { pk: 'URL#/p', sk: 'C#01A#01AB' },
+        },
+      ],
+    ]);
+  });
+
+  it('keeps out of the page the roots its range holds that are not on it, and reads a pinned root outside the range alone', async () => {
+    // Newest first: the pinned 01B, then 01I, 01G | 01E, 01C, 01A. 01D is waiting, with a reply approved
+    // before it was held.
+    const sent = serveCommentTable(ddb, [
+      commentItem('/p', '01A'),
+      commentItem('/p', '01B', { sticky: true }),
+      commentItem('/p', '01BA', { rid: '01B' }),
+      commentItem('/p', '01C'),
+      commentItem('/p', '01D', { status: 'waiting' }),
+      commentItem('/p', '01DA', { rid: '01D' }),
+      commentItem('/p', '01E'),
+      commentItem('/p', '01G'),
+      commentItem('/p', '01I'),
+    ]);
+
+    const first = await listPage()(query({ pageSize: 3 }));
+    const firstReads = threadReads(sent);
+    sent.length = 0;
+    const second = await listPage()(query({ pageSize: 3, page: 2 }));
+
+    expect(threadIds(first)).toEqual([
+      ['01B', ['01BA']],
+      ['01I', []],
+      ['01G', []],
+    ]);
+    // The pinned root is years older, say, than the page's others: not in their range, but beside it.
+    expect(firstReads).toEqual([
+      [rangeQuery('C#01B', 'C#01B#\uffff', 34), rangeQuery('C#01G', 'C#01I#\uffff', 102)],
+    ]);
+    expect(threadIds(second)).toEqual([
+      ['01E', []],
+      ['01C', []],
+      ['01A', []],
+    ]);
+    expect(threadReads(sent)).toEqual([[rangeQuery('C#01A', 'C#01E#\uffff', 103)]]);
+  });
+
+  it('reads the threads of a page sorted by likes with one Query each, side by side: its roots are scattered', async () => {
+    const sent = serveCommentTable(ddb, [
+      commentItem('/p', '01A', { like: 3 }),
+      commentItem('/p', '01B'),
+      commentItem('/p', '01C', { like: 1 }),
+      commentItem('/p', '01D', { rid: '01A' }),
+    ]);
+
+    const page = await listPage()(query({ sortBy: 'like_desc' }));
+
+    expect(threadIds(page)).toEqual([
+      ['01A', ['01D']],
+      ['01C', []],
+      ['01B', []],
+    ]);
+    expect(threadReads(sent)).toEqual([
+      ['01A', '01C', '01B'].map((id) => rangeQuery(`C#${id}`, `C#${id}#\uffff`, 11)),
+    ]);
+  });
+
+  it("reads an administrator's held replies with a range Query beside the visible one, each going on where it stopped", async () => {
+    // DynamoDB stops a Query at 1 MB: here after 2 items, in the thread of 01A in both ranges.
+    const sent = serveCommentTable(
+      ddb,
+      [
+        commentItem('/p', '01A'),
+        commentItem('/p', '01B', { rid: '01A' }),
+        commentItem('/p', '01D', { rid: '01A', status: 'waiting' }),
+        commentItem('/p', '01E', { rid: '01A', pid: '01B', status: 'spam' }),
+        commentItem('/p', '01F', { rid: '01A', status: 'waiting' }),
+        commentItem('/p', '01C', { status: 'waiting' }),
+        commentItem('/p', '01G', { rid: '01C', status: 'waiting' }),
+      ],
+      { itemsPerQuery: 2 },
+    );
+
+    const page = await listPage()(query({ withHeld: true, consistent: true }));
+
+    // Approved and held replies together, oldest first.
+    expect(threadIds(page)).toEqual([
+      ['01C', ['01G']],
+      ['01A', ['01B', '01D', '01E', '01F']],
+    ]);
+    const consistently = (input: object) => ({ ...input, ConsistentRead: true });
+    expect(threadReads(sent)).toEqual(
+      [
+        [rangeQuery('C#01A', 'C#01C#\uffff', 102), rangeQuery('H#01A#', 'H#01C#\uffff', 100)],
+        [rangeQuery('C#01C', 'C#01C#\uffff', 11), rangeQuery('H#01C#', 'H#01C#\uffff', 10)],
+        [
+          {
+            ...rangeQuery('C#01A', 'C#01A#\uffff', 199),
+            ExclusiveStartKey: { pk: 'URL#/p', sk: 'C#01A#01B' },
+          },
+        ],
+        [
+          {
+            ...rangeQuery('H#01A#', 'H#01A#\uffff', 198),
+            ExclusiveStartKey: { pk: 'URL#/p', sk: 'H#01A#01E' },
+          },
+        ],
+      ].map((round) => round.map(consistently)),
+    );
   });
 });
