@@ -65,11 +65,10 @@ export const likeSortStep = NumberValue.from(likeScale.toString());
 
 /** The like count a like sort value holds (as the client reads it back: a number or a NumberValue). */
 export function likesOfSortValue(value: unknown): number {
-  try {
-    return Number(BigInt(String(value)) / likeScale);
-  } catch {
-    return 0;
-  }
+  // Checked rather than caught: the time index holds no like sort value, so a time-sorted page passes
+  // undefined for every root, and a thrown SyntaxError (with its stack) cost 0.2 ms of CPU a page.
+  const text = value === undefined || value === null ? '' : String(value);
+  return /^\d+$/.test(text) ? Number(BigInt(text) / likeScale) : 0;
 }
 
 /** Item kinds, stored as `entity` on every item. */
