@@ -3,10 +3,15 @@
  * sanitize-html), Prism, KaTeX, and the user-agent parser. The bundles keep each in a chunk of its own
  * (lib/bundle-options.ts), so a cold start that serves a list or a count neither reads nor evaluates them.
  */
+import { once } from '../once.js';
 import type { MarkdownFeatures } from './render-markdown.js';
 
 /** A code fence's opening line (CommonMark: up to three spaces, then three backticks or tildes). */
 const codeFence = /^ {0,3}(```|~~~)/m;
+
+const loadRenderer = once(() => import('./render-markdown.js'));
+const loadTex = once(() => import('./tex-to-mathml.js'));
+const loadPrism = once(() => import('./highlight-code.js'));
 
 /**
  * A markdown renderer with `features` (render-markdown.ts) that loads its modules on first use: the
@@ -17,13 +22,13 @@ const codeFence = /^ {0,3}(```|~~~)/m;
 export function loadMarkdownRenderer(features: MarkdownFeatures): (text: string) => Promise<string> {
   return async (text) => {
     const [{ renderMarkdown }, tex, prism] = await Promise.all([
-      import('./render-markdown.js'),
-      features.tex && text.includes('$') ? import('./tex-to-mathml.js') : undefined,
-      features.highlight && codeFence.test(text) ? import('./highlight-code.js') : undefined,
+      loadRenderer(),
+      features.tex && text.includes('$') ? loadTex() : undefined,
+      features.highlight && codeFence.test(text) ? loadPrism() : undefined,
     ]);
     return renderMarkdown(text, features, tex?.texToMathml, prism?.prismHighlighter);
   };
 }
 
 /** See the module comment. */
-export const loadUserAgentParser = () => import('./user-agent.js');
+export const loadUserAgentParser = once(() => import('./user-agent.js'));

@@ -75,4 +75,20 @@ describe('loadMarkdownRenderer', () => {
     expect(await render('$x$')).toBe('<p>$x$</p>\n');
     expect([...loaded]).toEqual(['renderer']);
   });
+
+  it('tries a renderer that failed to load again on the next comment', async () => {
+    let attempts = 0;
+    vi.doMock(rendererPath, async (importOriginal) => {
+      attempts += 1;
+      if (attempts === 1) throw new Error('chunk missing');
+      return importOriginal();
+    });
+    const render = (await writeOnlyModules()).loadMarkdownRenderer(features);
+
+    // vitest wraps the factory's error in its own.
+    await expect(render('one')).rejects.toThrow();
+    expect(await render('two')).toBe('<p>two</p>\n');
+    expect(await render('three')).toBe('<p>three</p>\n');
+    expect(attempts).toBe(2);
+  });
 });
