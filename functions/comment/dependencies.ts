@@ -1,4 +1,4 @@
-import { ulid } from 'ulid';
+import { newUlid } from '../shared/domain/new-ulid.js';
 import type { Config } from '../shared/config.js';
 import { createAvatarResolver } from '../shared/domain/avatar.js';
 import type { Presentation } from '../shared/domain/present-comment.js';
@@ -95,7 +95,7 @@ export function createCommentDependencies(
     markRefusedPost: createRefusedPostMarker(client, config.TABLE_NAME),
     renderMarkdown: loadMarkdownRenderer(config.markdown),
     now: Date.now,
-    newId: (time) => ulid(time),
+    newId: newUlid,
     presentation: {
       avatarFor: createAvatarResolver({
         proxy: config.AVATAR_PROXY,

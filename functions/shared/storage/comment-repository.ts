@@ -1,4 +1,4 @@
-import { ulid } from 'ulid';
+import { newUlid } from '../domain/new-ulid.js';
 import { type DynamoDBDocumentClient, GetCommand, NumberValue, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { ListedComment, StoredComment } from '../domain/comment.js';
 import { fromCommentItem, threadAttributes } from './comment-item.js';
@@ -122,7 +122,7 @@ export function createCommentRepository(
     },
 
     async insert(comment, guards) {
-      const { items, refusalAt } = submitItems(tableName, comment, guards, ulid(comment.insertedAt));
+      const { items, refusalAt } = submitItems(tableName, comment, guards, newUlid(comment.insertedAt));
       const outcome = await transactWrite(client, { TransactItems: items });
       if (outcome.ok) return { ok: true };
       const reason = outcome.failedConditions.map((index) => refusalAt[index]).find(Boolean);

@@ -1,4 +1,4 @@
-import { ulid } from 'ulid';
+import { newUlid } from '../domain/new-ulid.js';
 import {
   type DynamoDBDocumentClient,
   GetCommand,
@@ -97,7 +97,7 @@ export function createModerationRepository(
         if (!stored || stored.status !== comment.status) return false;
       }
       const at = now();
-      const items = moderationItems(tableName, comment, change, stored, { eventId: ulid(at), at });
+      const items = moderationItems(tableName, comment, change, stored, { eventId: newUlid(at), at });
       if (items.length === 0) return true;
       return (await transactWrite(client, { TransactItems: items })).ok;
     },
