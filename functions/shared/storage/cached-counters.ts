@@ -18,9 +18,13 @@ export interface CachedCounters {
  * Serves repeated reads of counters (reading counts, comment counts, the site's comment count) from a copy
  * read less than `ttlMs` ago, as the list cache does for pages (cached-reads.ts): same lifetime, bounded,
  * shared between concurrent requests; the urls a request misses are read in one batch. An increment's or a
- * reaction's answer refreshes the page's copy (a Lambda instance serves one request at a time, so answers
- * arrive in the order of the writes), and `forgetArticle` drops what a comment write changed, so an instance reads its own writes. Other
- * instances' writes show within `ttlMs`.
+ * reaction's answer refreshes the page's copy, and `forgetArticle` drops what a comment write changed, so an
+ * instance reads its own writes. Other instances' writes show within `ttlMs`.
+ *
+ * A Lambda instance serves one request at a time, so its answers arrive in the order of its writes; local
+ * mode serves many at once, and of two increments in flight together the earlier may answer last. An answer
+ * refreshes the copy only when no other write of the same counter overlapped it; otherwise it drops the copy,
+ * and the next read reads the table (a copy set from the older answer showed a count going backwards).
  */
 export function cacheCounterReads(
   counters: CounterRepository,
@@ -62,11 +66,31 @@ export function cacheCounterReads(
     return Promise.all(answers);
   };
 
-  /** Replaces `url`'s copies with the one counter a write just answered. */
-  const refresh = (url: string, name: CounterName, value: number) => {
-    cache.forgetGroup(url);
-    const answer = { [name]: value };
-    void cache.get(keyOf(url, [name]), async () => answer, url);
+  /** Writes in flight per counter, and whether any two of them overlapped since none was in flight. */
+  const writing = new Map<string, { inFlight: number; overlapped: boolean }>();
+
+  /**
+   * Runs `write` of `url`'s counter `name`, then replaces `url`'s copies with the one counter it answered,
+   * or, when another write of that counter overlapped it (its answer may be the older), only drops them.
+   */
+  const writeThrough = async (url: string, name: CounterName, write: () => Promise<number>) => {
+    const key = keyOf(url, [name]);
+    const state = writing.get(key) ?? { inFlight: 0, overlapped: false };
+    if (state.inFlight > 0) state.overlapped = true;
+    state.inFlight += 1;
+    writing.set(key, state);
+    try {
+      const value = await write();
+      cache.forgetGroup(url);
+      if (!state.overlapped) {
+        const answer = { [name]: value };
+        void cache.get(key, async () => answer, url);
+      }
+      return value;
+    } finally {
+      state.inFlight -= 1;
+      if (state.inFlight === 0) writing.delete(key);
+    }
   };
 
   return {
@@ -86,16 +110,9 @@ export function cacheCounterReads(
         }));
         return comments ?? 0;
       },
-      increment: async (url, name) => {
-        const value = await counters.increment(url, name);
-        refresh(url, name, value);
-        return value;
-      },
-      react: async (url, name, voterHash, action) => {
-        const value = await counters.react(url, name, voterHash, action);
-        refresh(url, name, value);
-        return value;
-      },
+      increment: (url, name) => writeThrough(url, name, () => counters.increment(url, name)),
+      react: (url, name, voterHash, action) =>
+        writeThrough(url, name, () => counters.react(url, name, voterHash, action)),
     },
     forgetArticle(url) {
       cache.forgetGroup(url);

@@ -147,4 +147,37 @@ describe('cacheCounterReads', () => {
 
     expect(calls).toEqual(['read /a time', 'read /a time']);
   });
+
+  it('never lets the older of two overlapping increments set the copy: the next read reads the table', async () => {
+    const table = fakeCounters();
+    // Two increments in flight at once (local mode serves requests concurrently): the first one's answer
+    // (1) arrives after the second one's (2).
+    const answers: ((value: number) => void)[] = [];
+    const repository: CounterRepository = {
+      ...table.repository,
+      increment: (url, name) =>
+        new Promise<number>((settle) => {
+          table.calls.push(`increment ${url} ${name}`);
+          table.values.set(`${url} ${name}`, (table.values.get(`${url} ${name}`) ?? 0) + 1);
+          answers.push(settle);
+        }),
+    };
+    const { counters } = cacheCounterReads(repository, { ttlMs: 1000, now: () => 0 });
+
+    const first = counters.increment('/a', 'time');
+    const second = counters.increment('/a', 'time');
+    answers[1]!(2);
+    await second;
+    answers[0]!(1);
+    await first;
+
+    expect(await counters.readPageCounters(['/a'], ['time'])).toEqual([{ time: 2 }]);
+    expect(table.calls).toEqual(['increment /a time', 'increment /a time', 'read /a time']);
+    // Once no write overlaps another, an answer refreshes the copy again.
+    const third = counters.increment('/a', 'time');
+    answers[2]!(3);
+    expect(await third).toBe(3);
+    expect(await counters.readPageCounters(['/a'], ['time'])).toEqual([{ time: 3 }]);
+    expect(table.calls).toHaveLength(4);
+  });
 });
