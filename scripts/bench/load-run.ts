@@ -1,10 +1,12 @@
 /**
- * One load case against the server: a warm-up, then the measured run, each with autocannon in this process
- * (the server runs in its own), sampling the server's and DynamoDB Local's CPU and memory around the run.
+ * One load case against a server: a warm-up, then the measured run, each with autocannon in this process
+ * (the server runs in its own), sampling the CPU and memory of the server's processes around the run:
+ * Marginalia's server and DynamoDB Local apart, or Waline's process tree (waline-server.ts).
  */
 import autocannon, { type RequestShape, type Result } from 'autocannon';
 import type { LoadCase } from './load-cases.js';
 import { type ProcessSample, sampleProcess } from './process-stats.js';
+import { seeded } from './seed.js';
 import type { BenchServer, ServerStats } from './server-process.js';
 
 /** How hard and how long to push. */
@@ -22,8 +24,8 @@ export interface ProcessCost {
   readonly peakRssBytes: number;
 }
 
-/** The figures of one case. */
-export interface LoadOutcome {
+/** The figures of one case that any server has. */
+export interface CaseFigures {
   readonly name: string;
   readonly requestsPerSecond: number;
   readonly p50Ms: number;
@@ -31,16 +33,27 @@ export interface LoadOutcome {
   /** Answers autocannon saw that were not 2xx, plus errors and timeouts, in warm-up and run. */
   readonly non2xx: number;
   readonly errors: number;
+  /** 2xx answers with a non-zero errno (Waline's refusals: ServerStats.refused), in warm-up and run. */
+  readonly refused: number;
   /** Requests the server answered during the measured run (including those the client hung up on). */
   readonly serverAnswered: number;
   /** Those answers by HTTP status. */
   readonly serverStatuses: Record<string, number>;
-  readonly node: ProcessCost;
-  readonly dynamodb: ProcessCost;
   /** Cores the load generator (this process, autocannon) kept busy. */
   readonly loadGeneratorCores: number;
   /** The pageview case only: how the counter moved against the accepted POSTs. */
   readonly pageviews?: PageviewCheck;
+}
+
+/** The figures of one case against Marginalia: its server and DynamoDB Local measured apart. */
+export interface LoadOutcome extends CaseFigures {
+  readonly node: ProcessCost;
+  readonly dynamodb: ProcessCost;
+}
+
+/** The figures of one case against the real Waline: its whole process tree (SQLite runs in its worker). */
+export interface WalineOutcome extends CaseFigures {
+  readonly waline: ProcessCost;
 }
 
 /** The lost-update check of the pageview case. */
@@ -67,7 +80,17 @@ export interface Processes {
   readonly dynamodbPid: number;
 }
 
-/** Runs `loadCase`; `readCounter` reads the pageview counter (used by the POST case). */
+/** A server under load: where it listens, what it counted, and the parts whose cost is measured apart. */
+export interface LoadTarget<Part extends string> {
+  /** `http://127.0.0.1:<port>`. */
+  readonly base: string;
+  /** Resolves once no request is in flight, with the server's counts. */
+  waitUntilIdle(): Promise<ServerStats>;
+  /** Reads each part's CPU and memory (a process, or a process tree). */
+  readonly parts: Readonly<Record<Part, () => Promise<ProcessSample>>>;
+}
+
+/** Runs `loadCase` against Marginalia's server and DynamoDB Local; `readCounter` reads the pageviews. */
 export async function runLoadCase(
   loadCase: LoadRequest,
   settings: LoadSettings,
@@ -75,31 +98,56 @@ export async function runLoadCase(
   readCounter: () => Promise<number>,
 ): Promise<LoadOutcome> {
   const { server, dynamodbPid } = processes;
+  const target: LoadTarget<'node' | 'dynamodb'> = {
+    base: server.base,
+    waitUntilIdle: () => server.waitUntilIdle(),
+    parts: { node: () => sampleProcess(server.pid), dynamodb: () => sampleProcess(dynamodbPid) },
+  };
+  return measureLoad(loadCase, settings, target, readCounter);
+}
+
+/**
+ * Runs `loadCase` against `target`: a warm-up, then the measured run, sampling each part before and after it.
+ * `readCounter` reads the pageview counter (used by the pageview case).
+ */
+export async function measureLoad<Part extends string>(
+  loadCase: LoadRequest,
+  settings: LoadSettings,
+  target: LoadTarget<Part>,
+  readCounter: () => Promise<number>,
+): Promise<CaseFigures & Record<Part, ProcessCost>> {
   const isPost = loadCase.pageviewCounter === true;
   const counterBefore = isPost ? await readCounter() : 0;
-  const statsBefore = await server.waitUntilIdle();
+  const statsBefore = await target.waitUntilIdle();
 
-  const warmup = await fire(server.base, loadCase, settings.connections, settings.warmupSeconds);
-  const start = await snapshot(server, dynamodbPid);
+  const warmup = await fire(target.base, loadCase, settings.connections, settings.warmupSeconds);
+  const start = await snapshot(target);
   const ownCpu = process.cpuUsage();
-  const run = await fire(server.base, loadCase, settings.connections, settings.durationSeconds);
+  const run = await fire(target.base, loadCase, settings.connections, settings.durationSeconds);
   const ownCpuMs = cpuMs(process.cpuUsage(ownCpu));
-  const end = await snapshot(server, dynamodbPid);
+  const end = await snapshot(target);
 
   const serverAnswered = end.stats.answered - start.stats.answered;
   const wallMs = run.duration * 1000;
-  const perRequest = (before: ProcessSample, after: ProcessSample): ProcessCost => ({
-    cpuMsPerRequest: serverAnswered > 0 ? (after.cpuMs - before.cpuMs) / serverAnswered : 0,
-    coresBusy: (after.cpuMs - before.cpuMs) / wallMs,
-    peakRssBytes: after.peakRssBytes,
-  });
-  const outcome: LoadOutcome = {
+  const costs = Object.fromEntries(
+    Object.entries<ProcessSample>(start.samples).map(([part, before]) => {
+      const after = end.samples[part as Part];
+      const cost: ProcessCost = {
+        cpuMsPerRequest: serverAnswered > 0 ? (after.cpuMs - before.cpuMs) / serverAnswered : 0,
+        coresBusy: (after.cpuMs - before.cpuMs) / wallMs,
+        peakRssBytes: after.peakRssBytes,
+      };
+      return [part, cost];
+    }),
+  ) as Record<Part, ProcessCost>;
+  const figures: CaseFigures = {
     name: loadCase.name,
     requestsPerSecond: run.requests.average,
     p50Ms: run.latency.p50,
     p99Ms: run.latency.p99,
     non2xx: warmup.non2xx + run.non2xx,
     errors: warmup.errors + run.errors,
+    refused: (end.stats.refused ?? 0) - (statsBefore.refused ?? 0),
     serverAnswered,
     serverStatuses: Object.fromEntries(
       Object.entries(end.stats.byStatus).map(([status, count]) => [
@@ -107,24 +155,28 @@ export async function runLoadCase(
         count - (start.stats.byStatus[status] ?? 0),
       ]),
     ),
-    node: perRequest(start.node, end.node),
-    dynamodb: perRequest(start.dynamodb, end.dynamodb),
     loadGeneratorCores: ownCpuMs / wallMs,
   };
-  if (!isPost) return outcome;
+  if (!isPost) return { ...figures, ...costs };
 
   const counterAfter = await readCounter();
   const serverAccepted = end.stats.acceptedPageviews - statsBefore.acceptedPageviews;
-  return {
-    ...outcome,
-    pageviews: {
-      clientAccepted: warmup['2xx'] + run['2xx'],
-      serverAccepted,
-      counterBefore,
-      counterAfter,
-      lost: serverAccepted - (counterAfter - counterBefore),
-    },
+  const pageviews: PageviewCheck = {
+    clientAccepted: warmup['2xx'] + run['2xx'],
+    serverAccepted,
+    counterBefore,
+    counterAfter,
+    lost: serverAccepted - (counterAfter - counterBefore),
   };
+  return { ...figures, pageviews, ...costs };
+}
+
+/** Reads the pageview counter of seeded.pageviewPath at `base` (Waline's API: either server). */
+export async function readPageviews(base: string): Promise<number> {
+  const query = new URLSearchParams({ path: seeded.pageviewPath, type: 'time' });
+  const response = await fetch(`${base}/api/article?${query}`);
+  const body = (await response.json()) as { data?: { time?: number }[] };
+  return body.data?.[0]?.time ?? 0;
 }
 
 /**
@@ -136,11 +188,12 @@ export async function warmUp(base: string, loadCase: LoadRequest, settings: Load
   await fire(base, loadCase, settings.connections, seconds);
 }
 
-/** Waits until the server is idle, then samples both processes and the server's counts together. */
-async function snapshot(server: BenchServer, dynamodbPid: number) {
-  const stats: ServerStats = await server.waitUntilIdle();
-  const [node, dynamodb] = await Promise.all([sampleProcess(server.pid), sampleProcess(dynamodbPid)]);
-  return { stats, node, dynamodb };
+/** Waits until the server is idle, then samples every part and the server's counts together. */
+async function snapshot<Part extends string>(target: LoadTarget<Part>) {
+  const stats = await target.waitUntilIdle();
+  const entries = Object.entries<() => Promise<ProcessSample>>(target.parts);
+  const samples = await Promise.all(entries.map(async ([part, sample]) => [part, await sample()] as const));
+  return { stats, samples: Object.fromEntries(samples) as Record<Part, ProcessSample> };
 }
 
 const cpuMs = (usage: NodeJS.CpuUsage) => (usage.user + usage.system) / 1000;

@@ -1,6 +1,7 @@
 /**
- * CPU time and memory of another process, read from Linux's /proc: the benchmark samples the server and
- * DynamoDB Local before and after each case, so each one's CPU per request is measured apart.
+ * CPU time and memory of another process, or of a process tree, read from Linux's /proc: the benchmark
+ * samples the server and DynamoDB Local (or Waline's master and worker together) before and after each case,
+ * so each one's CPU per request is measured apart.
  */
 import { execFileSync } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';
@@ -39,12 +40,37 @@ export async function sampleProcess(pid: number): Promise<ProcessSample> {
 
 /** The pids of the running children of `parentPid` whose command name is `command` (e.g. `java`). */
 export async function findChildren(parentPid: number, command: string): Promise<number[]> {
-  const found: number[] = [];
+  const processes = await readAllStats();
+  return processes
+    .filter((stat) => stat.ppid === parentPid && stat.command === command)
+    .map((stat) => stat.pid);
+}
+
+/** `rootPid` and every running process below it (children, their children...). */
+export async function findTree(rootPid: number): Promise<number[]> {
+  const processes = await readAllStats();
+  const tree = [rootPid];
+  // Parents come before their children in `tree`, so one pass over it finds every generation.
+  for (const parent of tree) {
+    tree.push(...processes.filter((stat) => stat.ppid === parent).map((stat) => stat.pid));
+  }
+  return tree;
+}
+
+/** The readings of `pids` added up (peak RSS: the sum of each process's own peak). */
+export async function sampleProcesses(pids: readonly number[]): Promise<ProcessSample> {
+  const samples = await Promise.all(pids.map((pid) => sampleProcess(pid)));
+  const sum = (field: keyof ProcessSample) => samples.reduce((total, sample) => total + sample[field], 0);
+  return { cpuMs: sum('cpuMs'), rssBytes: sum('rssBytes'), peakRssBytes: sum('peakRssBytes') };
+}
+
+/** The stat of every running process. */
+async function readAllStats(): Promise<(ReturnType<typeof parseStat> & { pid: number })[]> {
+  const found = [];
   for (const entry of await readdir('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      const stat = parseStat(await readFile(`/proc/${entry}/stat`, 'utf8'));
-      if (stat.ppid === parentPid && stat.command === command) found.push(Number(entry));
+      found.push({ pid: Number(entry), ...parseStat(await readFile(`/proc/${entry}/stat`, 'utf8')) });
     } catch {
       // The process ended between readdir and readFile.
     }

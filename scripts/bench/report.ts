@@ -5,8 +5,8 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { BundleSize, ColdStart } from './cold-start.js';
-import { type LoadCase, walineNotes } from './load-cases.js';
-import type { LoadOutcome } from './load-run.js';
+import { type LoadCase, type WalineFigures, walineNotes } from './load-cases.js';
+import type { CaseFigures, LoadOutcome, PageviewCheck, WalineOutcome } from './load-run.js';
 import type { Machine } from './machine.js';
 import type { OperationCost } from './operation-costs.js';
 import type { ScaleOutcome } from './scale-case.js';
@@ -145,25 +145,64 @@ export function formatCosts(costs: readonly OperationCost[]): string {
   );
 }
 
-/** The load cases beside Waline's figures. */
-export function formatLoad(cases: readonly LoadCase[], outcomes: readonly LoadOutcome[]): string {
+/** Waline's side of the comparison: its figures measured in this run, or load-cases.ts's fixed ones. */
+export interface WalineBaseline {
+  /** Waline's figures of the case `name`; undefined where there are none. */
+  figures(name: string): WalineFigures | undefined;
+  /** Waline's outcomes when it ran in this run, beside Marginalia. */
+  readonly measured?: readonly WalineOutcome[];
+}
+
+/** Waline's outcomes of this run as the baseline, or without them the fixed figures of `cases`. */
+export function walineBaseline(
+  cases: readonly LoadCase[],
+  measured?: readonly WalineOutcome[],
+): WalineBaseline {
+  if (!measured) return { figures: (name) => cases.find((loadCase) => loadCase.name === name)?.waline };
+  const figures = (name: string): WalineFigures | undefined => {
+    const outcome = measured.find((candidate) => candidate.name === name);
+    return (
+      outcome && {
+        requestsPerSecond: outcome.requestsPerSecond,
+        p50Ms: outcome.p50Ms,
+        p99Ms: outcome.p99Ms,
+        cpuMsPerRequest: outcome.waline.cpuMsPerRequest,
+      }
+    );
+  };
+  return { figures, measured };
+}
+
+/** Answers that were not a success: not 2xx, errors and timeouts, and 2xx refusals (Waline's errno). */
+export const failures = (outcome: CaseFigures) => outcome.non2xx + outcome.errors + outcome.refused;
+/** At most two decimals, and no trailing zeros: 22.7, 0.61, 1.23. */
+const short = (value: number) => String(Number(value.toFixed(2)));
+const serverCpu = (outcome: LoadOutcome) => outcome.node.cpuMsPerRequest + outcome.dynamodb.cpuMsPerRequest;
+
+/** The load cases, beside Waline's fixed figures when Waline did not run in this run (formatWalineLoad). */
+export function formatLoad(outcomes: readonly LoadOutcome[], waline: WalineBaseline): string {
+  const walineColumn = waline.measured ? [] : ['Waline req/s / p50 / p99 / CPU ms/req'];
   const rows = outcomes.map((outcome) => {
-    const waline = cases.find((loadCase) => loadCase.name === outcome.name)?.waline;
+    const figures = waline.figures(outcome.name);
     return [
       outcome.name,
       fixed(outcome.requestsPerSecond, 0),
       fixed(outcome.p50Ms, 0),
       fixed(outcome.p99Ms, 0),
-      String(outcome.non2xx + outcome.errors),
+      String(failures(outcome)),
       fixed(outcome.node.cpuMsPerRequest, 2),
       fixed(outcome.dynamodb.cpuMsPerRequest, 2),
       mib(outcome.node.peakRssBytes),
       mib(outcome.dynamodb.peakRssBytes),
-      waline
-        ? [waline.requestsPerSecond, waline.p50Ms, waline.p99Ms, waline.cpuMsPerRequest]
-            .map((figure) => figure ?? '?')
-            .join(' / ')
-        : '',
+      ...(waline.measured
+        ? []
+        : [
+            figures
+              ? [figures.requestsPerSecond, figures.p50Ms, figures.p99Ms, figures.cpuMsPerRequest]
+                  .map((figure) => figure ?? '?')
+                  .join(' / ')
+              : '',
+          ]),
     ];
   });
   return table(
@@ -177,7 +216,46 @@ export function formatLoad(cases: readonly LoadCase[], outcomes: readonly LoadOu
       'DynamoDB Local CPU ms/req',
       'Node peak RSS MiB',
       'DynamoDB Local peak RSS MiB',
-      'Waline req/s / p50 / p99 / CPU ms/req',
+      ...walineColumn,
+    ],
+    rows,
+  );
+}
+
+/**
+ * Waline's figures of each case, measured in this run right after Marginalia's, and the ratios of the two:
+ * CPU per request of Marginalia's server and DynamoDB Local together over Waline's process tree, and
+ * requests per second.
+ */
+export function formatWalineLoad(outcomes: readonly LoadOutcome[], waline: readonly WalineOutcome[]): string {
+  const rows = waline.map((theirs) => {
+    const ours = outcomes.find((outcome) => outcome.name === theirs.name);
+    const ratio = (mine: number, their: number) => (ours && their > 0 ? `${fixed(mine / their, 2)}x` : '?');
+    return [
+      theirs.name,
+      fixed(theirs.requestsPerSecond, 0),
+      fixed(theirs.p50Ms, 0),
+      fixed(theirs.p99Ms, 0),
+      `${failures(theirs)}${theirs.refused > 0 ? ` (${theirs.refused} errno)` : ''}`,
+      fixed(theirs.waline.cpuMsPerRequest, 2),
+      fixed(theirs.waline.coresBusy, 2),
+      mib(theirs.waline.peakRssBytes),
+      ratio(ours ? serverCpu(ours) : 0, theirs.waline.cpuMsPerRequest),
+      ratio(ours?.requestsPerSecond ?? 0, theirs.requestsPerSecond),
+    ];
+  });
+  return table(
+    [
+      'case',
+      'Waline req/s',
+      'p50 ms',
+      'p99 ms',
+      'failures (non-2xx, errors, errno)',
+      'Waline CPU ms/req (process tree)',
+      'Waline cores',
+      'Waline peak RSS MiB',
+      'CPU/req Marginalia / Waline',
+      'req/s Marginalia / Waline',
     ],
     rows,
   );
@@ -197,61 +275,80 @@ export function formatCores(outcomes: readonly LoadOutcome[], cpus: number): str
   );
 }
 
-/** The pass/fail lines of the issue's targets. */
+/** The pass/fail lines of the issue's targets, against `waline`'s figures. */
 export function formatChecks(
-  cases: readonly LoadCase[],
+  waline: WalineBaseline,
   outcomes: readonly LoadOutcome[],
   sizes: readonly BundleSize[],
   starts: readonly ColdStart[],
 ): string[] {
   const lines: string[] = [];
+  const source = waline.measured ? ', measured in this run' : '';
+  /** Waline's failures in a case, where it had any: its figures are then those of a server that refused. */
+  const walineFailed = (name: string) => {
+    const outcome = waline.measured?.find((candidate) => candidate.name === name);
+    return outcome && failures(outcome) > 0 ? ` (Waline failed ${failures(outcome)} requests)` : '';
+  };
   for (const name of targets.cpuCases) {
     const outcome = outcomes.find((candidate) => candidate.name === name);
-    const waline = cases.find((loadCase) => loadCase.name === name)?.waline;
-    if (!outcome || !waline) continue;
-    const factor = waline.cpuMsPerRequest / outcome.node.cpuMsPerRequest;
+    const figures = waline.figures(name);
+    if (!outcome || !figures) continue;
+    const factor = figures.cpuMsPerRequest / outcome.node.cpuMsPerRequest;
     lines.push(
       `${name}: Node CPU ${fixed(outcome.node.cpuMsPerRequest, 2)} ms/req, ${fixed(factor, 1)}x below Waline's ` +
-        `${waline.cpuMsPerRequest} (target ${targets.cpuFactor}x): ${factor >= targets.cpuFactor ? 'met' : 'NOT met'}`,
+        `${short(figures.cpuMsPerRequest)}${source} (target ${targets.cpuFactor}x): ` +
+        `${factor >= targets.cpuFactor ? 'met' : 'NOT met'}${walineFailed(name)}`,
     );
   }
   // Issue 16: on every case, the server and DynamoDB Local together below Waline's CPU, and more requests
   // per second where Waline's rate is known.
   for (const outcome of outcomes) {
-    const waline = cases.find((loadCase) => loadCase.name === outcome.name)?.waline;
-    if (!waline) continue;
-    const together = outcome.node.cpuMsPerRequest + outcome.dynamodb.cpuMsPerRequest;
+    const figures = waline.figures(outcome.name);
+    if (!figures) continue;
+    const together = serverCpu(outcome);
     // A case with no answer, or with failures, is ahead of nothing.
     const cpuAhead =
-      outcome.serverAnswered > 0 &&
-      outcome.non2xx + outcome.errors === 0 &&
-      together < waline.cpuMsPerRequest;
+      outcome.serverAnswered > 0 && failures(outcome) === 0 && together < figures.cpuMsPerRequest;
     const rateAhead =
-      waline.requestsPerSecond === undefined || outcome.requestsPerSecond > waline.requestsPerSecond;
+      figures.requestsPerSecond === undefined || outcome.requestsPerSecond > figures.requestsPerSecond;
     const rate =
-      waline.requestsPerSecond === undefined
+      figures.requestsPerSecond === undefined
         ? "Waline's rate not known"
-        : `${fixed(outcome.requestsPerSecond, 0)} req/s against ${waline.requestsPerSecond}`;
+        : `${fixed(outcome.requestsPerSecond, 0)} req/s against ${fixed(figures.requestsPerSecond, 0)}`;
     lines.push(
       `${outcome.name}: Node + DynamoDB Local CPU ${fixed(together, 2)} ms/req against Waline's ` +
-        `${waline.cpuMsPerRequest}, ${rate}: ${cpuAhead && rateAhead ? 'ahead' : 'NOT ahead'}`,
+        `${short(figures.cpuMsPerRequest)}, ${rate}${source}: ${cpuAhead && rateAhead ? 'ahead' : 'NOT ahead'}` +
+        walineFailed(outcome.name),
     );
   }
-  const failed = outcomes.filter((outcome) => outcome.non2xx + outcome.errors > 0);
+  const failedIn = (cases: readonly CaseFigures[]) =>
+    cases
+      .filter((outcome) => failures(outcome) > 0)
+      .map((outcome) => `${outcome.name} (${failures(outcome)})`)
+      .join(', ');
   if (outcomes.length > 0) {
+    const failed = failedIn(outcomes);
+    lines.push(failed ? `non-2xx or errors in: ${failed}` : 'non-2xx: none in any case');
+  }
+  if (waline.measured) {
+    const failed = failedIn(waline.measured);
     lines.push(
-      failed.length === 0
-        ? 'non-2xx: none in any case'
-        : `non-2xx or errors in: ${failed.map((outcome) => `${outcome.name} (${outcome.non2xx + outcome.errors})`).join(', ')}`,
+      failed
+        ? `Waline: non-2xx, errors or refusals (2xx with an errno) in: ${failed}`
+        : 'Waline: no non-2xx, error or refusal in any case',
     );
   }
   const pageviews = outcomes.find((outcome) => outcome.pageviews)?.pageviews;
   if (pageviews) {
+    const theirs = waline.measured?.find((outcome) => outcome.pageviews)?.pageviews;
     lines.push(
       `article-post: the server accepted ${pageviews.serverAccepted} POSTs (autocannon saw ${pageviews.clientAccepted} ` +
         `answers; it hangs up on the rest at the end), the counter rose by ${pageviews.counterAfter - pageviews.counterBefore}: ` +
-        `${pageviews.lost === 0 ? 'no update lost' : `${pageviews.lost} LOST`} ` +
-        `(Waline: ${walineNotes.acceptedPageviewPosts} accepted, +${walineNotes.counterRise})`,
+        `${lostUpdates(pageviews)} ` +
+        (theirs
+          ? `(Waline, measured in this run: ${theirs.serverAccepted} accepted, ` +
+            `+${theirs.counterAfter - theirs.counterBefore}: ${lostUpdates(theirs)})`
+          : `(Waline: ${walineNotes.acceptedPageviewPosts} accepted, +${walineNotes.counterRise})`),
     );
   }
   for (const size of sizes.filter((candidate) => candidate.function !== reference)) {
@@ -275,6 +372,10 @@ export function formatChecks(
     );
   }
   return lines;
+}
+
+function lostUpdates(pageviews: PageviewCheck): string {
+  return pageviews.lost === 0 ? 'no update lost' : `${pageviews.lost} LOST`;
 }
 
 /** CPU per DynamoDB call through the functions' client and bare, on each runtime. */

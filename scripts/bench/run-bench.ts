@@ -1,7 +1,12 @@
 /**
  * `npm run bench`: bundle sizes and cold starts, the DynamoDB cost of each operation, then throughput,
- * latency, CPU and memory under load, beside the real Waline server's figures. Everything listens on
- * 127.0.0.1; every process it starts is stopped at the end, on Ctrl-C and on failure.
+ * latency, CPU and memory under load, beside the real Waline server's. Everything listens on 127.0.0.1;
+ * every process it starts is stopped at the end, on Ctrl-C and on failure.
+ *
+ * Waline: once `npm run bench:waline` has installed it in .bench/waline/ (waline-install.ts), the load
+ * section runs it too (waline-server.ts), seeded alike, each case right after Marginalia's with the same
+ * settings, and holds Marginalia to the figures of this run. Without it, the load section compares with
+ * fixed figures measured on another day (load-cases.ts) and says so; `--waline` makes Waline required.
  *
  * Then the scale case (scale-case.ts): an article of 10,000 comments beside one of 30, list cache off.
  *
@@ -9,7 +14,8 @@
  * runs, and seconds of each case in the first, unmeasured pass that warms the JIT of Node and of the JVM);
  * --scale-duration=5 --scale-connections=10 --scale-jit-warmup=3 (the same for each request of the scale
  * case, which also takes --warmup); --only=cold-start,jvm,costs,sdk,load,scale (the sections to run, all but
- * jvm by default: `npm run bench -- --only=scale` runs the scale case alone).
+ * jvm by default: `npm run bench -- --only=scale` runs the scale case alone); --waline (fail unless Waline is
+ * installed, rather than fall back to the fixed figures).
  *
  * The jvm section (jvm-settings.ts): DynamoDB Local's CPU per storage call under each candidate set of JVM
  * options, which chose scripts/dynamodb-local.ts's engineJvmArgs.
@@ -28,10 +34,18 @@ import { startDynamoDbLocal } from '../dynamodb-local.js';
 import { startCapacityRecorder } from './capacity-recorder.js';
 import { measureColdStarts } from './cold-start.js';
 import { type LoadCase, loadCases, walineNotes } from './load-cases.js';
-import { type LoadOutcome, type LoadSettings, runLoadCase, warmUp } from './load-run.js';
+import {
+  type LoadOutcome,
+  type LoadSettings,
+  measureLoad,
+  readPageviews,
+  runLoadCase,
+  type WalineOutcome,
+  warmUp,
+} from './load-run.js';
 import { describeMachine } from './machine.js';
 import { measureOperationCosts, type OperationCost } from './operation-costs.js';
-import { findChildren, type ProcessSample, sampleProcess } from './process-stats.js';
+import { findChildren, type ProcessSample, sampleProcess, sampleProcesses } from './process-stats.js';
 import {
   formatChecks,
   formatColdStarts,
@@ -43,12 +57,15 @@ import {
   formatScaleChecks,
   formatSdkOverhead,
   formatSdkOverheadChecks,
+  formatWalineLoad,
+  walineBaseline,
   writeResults,
 } from './report.js';
 import { measureScale, type ScaleOutcome } from './scale-case.js';
 import { measureSdkOverheadOnRuntimes, type SdkOverhead } from './sdk-overhead.js';
-import { seedData, seeded } from './seed.js';
+import { seedData } from './seed.js';
 import { startBenchServer } from './server-process.js';
+import { isWalineInstalled, startWalineServer, walineDir, walineVersion } from './waline-server.js';
 
 const tableName = 'marginalia-bench';
 /** The parts of a run, in the order they run; `--only` picks some of them. */
@@ -90,6 +107,14 @@ async function main(): Promise<void> {
   const options = parseSettings();
   const runs = (section: Section) => options.only.includes(section);
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ||= 'true';
+  const sideBySide = runs('load') && isWalineInstalled();
+  if (options.waline && !sideBySide) {
+    throw new Error(
+      runs('load')
+        ? `--waline: Waline is not installed in ${walineDir} (or does not load): run \`npm run bench:waline\` first`
+        : '--waline needs the load section (--only=...,load)',
+    );
+  }
   const startedAt = new Date();
   const machine = describeMachine();
   console.log(`# Marginalia benchmark, ${startedAt.toISOString()}\n\n${formatMachine(machine)}\n`);
@@ -159,30 +184,42 @@ async function main(): Promise<void> {
     warmupSeconds: options.warmup,
     durationSeconds: options.duration,
   };
-  let idle: { node: ProcessSample; dynamodb: ProcessSample } | undefined;
+  let idle: { node: ProcessSample; dynamodb: ProcessSample; waline?: ProcessSample } | undefined;
   const outcomes: LoadOutcome[] = [];
+  const walineOutcomes: WalineOutcome[] = [];
   if (runs('load')) {
-    await server.waitUntilIdle();
-    idle = { node: await sampleProcess(server.pid), dynamodb: await sampleProcess(dynamodbPid) };
+    const waline = sideBySide ? await startWalineServer() : undefined;
+    if (waline) {
+      cleanups.push(() => waline.stop());
+      console.log(`Waline ${walineVersion} (SQLite, one worker) on ${waline.base}; seeding it alike...`);
+      await seedData(waline.base);
+    }
+    await Promise.all([server.waitUntilIdle(), waline?.waitUntilIdle()]);
+    idle = {
+      node: await sampleProcess(server.pid),
+      dynamodb: await sampleProcess(dynamodbPid),
+      ...(waline && { waline: await sampleProcesses(await waline.pids()) }),
+    };
     console.log(
       `Idle RSS after seeding: Node ${mib(idle.node.rssBytes)} MiB, DynamoDB Local ${mib(idle.dynamodb.rssBytes)} MiB ` +
-        `(Waline: ${walineNotes.idleMemoryMiB} MiB).\n`,
+        `(Waline: ${idle.waline ? `${mib(idle.waline.rssBytes)} MiB, its process tree` : `${walineNotes.idleMemoryMiB} MiB`}).\n`,
     );
     console.log(
       `## Load: autocannon, ${settings.connections} connections, ${settings.durationSeconds} s after a ` +
-        `${settings.warmupSeconds} s warm-up, one case at a time, after a first unmeasured pass of ` +
-        `${options.jitWarmup} s a case\n`,
+        `${settings.warmupSeconds} s warm-up, one case at a time${waline ? ', Marginalia then Waline on each' : ''}, ` +
+        `after a first unmeasured pass of ${options.jitWarmup} s a case\n`,
     );
-    const readCounter = async () => {
-      const query = new URLSearchParams({ path: seeded.pageviewPath, type: 'time' });
-      const response = await fetch(`${server.base}/api/article?${query}`);
-      const body = (await response.json()) as { data?: { time?: number }[] };
-      return body.data?.[0]?.time ?? 0;
-    };
+    if (!waline) {
+      console.log(
+        "Waline's figures here are fixed ones, measured on another day (load-cases.ts), not in this run: " +
+          '`npm run bench:waline` installs Waline once, and this section then runs it side by side.\n',
+      );
+    }
     if (options.jitWarmup > 0) {
       console.log(`Warming up: every case for ${options.jitWarmup} s, not measured...`);
       for (const loadCase of loadCases) {
         await warmUp(serverFor(loadCase).base, loadCase, settings, options.jitWarmup);
+        if (waline) await warmUp(waline.base, loadCase, settings, options.jitWarmup);
       }
     }
     for (const loadCase of loadCases) {
@@ -191,12 +228,27 @@ async function main(): Promise<void> {
         loadCase,
         settings,
         { server: serverFor(loadCase), dynamodbPid },
-        readCounter,
+        () => readPageviews(server.base),
       );
       outcomes.push(outcome);
-      console.log(`${outcome.requestsPerSecond.toFixed(0)} req/s`);
+      process.stdout.write(`${outcome.requestsPerSecond.toFixed(0)} req/s`);
+      if (waline) {
+        const theirs = await measureLoad(loadCase, settings, waline, () => readPageviews(waline.base));
+        walineOutcomes.push(theirs);
+        process.stdout.write(`; Waline ${theirs.requestsPerSecond.toFixed(0)} req/s`);
+      }
+      console.log();
     }
-    console.log(`\n${formatLoad(loadCases, outcomes)}\n`);
+    console.log(`\n${formatLoad(outcomes, walineBaseline(loadCases, waline && walineOutcomes))}\n`);
+    if (waline) {
+      console.log(
+        `Waline ${walineVersion}, measured in this run, each case right after Marginalia's. It has no list ` +
+          'cache: its "uncached" rows are the same request again. errno: answers of HTTP 200 that carry an ' +
+          'error, such as "Comment too fast!" (its per-IP check, turned off as Marginalia\'s is: ' +
+          `waline-server.ts).\n\n${formatWalineLoad(outcomes, walineOutcomes)}\n`,
+      );
+      await waline.stop();
+    }
     console.log(`CPU cores kept busy during each run:\n\n${formatCores(outcomes, machine.cpus)}\n`);
   }
 
@@ -228,7 +280,12 @@ async function main(): Promise<void> {
 
   const checks = [
     ...(coldStart || outcomes.length > 0
-      ? formatChecks(loadCases, outcomes, coldStart?.sizes ?? [], coldStart?.starts ?? [])
+      ? formatChecks(
+          walineBaseline(loadCases, sideBySide ? walineOutcomes : undefined),
+          outcomes,
+          coldStart?.sizes ?? [],
+          coldStart?.starts ?? [],
+        )
       : []),
     ...(scale ? formatScaleChecks(scale) : []),
     ...(sdk ? formatSdkOverheadChecks(sdk) : []),
@@ -246,12 +303,14 @@ async function main(): Promise<void> {
       scaleDurationSeconds: options.scaleDuration,
       scaleConnections: options.scaleConnections,
       scaleJitWarmupSeconds: options.scaleJitWarmup,
+      waline: sideBySide ? walineVersion : 'fixed figures (load-cases.ts)',
     },
     coldStart,
     costs,
     sdk,
     idle,
     load: outcomes,
+    waline: sideBySide ? walineOutcomes : undefined,
     scale,
     checks,
   });
@@ -270,6 +329,7 @@ function parseSettings() {
       'scale-connections': { type: 'string', default: '10' },
       'scale-jit-warmup': { type: 'string', default: '3' },
       only: { type: 'string', default: defaultSections.join(',') },
+      waline: { type: 'boolean', default: false },
     },
   });
   const whole = (name: string, value: string, minimum: number) => {
@@ -290,6 +350,7 @@ function parseSettings() {
     scaleConnections: positive('scale-connections', values['scale-connections']),
     scaleJitWarmup: whole('scale-jit-warmup', values['scale-jit-warmup'], 0),
     only: parseSections(values.only),
+    waline: values.waline,
   };
 }
 

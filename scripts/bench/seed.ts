@@ -38,9 +38,12 @@ export function commentText(index: number): string {
   );
 }
 
-/** Posts the seed data to the server at `base` (which must run with IPQPS=0). */
+/**
+ * Posts the seed data to the server at `base` (which must run with its per-IP limit off): Marginalia, or the real Waline
+ * (waline-server.ts), whose comment ids are numbers.
+ */
 export async function seedData(base: string): Promise<SeededIds> {
-  const post = async (target: string, body: unknown): Promise<{ objectId?: string }> => {
+  const post = async (target: string, body: unknown): Promise<{ objectId?: string | number }> => {
     const response = await fetch(`${base}${target}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -50,9 +53,9 @@ export async function seedData(base: string): Promise<SeededIds> {
     if (!response.ok || answer.errno !== 0) {
       throw new Error(`seeding ${target} failed: ${response.status} ${JSON.stringify(answer)}`);
     }
-    return (answer.data ?? {}) as { objectId?: string };
+    return (answer.data ?? {}) as { objectId?: string | number };
   };
-  const comment = (url: string, index: number, reply?: { pid: string; rid: string }) =>
+  const comment = (url: string, index: number, reply?: { pid: string | number; rid: string | number }) =>
     post('/api/comment?lang=en-US', {
       comment: commentText(index),
       url,
@@ -67,7 +70,7 @@ export async function seedData(base: string): Promise<SeededIds> {
   for (let index = 1; index <= seeded.listRoots; index++) {
     const { objectId } = await comment(seeded.listPath, index);
     if (!objectId) throw new Error('seeding: a posted comment came back without an objectId');
-    listRootIds.push(objectId);
+    listRootIds.push(String(objectId));
   }
   let index = 100;
   for (const path of seeded.otherPaths) {

@@ -16,6 +16,11 @@ export interface ServerStats {
   readonly byStatus: Record<string, number>;
   /** Pageview POSTs answered with a 2xx: what the counter must have risen by. */
   readonly acceptedPageviews: number;
+  /**
+   * Waline only (waline-start.mjs): 2xx answers whose body carried a non-zero errno, as its rate limit and
+   * its duplicate check answer. Marginalia's errors have an HTTP status of their own.
+   */
+  readonly refused?: number;
 }
 
 /** Messages from the parent to the server. */
@@ -87,6 +92,15 @@ function waitForListening(child: ChildProcess): Promise<number> {
   });
 }
 
+/** Polls `stats` until no request is in flight; returns the last reading. */
+export async function waitForIdle(stats: () => Promise<ServerStats>): Promise<ServerStats> {
+  for (;;) {
+    const current = await stats();
+    if (current.inFlight === 0) return current;
+    await new Promise((wake) => setTimeout(wake, 20));
+  }
+}
+
 function connect(child: ChildProcess, port: number, exited: Promise<void>): BenchServer {
   const pid = child.pid;
   if (pid === undefined) throw new Error('the bench server has no pid');
@@ -109,13 +123,7 @@ function connect(child: ChildProcess, port: number, exited: Promise<void>): Benc
     pid,
     base: `http://127.0.0.1:${port}`,
     stats,
-    async waitUntilIdle() {
-      for (;;) {
-        const current = await stats();
-        if (current.inFlight === 0) return current;
-        await new Promise((wake) => setTimeout(wake, 20));
-      }
-    },
+    waitUntilIdle: () => waitForIdle(stats),
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return;
       child.kill('SIGTERM');
