@@ -15,6 +15,7 @@ import { createLocalFunctions } from '../../../scripts/local-functions.js';
 import { byRound, commentItem, serveCommentTable } from '../../support/fake-comment-table.js';
 import { buildEvent, type EventSpec, testContext } from '../../support/http-event.js';
 import { testConfig } from '../../support/test-config.js';
+import { listedAttributeNames } from '../../support/listed-attributes.js';
 
 const ddb = mockClient(DynamoDBDocumentClient);
 const now = 1_800_000_000_000;
@@ -68,31 +69,10 @@ const storedComment = (id: string, extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
-/** What a list reads back of each comment: everything it may show, never the user agent. */
-const listedNames = [
-  'commentId',
-  'url',
-  'pid',
-  'rid',
-  'nick',
-  'mail',
-  'ipHash',
-  'link',
-  'browser',
-  'os',
-  'orig',
-  'html',
-  'status',
-  'like',
-  'sticky',
-  'insertedAt',
-  // Read from the base table only: the recent index does not copy it.
-  'type',
-];
 const listedProjection = {
-  ProjectionExpression: listedNames.map((_, i) => `#p${i}`).join(', '),
+  ProjectionExpression: listedAttributeNames.map((_, i) => `#p${i}`).join(', '),
   ExpressionAttributeNames: {
-    ...Object.fromEntries(listedNames.map((name, i) => [`#p${i}`, name])),
+    ...Object.fromEntries(listedAttributeNames.map((name, i) => [`#p${i}`, name])),
     '#pk': 'pk',
     '#sk': 'sk',
   },

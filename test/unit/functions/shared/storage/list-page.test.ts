@@ -11,6 +11,7 @@ import {
   type SentCommand,
   serveCommentTable,
 } from '../../../../support/fake-comment-table.js';
+import { listedAttributeNames } from '../../../../support/listed-attributes.js';
 
 const client = DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1' }));
 const ddb = mockClient(client);
@@ -28,33 +29,13 @@ const threadIds = (page: {
   threads: readonly { root: { id: string }; replies: readonly { id: string }[] }[];
 }) => page.threads.map((thread) => [thread.root.id, thread.replies.map((reply) => reply.id)]);
 
-/** What a thread read reads back: what a list may show of a comment, never its user agent. */
-const threadNames = [
-  'commentId',
-  'url',
-  'pid',
-  'rid',
-  'nick',
-  'mail',
-  'ipHash',
-  'link',
-  'browser',
-  'os',
-  'orig',
-  'html',
-  'status',
-  'like',
-  'sticky',
-  'insertedAt',
-  'type',
-];
 /** The exact Query of a range of the article `/p`. */
 const rangeQuery = (from: string, to: string, limit: number) => ({
   TableName: 't',
   KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :from AND :to',
-  ProjectionExpression: threadNames.map((_, i) => `#p${i}`).join(', '),
+  ProjectionExpression: listedAttributeNames.map((_, i) => `#p${i}`).join(', '),
   ExpressionAttributeNames: {
-    ...Object.fromEntries(threadNames.map((name, i) => [`#p${i}`, name])),
+    ...Object.fromEntries(listedAttributeNames.map((name, i) => [`#p${i}`, name])),
     '#pk': 'pk',
     '#sk': 'sk',
   },
