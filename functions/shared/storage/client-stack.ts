@@ -1,4 +1,5 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { once } from '../once.js';
 import {
   headersWrittenByJsonSerializer,
   jsonDeserializer,
@@ -176,13 +177,6 @@ function sigV4AuthScheme(config: ClientConfig): Middleware {
  */
 function reuseSigner(config: ClientConfig): void {
   const sdkSigner = config.signer;
-  let signer: Promise<unknown> | undefined;
-  config.signer = (authScheme) => {
-    if (authScheme !== undefined) return sdkSigner(authScheme);
-    signer ??= sdkSigner().catch((error: unknown) => {
-      signer = undefined;
-      throw error;
-    });
-    return signer;
-  };
+  const defaultSigner = once(() => sdkSigner());
+  config.signer = (authScheme) => (authScheme !== undefined ? sdkSigner(authScheme) : defaultSigner());
 }

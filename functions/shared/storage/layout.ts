@@ -3,6 +3,7 @@ import { layoutVersion } from './table-definition.js';
 import { UpgradeRequiredError } from '../domain/errors.js';
 import { attributes, keys } from './keys.js';
 import { projection } from './projection.js';
+import { once } from '../once.js';
 
 /**
  * The guard every write to the site counters carries: the site item is new (a fresh table) or says it
@@ -27,7 +28,6 @@ export function carriesLayoutGuard(item: unknown): boolean {
  * so an instance notices the migration as soon as it has run.
  */
 export function createLayoutCheck(client: DynamoDBDocumentClient, tableName: string): () => Promise<void> {
-  let checked: Promise<void> | undefined;
   const check = async () => {
     const output = await client.send(
       new GetCommand({
@@ -41,11 +41,5 @@ export function createLayoutCheck(client: DynamoDBDocumentClient, tableName: str
     const stored = Number(output.Item[attributes.layout]) || undefined;
     if (stored !== layoutVersion) throw new UpgradeRequiredError(stored);
   };
-  return () => {
-    checked ??= check().catch((error: unknown) => {
-      checked = undefined;
-      throw error;
-    });
-    return checked;
-  };
+  return once(check);
 }
