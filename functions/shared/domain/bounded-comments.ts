@@ -18,7 +18,7 @@ export function omitText<T extends PublicComment>(comment: T, lang: Lang): T {
 /**
  * Every comment of `comments`, whole while `budget` allows and without its text past that: the list
  * keeps its length and order, whatever the comments hold. The shells are counted first, so the texts
- * never crowd a comment out.
+ * never crowd a comment out. A comment already marked `textOmitted` (read without its text) stays a shell.
  */
 export function fitTexts<T extends PublicComment>(
   comments: readonly T[],
@@ -28,6 +28,8 @@ export function fitTexts<T extends PublicComment>(
   const shells = comments.map((comment) => omitText(comment, lang));
   for (const shell of shells) budget.force(shell);
   return comments.map((comment, index) =>
-    budget.take({ comment: comment.comment, orig: comment.orig }) ? comment : (shells[index] as T),
+    !comment.textOmitted && budget.take({ comment: comment.comment, orig: comment.orig })
+      ? comment
+      : (shells[index] as T),
   );
 }

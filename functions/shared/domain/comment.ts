@@ -35,8 +35,14 @@ export interface StoredComment {
   readonly lang?: Lang;
 }
 
-/** What list, recent and moderation read back: no user agent; the IP hash only for administrators. */
-export type ListedComment = Omit<StoredComment, 'ua' | 'ipHash'> & { readonly ipHash?: string };
+/**
+ * What list, recent and moderation read back: no user agent; the IP hash only for administrators;
+ * `textLeftOut` when a list read the comment without its texts (`orig` and `html` are then empty).
+ */
+export type ListedComment = Omit<StoredComment, 'ua' | 'ipHash'> & {
+  readonly ipHash?: string;
+  readonly textLeftOut?: true;
+};
 
 /** True when `comment` starts a thread. */
 export function isRoot(comment: Pick<StoredComment, 'rid'>): boolean {

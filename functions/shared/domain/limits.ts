@@ -39,6 +39,11 @@ export const limits = {
    * least one each, besides its root): what one list request reads at once is bounded by this.
    */
   listFirstReadReplies: 100,
+  /**
+   * Thread reads a page sends at once before it has read any comment to judge the others by (a page
+   * sorted by likes): the widget's default page size, so that a default page is still one round trip.
+   */
+  listFirstWaveReads: 10,
   /** Root keys before a page past which the page's counters are read first, to skip a page past the end. */
   listDeepPageKeys: 1000,
   recentCountMax: 50,

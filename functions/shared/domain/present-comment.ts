@@ -68,6 +68,7 @@ export function presentComment(
     ...(comment.rid !== undefined ? { rid: comment.rid } : {}),
     ...(extra.withUrl ? { url: comment.url } : {}),
     ...(options.legacy ? { insertedAt: new Date(comment.insertedAt).toISOString() } : {}),
+    ...(comment.textLeftOut ? { textOmitted: true as const } : {}),
   };
 }
 

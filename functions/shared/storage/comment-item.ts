@@ -12,6 +12,9 @@ export const listedAttributes = recentIndexAttributes;
  */
 export const threadAttributes = [...listedAttributes, 'type'] as const;
 
+/** The thread attributes but the texts (`orig`, `html`): a comment's shell, for a list with no room left. */
+export const shellAttributes = threadAttributes.filter((name) => name !== 'orig' && name !== 'html');
+
 /**
  * Set (true) on a reply whose parent's author has been told of it: stored approved (its submission event), or
  * approved by a moderator (its approval event). A later approval (after a move back to waiting, or an approve

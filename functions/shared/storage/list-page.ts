@@ -9,7 +9,7 @@ import type { SortOrder } from '../domain/comment-schemas.js';
 import { limits } from '../domain/limits.js';
 import { mergeRootKeys, pageOfRoots, type RootKey, type StoredThread } from '../domain/thread.js';
 import { type RangeRead, readCommentRange } from './article-comments.js';
-import { fromCommentItem, threadAttributes } from './comment-item.js';
+import { fromCommentItem, shellAttributes, threadAttributes } from './comment-item.js';
 import {
   attributes,
   indexNames,
@@ -48,8 +48,8 @@ export interface StoredPage {
 /**
  * Page `page` of the threads of `url`: the page counters and the keys of the roots up to the page's
  * end in parallel, then the page's threads (in a time sort, one range Query; by likes, one Query each, in
- * parallel). Nothing of the roots before the page but their keys is read, and nothing held from
- * visitors unless `withHeld`.
+ * parallel, in waves the page's read budget holds, and without their texts once it is spent). Nothing of
+ * the roots before the page but their keys is read, and nothing held from visitors unless `withHeld`.
  */
 export type ListPage = (query: PageQuery) => Promise<StoredPage>;
 
@@ -59,21 +59,46 @@ interface RootKeys {
   readonly flow: RootKey[];
 }
 
+/** What a read of one part of a thread brought; `withoutText` when it read the comments' shells only. */
+type PartRead = RangeRead & { readonly withoutText?: true };
+
 /** A thread as first read: its ranges, each with what was read and where it stopped. */
 interface ThreadRead {
   readonly rootId: string;
-  readonly visible: RangeRead;
-  readonly held: RangeRead;
+  readonly visible: PartRead;
+  readonly held: PartRead;
+}
+
+/** The key of one part of a thread among a page's reads. */
+const partKey = (rootId: string, part: ThreadPart) => `${part}:${rootId}`;
+
+/** The parts of one page root that are still to be read. */
+interface RootToRead {
+  readonly rootId: string;
+  readonly parts: readonly ThreadPart[];
 }
 
 /** Counts what a page's reads brought, and stops further reads once one answer could carry no more. */
 function createReadBudget() {
   let chars = 0;
+  let largest = 0;
   return {
     count: (items: readonly Record<string, unknown>[]) => {
-      for (const item of items) chars += String(item.orig ?? '').length + String(item.html ?? '').length;
+      for (const item of items) {
+        const size = String(item.orig ?? '').length + String(item.html ?? '').length;
+        chars += size;
+        largest = Math.max(largest, size);
+      }
     },
     goOn: () => chars < limits.listReadChars,
+    /**
+     * How many reads of up to `items` comments each what is left of the budget holds, judging each comment
+     * by the largest read so far; before any was read, a first wave of `limits.listFirstWaveReads`.
+     */
+    readsLeft: (items: number) =>
+      largest === 0
+        ? limits.listFirstWaveReads
+        : Math.floor((limits.listReadChars - chars) / (items * largest)),
   };
 }
 type ReadBudget = ReturnType<typeof createReadBudget>;
@@ -92,7 +117,10 @@ const nothingRead: RangeRead = { items: [], more: false };
 function toThread(read: ThreadRead, withHeld: boolean): StoredThread | undefined {
   const [rootItem, ...replyItems] = read.visible.items;
   if (!rootItem) return undefined;
-  const root = fromCommentItem(rootItem);
+  const root = {
+    ...fromCommentItem(rootItem),
+    ...(read.visible.withoutText ? { textLeftOut: true as const } : {}),
+  };
   // The first key of the range is the root's own, unless the root was deleted meanwhile.
   if (root.id !== read.rootId || root.rid !== undefined) return undefined;
   // The index lags the table by a moment: a root moderated meanwhile is not shown to visitors.
@@ -207,62 +235,103 @@ export function createListPage(
     });
 
   /**
-   * The first read of a thread on its own: one Query of its visible range (the root first, then its oldest
-   * replies) and, for administrators, one of its held range, each stopped at `replies` replies.
+   * One part of a thread read without its texts, once the page's budget is spent: the root (of the visible
+   * part), and whether the part holds a reply, which the answer then says it left out.
    */
-  const readThreadStart = async (
+  const readPartShell = async (
     url: string,
     rootId: string,
-    replies: number,
-    options: StartOptions,
-  ): Promise<ThreadRead> => {
-    const [visible, held] = await Promise.all([
-      readPartStart(url, rootId, 'visible', 1 + replies, options),
-      options.withHeld ? readPartStart(url, rootId, 'held', replies, options) : Promise.resolve(nothingRead),
-    ]);
-    return { rootId, visible, held };
+    part: ThreadPart,
+    consistent: boolean,
+  ): Promise<PartRead> => {
+    const read = await readCommentRange(client, tableName, url, threadRange(rootId, part), {
+      names: shellAttributes,
+      consistent,
+      // The root and one reply of the visible part, one reply of the held part: enough to tell whether
+      // the thread has replies.
+      limit: part === 'visible' ? 2 : 1,
+      goOn: () => false,
+    });
+    const shown = part === 'visible' ? read.items.slice(0, 1) : [];
+    return { items: shown, more: read.more || read.items.length > shown.length, withoutText: true };
   };
 
   /**
-   * The first read of a time-sorted page's threads: the threads of its span ({@link threadSpan}) with one
-   * Query per part (readThreadSpan), the pinned roots outside it on their own beside it; then, side by
-   * side, each part of a root that Query did not reach (it stops at its Limit or at 1 MB).
+   * The first reads of the parts of `roots` (in page order) that nothing has read yet: in waves as large as
+   * what is left of the page's budget holds (judging each comment by the largest read so far), and once it
+   * is spent, the rest without their texts, all at once. A page of the largest comments thus reads the
+   * texts one answer can carry rather than all of them, in a few more round trips; a page of common
+   * comments is one wave.
    */
-  const readSpanStart = async (
+  const readRoots = async (
+    url: string,
+    roots: readonly RootToRead[],
+    replies: number,
+    options: StartOptions,
+  ): Promise<Map<string, PartRead>> => {
+    const reads = new Map<string, PartRead>();
+    const itemsPerRoot = 1 + replies + (options.withHeld ? replies : 0);
+    let next = 0;
+    while (next < roots.length) {
+      const room = options.budget.goOn() ? Math.max(1, options.budget.readsLeft(itemsPerRoot)) : 0;
+      const wave = room === 0 ? roots.slice(next) : roots.slice(next, next + room);
+      next += wave.length;
+      await Promise.all(
+        wave.flatMap(({ rootId, parts }) =>
+          parts.map(async (part) => {
+            const read =
+              room === 0
+                ? await readPartShell(url, rootId, part, options.consistent)
+                : await readPartStart(url, rootId, part, part === 'visible' ? 1 + replies : replies, options);
+            reads.set(partKey(rootId, part), read);
+          }),
+        ),
+      );
+    }
+    return reads;
+  };
+
+  /**
+   * The first read of a page's threads: for a time sort, the threads of its span ({@link threadSpan}) with
+   * one Query per part (readThreadSpan), the pinned roots outside it on their own beside it; then each part
+   * of a root that Query did not reach (it stops at its Limit or at 1 MB), by {@link readRoots}. The most
+   * liked roots are scattered over the article: each thread is read on its own, by readRoots too.
+   */
+  const readPageStart = async (
     url: string,
     pageRoots: readonly RootKey[],
-    pinned: ReadonlySet<string>,
+    spanned: readonly string[],
     replies: number,
     options: StartOptions,
   ): Promise<ThreadRead[]> => {
-    const spanned = threadSpan(pageRoots, pinned);
+    const parts: ThreadPart[] = options.withHeld ? ['visible', 'held'] : ['visible'];
     const inSpan = new Set(spanned);
-    const span = (part: ThreadPart) =>
-      readThreadSpan(client, tableName, url, spanned, part, {
+    const span = async (part: ThreadPart) => {
+      const read = await readThreadSpan(client, tableName, url, spanned, part, {
         consistent: options.consistent,
         onPage: options.budget.count,
       });
-    const [alone, visible, held] = await Promise.all([
-      Promise.all(
-        pageRoots
-          .filter((root) => !inSpan.has(root.id))
-          .map((root) => readThreadStart(url, root.id, replies, options)),
+      return [...read].map(([rootId, range]) => [partKey(rootId, part), range] as const);
+    };
+    const firstReads = await Promise.all([
+      readRoots(
+        url,
+        pageRoots.filter((root) => !inSpan.has(root.id)).map((root) => ({ rootId: root.id, parts })),
+        replies,
+        options,
       ),
-      span('visible'),
-      options.withHeld ? span('held') : Promise.resolve(undefined),
+      ...parts.map(span),
     ]);
-    const aloneRead = new Map(alone.map((read) => [read.rootId, read]));
-    return Promise.all(
-      pageRoots.map(async (root): Promise<ThreadRead> => {
-        const read = aloneRead.get(root.id);
-        if (read) return read;
-        const [visibleRead, heldRead] = await Promise.all([
-          visible.get(root.id) ?? readPartStart(url, root.id, 'visible', 1 + replies, options),
-          held ? (held.get(root.id) ?? readPartStart(url, root.id, 'held', replies, options)) : nothingRead,
-        ]);
-        return { rootId: root.id, visible: visibleRead, held: heldRead };
-      }),
-    );
+    const reads = new Map<string, PartRead>(firstReads.flatMap((read) => [...read]));
+    const unreached = pageRoots
+      .map((root) => ({ rootId: root.id, parts: parts.filter((part) => !reads.has(partKey(root.id, part))) }))
+      .filter((root) => root.parts.length > 0);
+    for (const [key, read] of await readRoots(url, unreached, replies, options)) reads.set(key, read);
+    return pageRoots.map((root) => ({
+      rootId: root.id,
+      visible: reads.get(partKey(root.id, 'visible')) ?? nothingRead,
+      held: reads.get(partKey(root.id, 'held')) ?? nothingRead,
+    }));
   };
 
   /** Reads further into a thread's range that stopped early, while the page's budget allows. */
@@ -326,11 +395,10 @@ export function createListPage(
     );
     const options = { withHeld, consistent, budget };
     // A time sort's page is a span of neighbouring threads, read by one Query; the most liked roots are
-    // scattered over the article, each thread is read by its own.
-    const started =
-      sortBy === 'like_desc'
-        ? await Promise.all(pageRoots.map((root) => readThreadStart(url, root.id, replies, options)))
-        : await readSpanStart(url, pageRoots, new Set(roots.pinned.map((root) => root.id)), replies, options);
+    // scattered over the article, each thread is read on its own.
+    const spanned =
+      sortBy === 'like_desc' ? [] : threadSpan(pageRoots, new Set(roots.pinned.map((root) => root.id)));
+    const started = await readPageStart(url, pageRoots, spanned, replies, options);
     // Then, in page order, the threads that have more, while the page's budget allows.
     const threads: StoredThread[] = [];
     for (const read of started) {

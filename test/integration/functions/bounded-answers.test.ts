@@ -40,7 +40,10 @@ const hostileTexts = [
   return { orig: text, html };
 });
 
-describe('answers bounded whatever the article holds', () => {
+// Slow by nature: each test stores up to 101 comments of 380 KB, and DynamoDB Local pages a keys-only
+// index Query as if its items were whole comments (5 keys per page here, where DynamoDB returns
+// thousands), so a page's root keys alone take 20 round trips. Two minutes per test leaves room for a slow CI machine.
+describe('answers bounded whatever the article holds', { timeout: 120_000 }, () => {
   let table: TestTable;
   let handler: ReturnType<typeof createCommentHandler>;
   let store: (comment: Partial<StoredComment> & { url: string }) => Promise<StoredComment>;
@@ -93,6 +96,22 @@ describe('answers bounded whatever the article holds', () => {
   }, 120_000);
   afterAll(() => table.drop());
 
+  /**
+   * Stores `count` comments, each with the fields `fieldsOf` its index gives, four at a time (the ids
+   * are taken in order before any is written, so they are in the order of the indexes).
+   */
+  const storeMany = async (
+    count: number,
+    fieldsOf: (index: number) => Partial<StoredComment> & { url: string },
+  ): Promise<StoredComment[]> => {
+    const stored: StoredComment[] = [];
+    for (let start = 0; start < count; start += 4) {
+      const batch = Array.from({ length: Math.min(4, count - start) }, (_, i) => store(fieldsOf(start + i)));
+      stored.push(...(await Promise.all(batch)));
+    }
+    return stored;
+  };
+
   /** Sends one request and measures its result as Lambda would serialise it. */
   const send = async (spec: EventSpec) => {
     const result = await handler(buildEvent(spec), testContext);
@@ -102,8 +121,7 @@ describe('answers bounded whatever the article holds', () => {
 
   it('shows every root of a page of 100 maximum-size roots within the limit, and page 2 goes on from there', async () => {
     const url = '/hundred';
-    const roots: StoredComment[] = [];
-    for (let i = 0; i < 101; i++) roots.push(await store({ url }));
+    const roots = await storeMany(101, () => ({ url }));
     const newestFirst = roots.map((root) => root.id).reverse();
 
     for (const headers of [{}, asAdmin()]) {
@@ -126,8 +144,7 @@ describe('answers bounded whatever the article holds', () => {
   it('keeps a root with many maximum-size replies within the limit, replies in order and marked as cut', async () => {
     const url = '/long-thread';
     const root = await store({ url });
-    const replies: StoredComment[] = [];
-    for (let i = 0; i < 40; i++) replies.push(await store({ url, pid: root.id, rid: root.id }));
+    const replies = await storeMany(40, () => ({ url, pid: root.id, rid: root.id }));
 
     const { bytes, body } = await send({ path: '/api/comment', query: `path=${url}` });
 
@@ -145,8 +162,7 @@ describe('answers bounded whatever the article holds', () => {
   });
 
   it('returns 50 maximum-size recent comments within the limit, texts left out past the budget', async () => {
-    const stored: StoredComment[] = [];
-    for (let i = 0; i < 50; i++) stored.push(await store({ url: `/recent-${i}` }));
+    const stored = await storeMany(50, (i) => ({ url: `/recent-${i}` }));
 
     const { bytes, body } = await send({ path: '/api/comment', query: 'type=recent&count=50' });
 
@@ -159,7 +175,7 @@ describe('answers bounded whatever the article holds', () => {
   });
 
   it('keeps the feeds of maximum-size comments within the limit, the site feed with every item, texts left out past the budget', async () => {
-    for (let i = 0; i < 50; i++) await store({ url: `/feed-${i % 2}` });
+    await storeMany(50, (i) => ({ url: `/feed-${i % 2}` }));
     const feed = async (query: string) => {
       const result = await handler(buildEvent({ path: '/api/comment/rss', query }), testContext);
       return { bytes: Buffer.byteLength(JSON.stringify(result)), feed: parseRss(result.body) };
@@ -179,8 +195,7 @@ describe('answers bounded whatever the article holds', () => {
   });
 
   it('keeps the moderation list of 100 maximum-size waiting comments within the limit', async () => {
-    const waiting: StoredComment[] = [];
-    for (let i = 0; i < 100; i++) waiting.push(await store({ url: `/queue-${i % 7}`, status: 'waiting' }));
+    const waiting = await storeMany(100, (i) => ({ url: `/queue-${i % 7}`, status: 'waiting' }));
 
     const { bytes, body } = await send({
       path: '/api/comment',

@@ -82,4 +82,15 @@ describe('fitTexts', () => {
     expect(fitted).toEqual(comments);
     for (const comment of fitted) expect(comment).not.toHaveProperty('textOmitted');
   });
+
+  it('keeps a comment read without its text a shell with its note, and spends no budget on its text', () => {
+    const readWithout = { ...presented('01A', ''), comment: '', textOmitted: true as const };
+    const whole = presented('01B', 'b'.repeat(100));
+    const budget = createAnswerBudget(shells([readWithout, whole]) + textBytes(whole));
+
+    const fitted = fitTexts([readWithout, whole], 'en', budget);
+
+    expect(fitted).toEqual([omitText(readWithout, 'en'), whole]);
+    expect(fitted[0]?.comment).toBe('<p><em>This comment is too long to show in this list.</em></p>');
+  });
 });

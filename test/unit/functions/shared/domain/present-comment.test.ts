@@ -30,4 +30,13 @@ describe('presentComment', () => {
   it('leaves type out when a visitor wrote the comment', () => {
     expect(presentComment(comment, options)).not.toHaveProperty('type');
   });
+
+  it('marks textOmitted a comment a list read without its text, and no other', () => {
+    expect(presentComment({ ...comment, orig: '', html: '', textLeftOut: true }, options)).toMatchObject({
+      comment: '',
+      orig: '',
+      textOmitted: true,
+    });
+    expect(presentComment(comment, options)).not.toHaveProperty('textOmitted');
+  });
 });

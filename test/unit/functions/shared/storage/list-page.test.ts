@@ -29,19 +29,26 @@ const threadIds = (page: {
   threads: readonly { root: { id: string }; replies: readonly { id: string }[] }[];
 }) => page.threads.map((thread) => [thread.root.id, thread.replies.map((reply) => reply.id)]);
 
-/** The exact Query of a range of the article `/p`. */
-const rangeQuery = (from: string, to: string, limit: number) => ({
+/** The exact Query of a range of the article `/p`, reading `names` back (every listed attribute by default). */
+const rangeQuery = (
+  from: string,
+  to: string,
+  limit: number,
+  names: readonly string[] = listedAttributeNames,
+) => ({
   TableName: 't',
   KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :from AND :to',
-  ProjectionExpression: listedAttributeNames.map((_, i) => `#p${i}`).join(', '),
+  ProjectionExpression: names.map((_, i) => `#p${i}`).join(', '),
   ExpressionAttributeNames: {
-    ...Object.fromEntries(listedAttributeNames.map((name, i) => [`#p${i}`, name])),
+    ...Object.fromEntries(names.map((name, i) => [`#p${i}`, name])),
     '#pk': 'pk',
     '#sk': 'sk',
   },
   ExpressionAttributeValues: { ':pk': 'URL#/p', ':from': from, ':to': to },
   Limit: limit,
 });
+/** The listed attributes but the texts: what a read without texts asks for. */
+const shellNames = listedAttributeNames.filter((name) => name !== 'orig' && name !== 'html');
 /** The Queries of the base table (thread reads) of `sent`, by round: the roots index and counters left out. */
 const threadReads = (sent: SentCommand[]) =>
   byRound(sent)
@@ -174,13 +181,126 @@ describe('createListPage', () => {
 
     const page = await listPage()(query());
 
-    // The range read (01A and 10 replies), the roots it did not reach, and nothing after it.
+    // The range read (01A and 10 replies); the budget is spent, so the roots it did not reach are read
+    // without their texts (the root and whether a reply follows), and nothing is read further.
     expect(threadReads(sent)).toEqual([
       [rangeQuery('C#01A', 'C#01C#\uffff', 103)],
-      [rangeQuery('C#01C', 'C#01C#\uffff', 11), rangeQuery('C#01B', 'C#01B#\uffff', 11)],
+      [
+        rangeQuery('C#01C', 'C#01C#\uffff', 2, shellNames),
+        rangeQuery('C#01B', 'C#01B#\uffff', 2, shellNames),
+      ],
     ]);
     expect(page.threads.find((thread) => thread.root.id === '01A')).toMatchObject({ moreReplies: true });
     expect(page.threads.find((thread) => thread.root.id === '01A')?.replies).toHaveLength(10);
+    expect(page.threads.find((thread) => thread.root.id === '01B')).toEqual({
+      root: expect.objectContaining({ id: '01B', orig: '', html: '', textLeftOut: true }),
+      replies: [],
+      moreReplies: false,
+    });
+  });
+
+  it('reads the texts of the roots a spent budget left, in page order, in waves sized by the largest comment read', async () => {
+    // Each root's text is a fifth of the budget, and DynamoDB stops a Query here after 2 items: the span
+    // reads the oldest two roots, the rest of the page is read newest first.
+    const big = 'x'.repeat(limits.listReadChars / 5);
+    const roots = Array.from({ length: 8 }, (_, i) => ({
+      ...commentItem('/p', `01${'ABCDEFGH'[i]}`),
+      orig: big,
+    }));
+    const sent = serveCommentTable(
+      ddb,
+      [...roots, { ...commentItem('/p', '01R', { rid: '01H' }), orig: 'hi' }],
+      {
+        itemsPerQuery: 2,
+      },
+    );
+
+    const page = await listPage()(query());
+
+    const reads = threadReads(sent).map((round) =>
+      round.map((input) => [
+        input.ExpressionAttributeValues[':from'],
+        input.Limit,
+        input.ProjectionExpression.split(', ').length,
+      ]),
+    );
+    const full = listedAttributeNames.length;
+    const shell = shellNames.length;
+    expect(reads).toEqual([
+      // The span, oldest first: 01A and 01B.
+      [['C#01A', 108, full]],
+      // Newest first, while the budget lasts: one root at a time, as a read may bring 11 comments (a root
+      // and 10 replies) of the largest size read, more than is left.
+      [['C#01H', 11, full]],
+      [['C#01G', 11, full]],
+      [['C#01F', 11, full]],
+      // The budget is spent: the rest without texts, at once.
+      [
+        ['C#01E', 2, shell],
+        ['C#01D', 2, shell],
+        ['C#01C', 2, shell],
+      ],
+    ]);
+    expect(page.threads.map((thread) => [thread.root.id, thread.root.textLeftOut ?? false])).toEqual([
+      ['01H', false],
+      ['01G', false],
+      ['01F', false],
+      ['01E', true],
+      ['01D', true],
+      ['01C', true],
+      ['01B', false],
+      ['01A', false],
+    ]);
+  });
+
+  it('says a thread read without texts has replies when it has, held ones included for an administrator', async () => {
+    // 01A's text alone spends the budget; DynamoDB stops each Query here after one item.
+    serveCommentTable(
+      ddb,
+      [
+        { ...commentItem('/p', '01A'), orig: 'x'.repeat(limits.listReadChars) },
+        commentItem('/p', '01B'),
+        commentItem('/p', '01V', { rid: '01B', status: 'waiting' }),
+        commentItem('/p', '01C'),
+        commentItem('/p', '01W', { rid: '01C', status: 'waiting' }),
+        commentItem('/p', '01D'),
+      ],
+      { itemsPerQuery: 1 },
+    );
+
+    const page = await listPage()(query({ withHeld: true }));
+
+    // The spans read 01A (stopping in its thread) and 01V; 01D and 01C, and 01B's root, are read without
+    // texts: 01C's held reply is known to be there, not shown.
+    expect(
+      page.threads.map((thread) => [
+        thread.root.id,
+        thread.root.textLeftOut ?? false,
+        thread.replies.map((reply) => reply.id),
+        thread.moreReplies,
+      ]),
+    ).toEqual([
+      ['01D', true, [], false],
+      ['01C', true, [], true],
+      ['01B', true, ['01V'], true],
+      ['01A', false, [], true],
+    ]);
+  });
+
+  it('reads a page sorted by likes in waves too: the first of listFirstWaveReads threads, then as the budget holds', async () => {
+    const big = 'x'.repeat(limits.listReadChars / 4);
+    const items = Array.from({ length: 12 }, (_, i) => ({
+      ...commentItem('/p', `01${String.fromCharCode(65 + i)}`, { like: 100 - i }),
+      orig: big,
+    }));
+    const sent = serveCommentTable(ddb, items);
+
+    const page = await listPage()(query({ sortBy: 'like_desc', pageSize: 12 }));
+
+    const rounds = threadReads(sent).map((round) => round.map((input) => input.Limit));
+    // Ten at once (nothing read yet to judge by), then the budget is spent: the other two without texts.
+    expect(rounds).toEqual([Array(limits.listFirstWaveReads).fill(9), [2, 2]]);
+    expect(page.threads.filter((thread) => thread.root.textLeftOut)).toHaveLength(2);
   });
 
   it('reads a page far past the end as its counters alone, and no root key', async () => {
