@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 const dynamoDbTests = ['test/integration/**/*.test.ts', 'test/e2e/**/*.test.ts'];
@@ -5,10 +6,19 @@ const browserTests = ['test/browser/**/*.test.ts'];
 
 export default defineConfig({
   test: {
-    testTimeout: 30_000,
+    // A safety net for a test that hangs, not a measure: on a loaded 2-core CI machine (two test files, DynamoDB
+    // Local and Chromium sharing it) the slowest tests take half a minute.
+    testTimeout: 60_000,
+    // One test file per core, not Vitest's default of one fewer: the DynamoDB and browser files spend much
+    // of their time waiting on DynamoDB Local and Chromium, separate processes, so on 2 cores one worker
+    // left a core idle (a run took 539 s with one worker, 410 s with two).
+    maxWorkers: availableParallelism(),
     // Node 20 is a supported development platform here; Lambda runs Node 22.
     env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
     hookTimeout: 60_000,
+    // expect.poll waits for a browser or a stream poller: on a loaded 2-core machine that can take
+    // seconds, well past Vitest's default of one.
+    expect: { poll: { timeout: 10_000 } },
     // Files and tests in a random order, so that no test can lean on what another left behind. The run
     // prints its seed (`Running tests with seed "<n>"`); `--sequence.seed=<n>` repeats that order.
     sequence: { shuffle: true },

@@ -30,24 +30,29 @@ describe('startDynamoDbLocal', () => {
     }
   }
 
-  it('keeps a table across a stop and a restart when given a data directory', async () => {
-    const root = await mkdtemp(join(tmpdir(), 'marginalia-dynamodb-'));
-    tempDirs.push(root);
-    const dataDir = join(root, 'not', 'yet', 'there');
+  // Two starts of the engine, each allowed its 30 s start timeout on a slow machine.
+  it(
+    'keeps a table across a stop and a restart when given a data directory',
+    { timeout: 90_000 },
+    async () => {
+      const root = await mkdtemp(join(tmpdir(), 'marginalia-dynamodb-'));
+      tempDirs.push(root);
+      const dataDir = join(root, 'not', 'yet', 'there');
 
-    const first = await start(dataDir);
-    const client = createLocalDynamoDbClient(first.endpoint);
-    await ensureTable(client, 'persisted');
-    client.destroy();
-    await first.stop();
-    // Stopped means nothing listens any more, not some other failure.
-    await expect(listTables(first.endpoint)).rejects.toThrow(/ECONNREFUSED/);
+      const first = await start(dataDir);
+      const client = createLocalDynamoDbClient(first.endpoint);
+      await ensureTable(client, 'persisted');
+      client.destroy();
+      await first.stop();
+      // Stopped means nothing listens any more, not some other failure.
+      await expect(listTables(first.endpoint)).rejects.toThrow(/ECONNREFUSED/);
 
-    const second = await start(dataDir);
-    expect(await listTables(second.endpoint)).toContain('persisted');
-    await second.stop();
-    await expect(listTables(second.endpoint)).rejects.toThrow(/ECONNREFUSED/);
-  });
+      const second = await start(dataDir);
+      expect(await listTables(second.endpoint)).toContain('persisted');
+      await second.stop();
+      await expect(listTables(second.endpoint)).rejects.toThrow(/ECONNREFUSED/);
+    },
+  );
 
   it('rejects with an install hint when Java cannot be found', async () => {
     const attempt = startDynamoDbLocal({ javaCommand: join(tmpdir(), 'no-such-dir', 'java') });
