@@ -255,10 +255,14 @@ describe('the local stream poller', () => {
 
     await vi.waitFor(() => expect(after.delivered()).toContain(late), { timeout: 10_000, interval: 20 });
     expect(after.delivered()).toEqual([late]);
-    const checkpoint = await files.checkpoint();
-    expect(Object.values(checkpoint?.shards ?? {})).toEqual([
-      after.batches[0]?.[0]?.dynamodb?.SequenceNumber,
-    ]);
+    // The poller writes its checkpoint once the handler has returned: on a loaded machine, a moment later.
+    await vi.waitFor(
+      async () =>
+        expect(Object.values((await files.checkpoint())?.shards ?? {})).toEqual([
+          after.batches[0]?.[0]?.dynamodb?.SequenceNumber,
+        ]),
+      { timeout: 10_000, interval: 20 },
+    );
   });
 
   it('starts at the oldest record kept (TRIM_HORIZON) when it has no checkpoint', async () => {
