@@ -12,6 +12,8 @@ import { listenOnLoopback } from './loopback-server.js';
 export interface RecordedRequest {
   /** The operation, e.g. `Query` or `TransactWriteItems`. */
   readonly operation: string;
+  /** The request as the client sent it (before the recorder asked for the consumed capacity). */
+  readonly input: Readonly<Record<string, unknown>>;
   /** The index a Query or Scan read (IndexName), absent for the table itself. */
   readonly index?: string;
   /** Items it touched: a transaction's or a batch's items, a query's results, else 1. */
@@ -113,6 +115,7 @@ function record(
   const index = typeof input.IndexName === 'string' ? input.IndexName : undefined;
   return {
     operation,
+    input,
     ...(index === undefined ? {} : { index }),
     items: itemCount(operation, input, answer.Count),
     readUnits,

@@ -4,6 +4,7 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { BareFloor } from './bare-floor.js';
 import type { BundleSize, ColdStart } from './cold-start.js';
 import { type LoadCase, type WalineFigures, walineNotes } from './load-cases.js';
 import type { CaseFigures, LoadOutcome, PageviewCheck, WalineOutcome } from './load-run.js';
@@ -281,6 +282,7 @@ export function formatChecks(
   outcomes: readonly LoadOutcome[],
   sizes: readonly BundleSize[],
   starts: readonly ColdStart[],
+  floors: readonly BareFloor[] = [],
 ): string[] {
   const lines: string[] = [];
   const source = waline.measured ? ', measured in this run' : '';
@@ -294,10 +296,15 @@ export function formatChecks(
     const figures = waline.figures(name);
     if (!outcome || !figures) continue;
     const factor = figures.cpuMsPerRequest / outcome.node.cpuMsPerRequest;
+    const floor = floors.find((candidate) => candidate.name === name);
     lines.push(
       `${name}: Node CPU ${fixed(outcome.node.cpuMsPerRequest, 2)} ms/req, ${fixed(factor, 1)}x below Waline's ` +
         `${short(figures.cpuMsPerRequest)}${source} (target ${targets.cpuFactor}x): ` +
-        `${factor >= targets.cpuFactor ? 'met' : 'NOT met'}${walineFailed(name)}`,
+        `${factor >= targets.cpuFactor ? 'met' : 'NOT met'}${walineFailed(name)}` +
+        (floor
+          ? `; its DynamoDB requests alone, sent bare, cost ${fixed(floor.bareCpuMs, 2)} ms: no server that sends ` +
+            `them can be more than ${fixed(figures.cpuMsPerRequest / floor.bareCpuMs, 1)}x below Waline`
+          : ''),
     );
   }
   // Issue 16: on every case, the server and DynamoDB Local together below Waline's CPU, and more requests
@@ -376,6 +383,41 @@ export function formatChecks(
 
 function lostUpdates(pageviews: PageviewCheck): string {
   return pageviews.lost === 0 ? 'no update lost' : `${pageviews.lost} LOST`;
+}
+
+/**
+ * The floor of each uncached case: its requests sent bare, beside the server's CPU under load and Waline's,
+ * and how far below Waline's CPU the floor leaves room for.
+ */
+export function formatBareFloors(
+  floors: readonly BareFloor[],
+  outcomes: readonly LoadOutcome[],
+  waline: WalineBaseline,
+): string {
+  return table(
+    [
+      'case',
+      'DynamoDB requests of one answer',
+      'bare CPU ms',
+      'Node CPU ms/req under load',
+      'Node / bare',
+      'Waline CPU ms/req',
+      'Waline / bare: the most any server sending them can be below Waline',
+    ],
+    floors.map((floor) => {
+      const node = outcomes.find((outcome) => outcome.name === floor.name)?.node.cpuMsPerRequest;
+      const theirs = waline.figures(floor.name)?.cpuMsPerRequest;
+      return [
+        floor.name,
+        floor.requests.join(', '),
+        fixed(floor.bareCpuMs, 2),
+        node === undefined ? '-' : fixed(node, 2),
+        node === undefined ? '-' : `${fixed(node / floor.bareCpuMs, 2)}x`,
+        theirs === undefined ? '-' : short(theirs),
+        theirs === undefined ? '-' : `${fixed(theirs / floor.bareCpuMs, 1)}x`,
+      ];
+    }),
+  );
 }
 
 /** CPU per DynamoDB call through the functions' client and bare, on each runtime. */

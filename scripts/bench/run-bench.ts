@@ -31,6 +31,7 @@ import { formatJvmFigures, type JvmFigures, jvmCandidates, measureJvm } from './
 import { projectRoot } from '../../lib/bundle-options.js';
 import { createLocalDynamoDbClient, ensureTable } from '../create-table.js';
 import { startDynamoDbLocal } from '../dynamodb-local.js';
+import { type BareFloor, measureBareFloors } from './bare-floor.js';
 import { startCapacityRecorder } from './capacity-recorder.js';
 import { measureColdStarts } from './cold-start.js';
 import { type LoadCase, loadCases, walineNotes } from './load-cases.js';
@@ -47,6 +48,7 @@ import { describeMachine } from './machine.js';
 import { measureOperationCosts, type OperationCost } from './operation-costs.js';
 import { findChildren, type ProcessSample, sampleProcess, sampleProcesses } from './process-stats.js';
 import {
+  formatBareFloors,
   formatChecks,
   formatColdStarts,
   formatCores,
@@ -185,6 +187,7 @@ async function main(): Promise<void> {
     durationSeconds: options.duration,
   };
   let idle: { node: ProcessSample; dynamodb: ProcessSample; waline?: ProcessSample } | undefined;
+  let floors: BareFloor[] = [];
   const outcomes: LoadOutcome[] = [];
   const walineOutcomes: WalineOutcome[] = [];
   if (runs('load')) {
@@ -194,6 +197,16 @@ async function main(): Promise<void> {
       console.log(`Waline ${walineVersion} (SQLite, one worker) on ${waline.base}; seeding it alike...`);
       await seedData(waline.base);
     }
+    // Before the load: what the uncached cases' answers ask of DynamoDB, sent bare (bare-floor.ts).
+    floors = await measureBareFloors(
+      {
+        recorderEndpoint: recorder.endpoint,
+        take: () => recorder.take(),
+        endpoint: dynamodb.endpoint,
+        tableName,
+      },
+      loadCases.filter((loadCase) => loadCase.server === 'uncached'),
+    );
     await Promise.all([server.waitUntilIdle(), waline?.waitUntilIdle()]);
     idle = {
       node: await sampleProcess(server.pid),
@@ -250,6 +263,10 @@ async function main(): Promise<void> {
       await waline.stop();
     }
     console.log(`CPU cores kept busy during each run:\n\n${formatCores(outcomes, machine.cpus)}\n`);
+    console.log(
+      '## The floor: the DynamoDB requests of one uncached answer, sent bare (signed, node:http, ' +
+        `JSON.parse; median of rounds)\n\n${formatBareFloors(floors, outcomes, walineBaseline(loadCases, waline && walineOutcomes))}\n`,
+    );
   }
 
   // Last: its 10,000 comments would otherwise be the site's recent ones in the recent case.
@@ -285,6 +302,7 @@ async function main(): Promise<void> {
           outcomes,
           coldStart?.sizes ?? [],
           coldStart?.starts ?? [],
+          floors,
         )
       : []),
     ...(scale ? formatScaleChecks(scale) : []),
@@ -310,6 +328,7 @@ async function main(): Promise<void> {
     sdk,
     idle,
     load: outcomes,
+    floors,
     waline: sideBySide ? walineOutcomes : undefined,
     scale,
     checks,

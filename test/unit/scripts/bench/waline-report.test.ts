@@ -8,6 +8,7 @@ import type {
 } from '../../../../scripts/bench/load-run.js';
 import {
   failures,
+  formatBareFloors,
   formatChecks,
   formatLoad,
   formatWalineLoad,
@@ -118,6 +119,23 @@ describe('formatChecks', () => {
     expect(lines).toContain('Waline: no non-2xx, error or refusal in any case');
   });
 
+  it("says how far below Waline's CPU the case's requests, sent bare, leave room for", () => {
+    const floor = { name: 'list-30', requests: ['Query roots-by-time', 'Query'], bareCpuMs: 4 };
+    const lines = formatChecks(
+      walineBaseline(cases, [theirs('list-30', 150, 30)]),
+      [ours('list-30', 900, 6, 1)],
+      [],
+      [],
+      [floor],
+    );
+
+    expect(lines).toContain(
+      "list-30: Node CPU 6.00 ms/req, 5.0x below Waline's 30, measured in this run (target 10x): NOT met; " +
+        'its DynamoDB requests alone, sent bare, cost 4.00 ms: no server that sends them can be more than 7.5x ' +
+        'below Waline',
+    );
+  });
+
   it('reports the cases Waline failed, and its lost pageview updates', () => {
     const pageviews = {
       clientAccepted: 90,
@@ -145,5 +163,17 @@ describe('formatChecks', () => {
     expect(lines.find((line) => line.startsWith('article-post: Node'))).toMatch(
       /ahead \(Waline failed 7 requests\)$/,
     );
+  });
+});
+
+describe('formatBareFloors', () => {
+  it('sets each floor beside the server under load and Waline', () => {
+    const text = formatBareFloors(
+      [{ name: 'list-30', requests: ['Query roots-by-time', 'GetItem'], bareCpuMs: 2.5 }],
+      [ours('list-30', 900, 5, 1)],
+      walineBaseline(cases, [theirs('list-30', 150, 25)]),
+    );
+
+    expect(text).toContain('| list-30 | Query roots-by-time, GetItem | 2.50 | 5.00 | 2.00x | 25 | 10.0x |');
   });
 });
