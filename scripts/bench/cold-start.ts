@@ -15,8 +15,12 @@ import { buildEvent, type EventSpec } from '../../test/support/http-event.js';
 import { startDynamoDbStub } from './dynamodb-stub.js';
 import { type BenchRuntime, benchRuntimes } from './lambda-node.js';
 
-/** The two functions of the stack, and `sdk-alone`: the AWS SDK and nothing else (sdk-alone-handler.ts). */
-export type FunctionName = 'comment' | 'article' | 'sdk-alone';
+/**
+ * The two functions of the stack; `sdk-alone`, the AWS SDK and nothing else (sdk-alone-handler.ts), the
+ * reference; and two yardsticks: `empty`, nothing at all (empty-handler.ts), and `renderer-alone`, one
+ * comment rendered (renderer-alone-handler.ts): the difference of the two is what a first render costs.
+ */
+export type FunctionName = 'comment' | 'article' | 'sdk-alone' | 'empty' | 'renderer-alone';
 
 /** Size of one bundle. */
 export interface BundleSize {
@@ -52,11 +56,13 @@ interface ColdStartCase {
 }
 
 const runner = fileURLToPath(new URL('./cold-start-runner.ts', import.meta.url));
-const functions: readonly FunctionName[] = ['comment', 'article', 'sdk-alone'];
+const functions: readonly FunctionName[] = ['comment', 'article', 'sdk-alone', 'empty', 'renderer-alone'];
 const entries: Record<FunctionName, string> = {
   comment: 'functions/comment/handler.ts',
   article: 'functions/article/handler.ts',
   'sdk-alone': 'scripts/bench/sdk-alone-handler.ts',
+  empty: 'scripts/bench/empty-handler.ts',
+  'renderer-alone': 'scripts/bench/renderer-alone-handler.ts',
 };
 const cases: readonly ColdStartCase[] = [
   {
@@ -87,6 +93,8 @@ const cases: readonly ColdStartCase[] = [
     function: 'sdk-alone',
     event: { path: '/' },
   },
+  { name: 'nothing: an empty handler', function: 'empty', event: { path: '/' } },
+  { name: 'the markdown renderer alone: one first render', function: 'renderer-alone', event: { path: '/' } },
 ];
 
 /** Bundles both functions into `workDir` and measures `runs` cold starts of each case. */

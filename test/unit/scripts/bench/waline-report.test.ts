@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { ColdStart } from '../../../../scripts/bench/cold-start.js';
 import type { LoadCase } from '../../../../scripts/bench/load-cases.js';
 import type {
   CaseFigures,
@@ -175,5 +176,37 @@ describe('formatBareFloors', () => {
     );
 
     expect(text).toContain('| list-30 | Query roots-by-time, GetItem | 2.50 | 5.00 | 2.00x | 25 | 10.0x |');
+  });
+});
+
+describe('the cold-start yardsticks', () => {
+  const start = (name: string, fn: ColdStart['function'], medianMs: number): ColdStart => ({
+    name,
+    function: fn,
+    runtime: 'project',
+    nodeVersion: 'v20.0.0',
+    runsMs: [medianMs],
+    medianMs,
+    medianImportedMs: medianMs / 2,
+    medianAnsweredMs: medianMs,
+  });
+
+  it('holds the yardsticks to no target, and sets a first render against what the target leaves', () => {
+    const starts = [
+      start('AWS SDK alone', 'sdk-alone', 160),
+      start('nothing', 'empty', 60),
+      start('renderer', 'renderer-alone', 116),
+    ];
+
+    const lines = formatChecks(walineBaseline(cases), [], [], starts);
+
+    expect(lines.filter((line) => line.startsWith('cold start'))).toEqual([
+      'cold start of the AWS SDK alone (the least a function on it can do here), Node v20.0.0: 160 ms',
+    ]);
+    expect(lines).toContain(
+      'first render alone (markdown-it, its plugins, sanitize-html), Node v20.0.0: 56 ms on top of an empty ' +
+        "function's cold start; the 1.15x target leaves 24 ms above the SDK alone for all a function adds: a " +
+        'first submit CANNOT meet it while it renders',
+    );
   });
 });
