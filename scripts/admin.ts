@@ -1,5 +1,6 @@
 /**
- * `npm run admin -- add <email> [--name "Display name"] [--replace]`: creates an administrator.
+ * `npm run admin -- add <email> [--name "Display name"] [--replace]`: creates an administrator; with
+ * `--replace`, sets a new password on an existing one and keeps its profile (name unless `--name`, link).
  * The password is asked for on the terminal (not echoed) or read from standard input when piped;
  * it is hashed with scrypt and never printed.
  * `npm run admin -- list`: the administrators, by email (one Scan of the table).
@@ -76,14 +77,28 @@ async function main(): Promise<void> {
   if (password.length < limits.passwordMinChars) {
     throw new Error(`Choose a password of at least ${limits.passwordMinChars} characters.`);
   }
-  const account = {
-    id: ulid(),
-    email,
-    displayName: values.name ?? email.split('@')[0] ?? email,
-    passwordHash: await hashPassword(password),
-    createdAt: Date.now(),
-  };
+  const passwordHash = await hashPassword(password);
   await withAdmins(async (admins, tableName) => {
+    const existing = values.replace ? await admins.find(email) : undefined;
+    if (existing) {
+      // A new password (and a new id, so every token issued before stops working) on the same profile:
+      // its name (unless --name gives one), its link and when it was added stay.
+      const changed = await admins.update(email, existing.id, {
+        password: { passwordHash, id: ulid() },
+        ...(values.name === undefined ? {} : { displayName: values.name }),
+      });
+      if (!changed) throw new Error(`${email} changed while its password was set; run the command again.`);
+      console.log(`Administrator ${email} given a new password in table ${tableName}.`);
+      return;
+    }
+    const account = {
+      id: ulid(),
+      email,
+      displayName: values.name ?? email.split('@')[0] ?? email,
+      passwordHash,
+      createdAt: Date.now(),
+    };
+    // Without --replace, an existing account is refused; with it, one removed since the lookup is added anew.
     if (!(await admins.save(account, { replace: values.replace }))) {
       throw new Error(`${email} is already an administrator; add --replace to set a new password.`);
     }

@@ -67,6 +67,38 @@ describe('npm run admin', () => {
     expect(notEmail.output).toContain('not an email address');
   });
 
+  it('with --replace, sets a new password and a new id and keeps the profile: name, link, when added', async () => {
+    expect(
+      (
+        await runAdmin(
+          ['add', 'boss@example.com', '--name', 'Boss', ...target],
+          'a very long secret phrase\n',
+        )
+      ).code,
+    ).toBe(0);
+    const admins = createAdminRepository(createDocumentClient({ endpoint: table.endpoint }), table.tableName);
+    const before = await admins.find('boss@example.com');
+    await admins.update('boss@example.com', before?.id ?? '', { link: 'https://boss.example.com' });
+
+    const replaced = await runAdmin(
+      ['add', 'boss@example.com', '--replace', ...target],
+      'a brand new long phrase\n',
+    );
+
+    expect(replaced.code).toBe(0);
+    expect(replaced.output).toContain('given a new password');
+    const after = await admins.find('boss@example.com');
+    expect(after).toMatchObject({
+      displayName: 'Boss',
+      link: 'https://boss.example.com',
+      createdAt: before?.createdAt,
+    });
+    // A new id: the tokens issued before name the old one and stop working.
+    expect(after?.id).not.toBe(before?.id);
+    expect(await verifyPassword('a brand new long phrase', after?.passwordHash ?? '')).toBe(true);
+    expect(await verifyPassword('a very long secret phrase', after?.passwordHash ?? '')).toBe(false);
+  });
+
   it('lists the administrators by email, without their password hashes', async () => {
     await runAdmin(['add', 'boss@example.com', '--name', 'Boss', ...target], 'a very long secret phrase\n');
     await runAdmin(['add', 'alice@example.com', '--name', 'Alice', ...target], 'alice has a long password\n');
