@@ -32,7 +32,7 @@ export function createListForModeration({
   presentation,
 }: {
   readonly viewer: ResolveViewer;
-  readonly moderation: Pick<ModerationRepository, 'listByStatus' | 'queueSizes'>;
+  readonly moderation: Queues;
   readonly presentation: Presentation;
 }): Router {
   return async (request) => {
@@ -49,28 +49,16 @@ export function createListForModeration({
       request.lang,
     );
     const statuses: CommentStatus[] = query.status ? [query.status] : ['approved', 'waiting', 'spam'];
-    // A search reads the whole queue; a plain page reads only as far as it shows, and its page
-    // count comes from the site counters.
-    const searching = Boolean(query.keyword) || query.owner === 'mine';
-    const [lists, sizes] = await Promise.all([
-      Promise.all(
-        statuses.map((status) =>
-          moderation.listByStatus(status, searching ? undefined : query.page * query.pageSize),
-        ),
-      ),
-      moderation.queueSizes(),
-    ]);
-    const keyword = query.keyword?.toLowerCase();
-    const matches = (comment: ListedComment) =>
-      (!keyword ||
-        [comment.orig, comment.nick, comment.mail].some((text) => text.toLowerCase().includes(keyword))) &&
-      (query.owner !== 'mine' || comment.mail.toLowerCase() === viewer.email.toLowerCase());
-    const all = lists
-      .flat()
-      .filter(matches)
-      .sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
-    const total = searching ? all.length : statuses.map((status) => sizes[status]).reduce((a, b) => a + b, 0);
     const first = (query.page - 1) * query.pageSize;
+    // A search reads the whole queues and counts what matches; a plain page reads the keys up to its end
+    // and its own comments alone, and its page count comes from the site counters.
+    const searching = Boolean(query.keyword) || query.owner === 'mine';
+    const { sizes, total, comments } = searching
+      ? await searchQueues(moderation, statuses, first, query.pageSize, {
+          keyword: query.keyword?.toLowerCase(),
+          mail: query.owner === 'mine' ? viewer.email.toLowerCase() : undefined,
+        })
+      : await readPage(moderation, statuses, first, query.pageSize);
     const options = { ...presentation, legacy: request.legacy };
     return envelope({
       page: query.page,
@@ -80,12 +68,71 @@ export function createListForModeration({
       waitingCount: sizes.waiting,
       // Bounded like every list: each comment of the page, whole while the answer's budget allows.
       data: fitTexts(
-        all
-          .slice(first, first + query.pageSize)
-          .map((comment) => presentForAdmin(presentComment(comment, options, { withUrl: true }), comment)),
+        comments.map((comment) =>
+          presentForAdmin(presentComment(comment, options, { withUrl: true }), comment),
+        ),
         request.lang,
         createAnswerBudget(),
       ),
     });
   };
+}
+
+type Queues = Pick<ModerationRepository, 'listByStatus' | 'pageByStatus' | 'queueSizes'>;
+
+/** One page of the moderation list, the queue sizes, and how many comments the list has in all. */
+interface ModerationPage {
+  readonly sizes: Record<CommentStatus, number>;
+  readonly total: number;
+  readonly comments: readonly ListedComment[];
+}
+
+/** The page `first`..`first + count` of the comments of `statuses` that match, newest first: reads whole queues. */
+async function searchQueues(
+  moderation: Queues,
+  statuses: readonly CommentStatus[],
+  first: number,
+  count: number,
+  wanted: { readonly keyword?: string; readonly mail?: string },
+): Promise<ModerationPage> {
+  const [lists, sizes] = await Promise.all([
+    Promise.all(statuses.map((status) => moderation.listByStatus(status))),
+    moderation.queueSizes(),
+  ]);
+  const { keyword, mail } = wanted;
+  const matches = (comment: ListedComment) =>
+    (!keyword ||
+      [comment.orig, comment.nick, comment.mail].some((text) => text.toLowerCase().includes(keyword))) &&
+    (mail === undefined || comment.mail.toLowerCase() === mail);
+  const found = lists
+    .flat()
+    .filter(matches)
+    .sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
+  return { sizes, total: found.length, comments: found.slice(first, first + count) };
+}
+
+/**
+ * The page `first`..`first + count` of the comments of `statuses`, newest first: the keys up to its end and
+ * its own comments (ModerationRepository.pageByStatus); a page past the end of a deep list reads no keys.
+ */
+async function readPage(
+  moderation: Queues,
+  statuses: readonly CommentStatus[],
+  first: number,
+  count: number,
+): Promise<ModerationPage> {
+  const queued = (sizes: Record<CommentStatus, number>) =>
+    statuses.map((status) => sizes[status]).reduce((a, b) => a + b, 0);
+  if (first >= limits.listDeepPageKeys) {
+    // A deep page: the counters first, as the article list does.
+    const sizes = await moderation.queueSizes();
+    const total = queued(sizes);
+    const comments = first < total ? await moderation.pageByStatus(statuses, first, count) : [];
+    return { sizes, total, comments };
+  }
+  const [comments, sizes] = await Promise.all([
+    moderation.pageByStatus(statuses, first, count),
+    moderation.queueSizes(),
+  ]);
+  return { sizes, total: queued(sizes), comments };
 }

@@ -7,6 +7,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { type CommentStatus, isRoot, type ListedComment } from '../domain/comment.js';
 import { readCommentRange } from './article-comments.js';
+import { batchGet, keyId } from './batch-get.js';
 import type { CommentRef } from './comment-repository.js';
 import { fromCommentItem, listedAttributes, replyNotifiedAttribute } from './comment-item.js';
 import { attributes, indexNames, type Key, keys, statusPartition, threadRange } from './keys.js';
@@ -39,8 +40,14 @@ export interface ModerationRepository {
    * of them changed status meanwhile (that part was not deleted: try again).
    */
   remove(ref: CommentRef): Promise<number | 'conflict'>;
-  /** The newest `limit` comments of `status` (all of them without a limit), newest first. */
-  listByStatus(status: CommentStatus, limit?: number): Promise<ListedComment[]>;
+  /** Every comment of `status`, newest first, texts included: for a search, which must see them all. */
+  listByStatus(status: CommentStatus): Promise<ListedComment[]>;
+  /**
+   * Comments `first` to `first + count - 1` of the queues of `statuses` merged, newest first: the index keys
+   * of each queue up to the page's end, then the page's comments alone, so that the comments a page skips
+   * cost their keys and not their texts. A comment deleted between the two reads is left out.
+   */
+  pageByStatus(statuses: readonly CommentStatus[], first: number, count: number): Promise<ListedComment[]>;
   /** How many comments of each status the site has (from its counters). */
   queueSizes(): Promise<Record<CommentStatus, number>>;
 }
@@ -73,6 +80,38 @@ export function createModerationRepository(
 ): ModerationRepository {
   const readItem = async (key: Key) =>
     (await client.send(new GetCommand({ TableName: tableName, Key: key, ConsistentRead: true }))).Item;
+
+  /** The table keys and ids of the newest `limit` comments of `status`'s queue, newest first. */
+  const readQueueKeys = async (status: CommentStatus, limit: number) => {
+    const entries: (Key & { id: string })[] = [];
+    let startKey: QueryCommandOutput['LastEvaluatedKey'];
+    do {
+      const output = await client.send(
+        new QueryCommand({
+          TableName: tableName,
+          IndexName: indexNames.recent,
+          KeyConditionExpression: '#partition = :status',
+          // The keys alone: the index holds each comment's texts too, and only the page's are read.
+          ...projection([attributes.pk, attributes.sk, attributes.recentSk], {
+            '#partition': attributes.recentPk,
+          }),
+          ExpressionAttributeValues: { ':status': statusPartition(status) },
+          ScanIndexForward: false,
+          ExclusiveStartKey: startKey,
+          Limit: limit - entries.length,
+        }),
+      );
+      for (const item of output.Items ?? []) {
+        entries.push({
+          pk: String(item[attributes.pk]),
+          sk: String(item[attributes.sk]),
+          id: String(item[attributes.recentSk]),
+        });
+      }
+      startKey = output.LastEvaluatedKey;
+    } while (startKey && entries.length < limit);
+    return entries;
+  };
 
   return {
     async get(ref) {
@@ -128,7 +167,7 @@ export function createModerationRepository(
       return doomed.length;
     },
 
-    async listByStatus(status, limit) {
+    async listByStatus(status) {
       const comments: ListedComment[] = [];
       let startKey: QueryCommandOutput['LastEvaluatedKey'];
       do {
@@ -139,16 +178,35 @@ export function createModerationRepository(
             KeyConditionExpression: '#partition = :status',
             ...projection(listedAttributes, { '#partition': attributes.recentPk }),
             ExpressionAttributeValues: { ':status': statusPartition(status) },
-            // Newest first, as the moderation list shows them; a page reads no further than it shows.
+            // Newest first, as the moderation list shows them.
             ScanIndexForward: false,
             ExclusiveStartKey: startKey,
-            ...(limit === undefined ? {} : { Limit: limit - comments.length }),
           }),
         );
         comments.push(...(output.Items ?? []).map(fromCommentItem));
         startKey = output.LastEvaluatedKey;
-      } while (startKey && (limit === undefined || comments.length < limit));
+      } while (startKey);
       return comments;
+    },
+
+    async pageByStatus(statuses, first, count) {
+      const end = first + count;
+      const queues = await Promise.all(statuses.map((status) => readQueueKeys(status, end)));
+      const page = queues
+        .flat()
+        .sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0))
+        .slice(first, end);
+      if (page.length === 0) return [];
+      const found = await batchGet(
+        client,
+        tableName,
+        page.map(({ pk, sk }) => ({ pk, sk })),
+        listedAttributes,
+      );
+      return page.flatMap((key) => {
+        const item = found.get(keyId(key));
+        return item ? [fromCommentItem(item)] : [];
+      });
     },
 
     async queueSizes() {

@@ -1,5 +1,5 @@
 import { DynamoDBClient, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
@@ -360,5 +360,66 @@ describe('createModerationRepository', () => {
       'C#01A#01B',
       'H#01A#01C',
     ]);
+  });
+});
+
+describe('pageByStatus', () => {
+  afterEach(() => ddb.reset());
+
+  const queued = [
+    commentItem('/a', '01A'),
+    commentItem('/b', '01B', { status: 'waiting' }),
+    commentItem('/a', '01C', { status: 'spam' }),
+    commentItem('/b', '01D'),
+    commentItem('/a', '01E', { status: 'waiting' }),
+  ];
+
+  it('reads the keys of each queue up to the page, then only the page comments, newest first across queues', async () => {
+    const sent = serveCommentTable(ddb, queued);
+
+    const page = await repository().pageByStatus(['approved', 'waiting', 'spam'], 1, 2);
+
+    expect(page.map((comment) => [comment.id, comment.status, comment.orig])).toEqual([
+      ['01D', 'approved', 'text of 01D'],
+      ['01C', 'spam', 'text of 01C'],
+    ]);
+    const queries = sent.filter(({ command }) => command === 'Query');
+    expect(queries).toHaveLength(3);
+    for (const { input } of queries) {
+      expect(input).toMatchObject({ IndexName: 'recent', ScanIndexForward: false, Limit: 3 });
+      // The keys alone: no text of a skipped comment is read.
+      expect(Object.values(input.ExpressionAttributeNames as Item).sort()).toEqual([
+        'pk',
+        'recentPk',
+        'recentSk',
+        'sk',
+      ]);
+    }
+    const batches = sent.filter(({ command }) => command === 'BatchGetItem');
+    expect(batches).toHaveLength(1);
+    expect((batches[0]?.input.RequestItems as Record<string, { Keys: Item[] }>).t?.Keys).toEqual([
+      { pk: 'URL#/b', sk: 'C#01D' },
+      { pk: 'URL#/a', sk: 'C#01C' },
+    ]);
+  });
+
+  it('leaves out a comment deleted between the two reads, and reads no comment for a page past the end', async () => {
+    const items = [...queued];
+    const sent = serveCommentTable(ddb, items);
+    // The second read finds one of the page's comments gone.
+    ddb.on(BatchGetCommand).callsFakeOnce(async (input: Item) => {
+      const keys = (input.RequestItems as Record<string, { Keys: Item[] }>).t?.Keys ?? [];
+      return {
+        Responses: {
+          t: keys.slice(1).flatMap((key) => items.filter((row) => row.pk === key.pk && row.sk === key.sk)),
+        },
+      };
+    });
+
+    expect((await repository().pageByStatus(['approved'], 0, 2)).map((comment) => comment.id)).toEqual([
+      '01A',
+    ]);
+    expect(await repository().pageByStatus(['spam'], 5, 10)).toEqual([]);
+    expect(sent.filter(({ command }) => command === 'BatchGetItem')).toHaveLength(0);
   });
 });
