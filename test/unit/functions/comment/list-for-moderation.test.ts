@@ -90,6 +90,14 @@ describe('createListForModeration', () => {
     expect(calls).toEqual(['queueSizes']);
   });
 
+  it('reads a deep page within the list after the counters', async () => {
+    const { list, calls } = moderationRoute({ approved: 0, waiting: 0, spam: 5000 }, queues);
+
+    await list('page=101&pageSize=10&status=spam');
+
+    expect(calls).toEqual(['queueSizes', 'pageByStatus spam 1000 10']);
+  });
+
   it('searches whole queues, and pages and counts what matches', async () => {
     const { list, calls } = moderationRoute({ approved: 2, waiting: 2, spam: 1 }, queues);
 

@@ -403,6 +403,15 @@ describe('pageByStatus', () => {
     ]);
   });
 
+  it('reads a queue over several Query pages, each asking for what is left of the page', async () => {
+    const sent = serveCommentTable(ddb, queued, { itemsPerQuery: 1 });
+
+    const page = await repository().pageByStatus(['approved'], 0, 2);
+
+    expect(page.map((comment) => comment.id)).toEqual(['01D', '01A']);
+    expect(sent.filter(({ command }) => command === 'Query').map(({ input }) => input.Limit)).toEqual([2, 1]);
+  });
+
   it('leaves out a comment deleted between the two reads, and reads no comment for a page past the end', async () => {
     const items = [...queued];
     const sent = serveCommentTable(ddb, items);
