@@ -1,5 +1,5 @@
 import { type ResolveViewer, requireAdmin } from '../shared/auth/viewer.js';
-import type { CommentStatus, ListedComment } from '../shared/domain/comment.js';
+import { type CommentStatus, type ListedComment, newestFirstById } from '../shared/domain/comment.js';
 import { createAnswerBudget } from '../shared/domain/answer-budget.js';
 import { fitTexts } from '../shared/domain/bounded-comments.js';
 import { limits } from '../shared/domain/limits.js';
@@ -104,10 +104,7 @@ async function searchQueues(
     (!keyword ||
       [comment.orig, comment.nick, comment.mail].some((text) => text.toLowerCase().includes(keyword))) &&
     (mail === undefined || comment.mail.toLowerCase() === mail);
-  const found = lists
-    .flat()
-    .filter(matches)
-    .sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
+  const found = lists.flat().filter(matches).sort(newestFirstById);
   return { sizes, total: found.length, comments: found.slice(first, first + count) };
 }
 

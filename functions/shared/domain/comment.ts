@@ -48,3 +48,8 @@ export type ListedComment = Omit<StoredComment, 'ua' | 'ipHash'> & {
 export function isRoot(comment: Pick<StoredComment, 'rid'>): boolean {
   return comment.rid === undefined;
 }
+
+/** Orders comments newest first: their ids are ULIDs, which sort by insertion time. */
+export function newestFirstById(a: Pick<StoredComment, 'id'>, b: Pick<StoredComment, 'id'>): number {
+  return a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
+}

@@ -5,7 +5,7 @@ import {
   QueryCommand,
   type QueryCommandOutput,
 } from '@aws-sdk/lib-dynamodb';
-import { type CommentStatus, isRoot, type ListedComment } from '../domain/comment.js';
+import { type CommentStatus, isRoot, type ListedComment, newestFirstById } from '../domain/comment.js';
 import { readCommentRange } from './article-comments.js';
 import { batchGet, keyId } from './batch-get.js';
 import type { CommentRef } from './comment-repository.js';
@@ -81,9 +81,12 @@ export function createModerationRepository(
   const readItem = async (key: Key) =>
     (await client.send(new GetCommand({ TableName: tableName, Key: key, ConsistentRead: true }))).Item;
 
-  /** The table keys and ids of the newest `limit` comments of `status`'s queue, newest first. */
-  const readQueueKeys = async (status: CommentStatus, limit: number) => {
-    const entries: (Key & { id: string })[] = [];
+  /**
+   * The items of `status`'s queue (the recent index's partition), newest first, with the attributes
+   * `names`: the newest `limit` of them, or all without a limit.
+   */
+  const readQueue = async (status: CommentStatus, names: readonly string[], limit?: number) => {
+    const items: Record<string, unknown>[] = [];
     let startKey: QueryCommandOutput['LastEvaluatedKey'];
     do {
       const output = await client.send(
@@ -91,26 +94,18 @@ export function createModerationRepository(
           TableName: tableName,
           IndexName: indexNames.recent,
           KeyConditionExpression: '#partition = :status',
-          // The keys alone: the index holds each comment's texts too, and only the page's are read.
-          ...projection([attributes.pk, attributes.sk, attributes.recentSk], {
-            '#partition': attributes.recentPk,
-          }),
+          ...projection(names, { '#partition': attributes.recentPk }),
           ExpressionAttributeValues: { ':status': statusPartition(status) },
+          // Newest first, as the moderation list shows them; a page reads no further than it shows.
           ScanIndexForward: false,
           ExclusiveStartKey: startKey,
-          Limit: limit - entries.length,
+          ...(limit === undefined ? {} : { Limit: limit - items.length }),
         }),
       );
-      for (const item of output.Items ?? []) {
-        entries.push({
-          pk: String(item[attributes.pk]),
-          sk: String(item[attributes.sk]),
-          id: String(item[attributes.recentSk]),
-        });
-      }
+      items.push(...(output.Items ?? []));
       startKey = output.LastEvaluatedKey;
-    } while (startKey && entries.length < limit);
-    return entries;
+    } while (startKey && (limit === undefined || items.length < limit));
+    return items;
   };
 
   return {
@@ -168,33 +163,23 @@ export function createModerationRepository(
     },
 
     async listByStatus(status) {
-      const comments: ListedComment[] = [];
-      let startKey: QueryCommandOutput['LastEvaluatedKey'];
-      do {
-        const output = await client.send(
-          new QueryCommand({
-            TableName: tableName,
-            IndexName: indexNames.recent,
-            KeyConditionExpression: '#partition = :status',
-            ...projection(listedAttributes, { '#partition': attributes.recentPk }),
-            ExpressionAttributeValues: { ':status': statusPartition(status) },
-            // Newest first, as the moderation list shows them.
-            ScanIndexForward: false,
-            ExclusiveStartKey: startKey,
-          }),
-        );
-        comments.push(...(output.Items ?? []).map(fromCommentItem));
-        startKey = output.LastEvaluatedKey;
-      } while (startKey);
-      return comments;
+      return (await readQueue(status, listedAttributes)).map(fromCommentItem);
     },
 
     async pageByStatus(statuses, first, count) {
       const end = first + count;
-      const queues = await Promise.all(statuses.map((status) => readQueueKeys(status, end)));
+      // The keys alone: the index holds each comment's texts too, and only the page's are read.
+      const queues = await Promise.all(
+        statuses.map((status) => readQueue(status, [attributes.pk, attributes.sk, attributes.recentSk], end)),
+      );
       const page = queues
         .flat()
-        .sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0))
+        .map((item) => ({
+          pk: String(item[attributes.pk]),
+          sk: String(item[attributes.sk]),
+          id: String(item[attributes.recentSk]),
+        }))
+        .sort(newestFirstById)
         .slice(first, end);
       if (page.length === 0) return [];
       const found = await batchGet(
