@@ -10,6 +10,7 @@ import { createLocalFunctions } from '../local-functions.js';
 import { createBareDynamoDb } from './bare-dynamodb.js';
 import type { RecordedRequest } from './capacity-recorder.js';
 import type { LoadCase } from './load-cases.js';
+import { cpuMsOf, median } from './measure.js';
 
 /** One case's requests and what they cost sent bare. */
 export interface BareFloor {
@@ -93,14 +94,13 @@ export async function measureBareFloors(
 }
 
 async function medianCpuMs(call: () => Promise<void>, settings: BareFloorSettings): Promise<number> {
-  for (let done = 0; done < settings.warmupCalls; done++) await call();
+  const calls = async (times: number) => {
+    for (let done = 0; done < times; done++) await call();
+  };
+  await calls(settings.warmupCalls);
   const rounds: number[] = [];
   for (let round = 0; round < settings.rounds; round++) {
-    const start = process.cpuUsage();
-    for (let done = 0; done < settings.callsPerRound; done++) await call();
-    const used = process.cpuUsage(start);
-    rounds.push((used.user + used.system) / 1000 / settings.callsPerRound);
+    rounds.push((await cpuMsOf(() => calls(settings.callsPerRound))) / settings.callsPerRound);
   }
-  rounds.sort((a, b) => a - b);
-  return rounds[Math.floor(rounds.length / 2)] as number;
+  return median(rounds);
 }

@@ -14,6 +14,7 @@ import { lambdaBundleOptions, projectRoot, toEsbuildOptions } from '../../lib/bu
 import { buildEvent, type EventSpec } from '../../test/support/http-event.js';
 import { startDynamoDbStub } from './dynamodb-stub.js';
 import { type BenchRuntime, benchRuntimes } from './lambda-node.js';
+import { median } from './measure.js';
 
 /**
  * The two functions of the stack; `sdk-alone`, the AWS SDK and nothing else (sdk-alone-handler.ts), the
@@ -242,12 +243,4 @@ function runOnce(
       else reject(new Error(`the cold-start runner exited (code ${code}) without answering:\n${stderr}`));
     });
   });
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1
-    ? (sorted[middle] ?? 0)
-    : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
 }

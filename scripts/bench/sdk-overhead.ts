@@ -23,6 +23,7 @@ import { toCommentItem } from '../../functions/shared/storage/comment-item.js';
 import { createLocalDynamoDbClient } from '../create-table.js';
 import { createBareDynamoDb } from './bare-dynamodb.js';
 import { benchRuntimes } from './lambda-node.js';
+import { cpuMsOf, median } from './measure.js';
 import { buildScaleComments, scaleArticles } from './scale-seed.js';
 
 /** One request's CPU per call through each path. */
@@ -250,16 +251,7 @@ export async function repeat(call: () => Promise<number>, items: number, times: 
 
 /** This process's CPU per call over `times` calls, ms. */
 async function cpuPerCall(call: () => Promise<number>, items: number, times: number): Promise<number> {
-  const before = process.cpuUsage();
-  await repeat(call, items, times);
-  const used = process.cpuUsage(before);
-  return (used.user + used.system) / 1000 / times;
-}
-
-/** The middle value; for an even count, the mean of the two middle ones. */
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return (sorted[sorted.length >> 1]! + sorted[(sorted.length - 1) >> 1]!) / 2;
+  return (await cpuMsOf(() => repeat(call, items, times))) / times;
 }
 
 /**
