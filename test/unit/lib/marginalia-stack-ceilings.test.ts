@@ -86,9 +86,30 @@ describe('MarginaliaStack ceilings', () => {
     expect(stage.DependsOn).toEqual(expect.arrayContaining(routeIds));
   });
 
-  it('reserves 10 comment and 5 article instances when no concurrency is given', () => {
-    expect(reservedConcurrency(stack, template, stack.commentFunction)).toBe(10);
-    expect(reservedConcurrency(stack, template, stack.articleFunction)).toBe(5);
+  it('reserves no concurrency on any function when none is asked for', () => {
+    const functions = Object.values(template.findResources('AWS::Lambda::Function')) as Resource[];
+
+    // The comment, article and notify functions: a new account (quota 10) can deploy them.
+    expect(functions).toHaveLength(3);
+    for (const fn of functions) expect(fn.Properties).not.toHaveProperty('ReservedConcurrentExecutions');
+    expect(Annotations.fromStack(stack).findWarning('*', Match.stringLikeRegexp('unreserved'))).toEqual([]);
+  });
+
+  it('reserves only the function asked for when one concurrency is given', () => {
+    const { stack: one, template: oneTemplate } = synth({ commentConcurrency: 4 });
+
+    expect(reservedConcurrency(one, oneTemplate, one.commentFunction)).toBe(4);
+    expect(reservedConcurrency(one, oneTemplate, one.articleFunction)).toBeUndefined();
+    expect(reservedConcurrency(one, oneTemplate, one.notifier.function)).toBeUndefined();
+  });
+
+  it('warns at synth that a reservation must leave 100 unreserved when concurrency is asked for', () => {
+    Annotations.fromStack(customStack).hasWarning(
+      '/Ceilings',
+      Match.stringLikeRegexp(
+        'commentConcurrency=3 and articleConcurrency=2 reserves 5 .*fewer than 100 unreserved.*at least 105',
+      ),
+    );
   });
 
   it('caps the table and each index at 100 read and 25 write units per second when no maximums are given', () => {
@@ -192,6 +213,7 @@ describe('MarginaliaStack ceilings', () => {
   it.each([
     ['the comment concurrency is 0', { commentConcurrency: 0 }, /commentConcurrency/],
     ['the article concurrency is fractional', { articleConcurrency: 1.5 }, /articleConcurrency/],
+    ['the comment concurrency is not a number', { commentConcurrency: Number.NaN }, /commentConcurrency/],
     ['the read maximum is 0', { maxReadUnits: 0 }, /maxReadUnits/],
     ['the write maximum is negative', { maxWriteUnits: -1 }, /maxWriteUnits/],
     ['the capacity alarm is above 100%', { alarmCapacityPercent: 120 }, /alarmCapacityPercent/],
