@@ -471,8 +471,9 @@ export class MarginaliaStack extends Stack {
     });
     this.stage = stage;
     // A ceiling on cost and abuse, true across the API: each route's token bucket gets its share of the
-    // API's rate and burst, and the shares add up to them. Requests above a route's share get a 429
-    // before any Lambda runs. No L2 property sets route settings.
+    // API's rate and burst, and the shares add up to them; the mail links' routes add their own fixed
+    // limits. Requests above a route's limit get a 429 before any Lambda runs. No L2 property sets route
+    // settings.
     (stage.node.defaultChild as CfnStage).routeSettings = Object.fromEntries(
       Object.entries(throttles).map(([routeKey, share]) => [
         routeKey,

@@ -4,7 +4,7 @@ import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { MarginaliaFunction } from '../../../lib/marginalia-function.js';
 import { MarginaliaStack, type MarginaliaStackProps } from '../../../lib/marginalia-stack.js';
-import { routeKeys } from '../../../lib/route-throttles.js';
+import { linkRouteThrottles, routeKeys, sharedRouteKeys } from '../../../lib/route-throttles.js';
 import { tableDefinition } from '../../../functions/shared/storage/table-definition.js';
 
 type Resource = { Type: string; Properties: Record<string, unknown>; DependsOn?: string[] };
@@ -67,15 +67,32 @@ describe('MarginaliaStack ceilings', () => {
     const settings = routeSettings(template);
 
     expect(Object.keys(settings).sort()).toEqual(routeKeys().sort());
-    expect(settings['GET /api/comment']).toEqual({ ThrottlingRateLimit: 8, ThrottlingBurstLimit: 16 });
+    expect(settings['GET /api/comment']).toEqual({ ThrottlingRateLimit: 9, ThrottlingBurstLimit: 18 });
     expect(settings['POST /api/comment']).toEqual({ ThrottlingRateLimit: 1, ThrottlingBurstLimit: 2 });
     expect(settings['PUT /api/comment/{id}']).toEqual({ ThrottlingRateLimit: 1, ThrottlingBurstLimit: 2 });
-    expect(settings['GET /api/article']).toEqual({ ThrottlingRateLimit: 10, ThrottlingBurstLimit: 20 });
+    expect(settings['GET /api/article']).toEqual({ ThrottlingRateLimit: 10.5, ThrottlingBurstLimit: 21 });
     expect(settings.$default).toEqual({ ThrottlingRateLimit: 0.5, ThrottlingBurstLimit: 1 });
     // A route missing from the route settings would get the smallest share, not the account's limit.
     template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
       DefaultRouteSettings: { ThrottlingRateLimit: 0.5, ThrottlingBurstLimit: 1 },
     });
+  });
+
+  it('gives each mail link route its own fixed limit, the one-click unsubscribe 5 requests/s, at any ceiling', () => {
+    for (const settings of [routeSettings(template), routeSettings(custom)]) {
+      // One route key each in the stage's route settings: one token bucket each, so a flood on the link
+      // pages or the moderation links leaves the one-click POST's requests alone.
+      expect(settings['POST /api/notification/unsubscribe']).toEqual({
+        ThrottlingRateLimit: 5,
+        ThrottlingBurstLimit: 10,
+      });
+      for (const [key, limit] of Object.entries(linkRouteThrottles)) {
+        expect(settings[key], key).toEqual({
+          ThrottlingRateLimit: limit.rateLimit,
+          ThrottlingBurstLimit: limit.burstLimit,
+        });
+      }
+    }
   });
 
   it('creates the stage after every route when its route settings name them', () => {
@@ -177,7 +194,8 @@ describe('MarginaliaStack ceilings', () => {
   });
 
   it('uses the configured ceilings when props are given', () => {
-    const settings = Object.values(routeSettings(custom));
+    const all = routeSettings(custom);
+    const settings = sharedRouteKeys().flatMap((key) => all[key] ?? []);
 
     expect(settings.reduce((sum, setting) => sum + Math.round(setting.ThrottlingRateLimit * 100), 0)).toBe(
       1000,
