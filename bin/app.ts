@@ -59,6 +59,7 @@ new MarginaliaStack(app, 'Marginalia', {
   avatarQq: flag('avatarQq'),
   throttleRateLimit: number('throttleRateLimit'),
   throttleBurstLimit: number('throttleBurstLimit'),
+  // Unset (the default): no reservation, so the first deploy works on a new account (docs/deploy.md).
   commentConcurrency: number('commentConcurrency'),
   articleConcurrency: number('articleConcurrency'),
   maxReadUnits: number('maxReadUnits'),

@@ -23,6 +23,11 @@ export interface MarginaliaAlarmsProps {
   readonly stage: IHttpStage;
   /** The functions by name (`Comment`, `Article`): errors and throttles of each. */
   readonly functions: Readonly<Record<string, IFunction>>;
+  /**
+   * The reserved concurrency of each function, by the same names; a function missing or undefined
+   * reserves none (runs from the account's unreserved pool). Only the throttle alarms' text depends on it.
+   */
+  readonly reservedConcurrency?: Readonly<Record<string, number | undefined>>;
   /** The table: throttled requests and consumed units. */
   readonly table: TableV2;
   /** The table's GSIs: each has its own consumed units and its own maximums. */
@@ -116,7 +121,7 @@ export class MarginaliaAlarms extends Construct {
     add(
       'ServerErrors',
       `The API answered ${props.errorThreshold} or more 5xx in 5 minutes: function errors (502) or ` +
-        'function throttles (500, the reserved concurrency is reached).',
+        "function throttles (500: no concurrency left, the account's or a function's reservation).",
       props.stage.metricServerError({ period: fiveMinutes }),
       props.errorThreshold,
     );
@@ -127,10 +132,11 @@ export class MarginaliaAlarms extends Construct {
         fn.metricErrors({ period: fiveMinutes }),
         props.errorThreshold,
       );
-      // One throttle is enough to say: the function's reserved concurrency, a ceiling, was reached.
+      // One throttle is enough to say: a concurrency ceiling was reached. Lambda counts a throttle whether
+      // the function's reservation or, without one, the account's unreserved pool ran out.
       add(
         `${name}Throttles`,
-        `The ${name.toLowerCase()} function reached its reserved concurrency: requests were refused (500).`,
+        throttleDescription(name.toLowerCase(), props.reservedConcurrency?.[name]),
         fn.metricThrottles({ period: fiveMinutes }),
         1,
       );
@@ -217,6 +223,18 @@ export class MarginaliaAlarms extends Construct {
       });
     }
   }
+}
+
+/** What a function's throttle alarm means: its own reservation ran out, or the account's shared pool did. */
+function throttleDescription(name: string, reserved: number | undefined): string {
+  if (reserved !== undefined) {
+    return `The ${name} function reached its reserved concurrency (${reserved} instances at once): requests were refused (500).`;
+  }
+  return (
+    `The ${name} function was throttled: it reserves no concurrency, and the region's unreserved Lambda ` +
+    "concurrency, shared by every function in the account, was all in use (the account's quota: 1,000 " +
+    'usually, 10 on some new accounts). Requests were refused (500).'
+  );
 }
 
 /**

@@ -39,7 +39,8 @@ export interface MarginaliaFunctionProps {
   readonly paramsAndSecrets?: ParamsAndSecretsLayerVersion;
   /**
    * Instances that may run at once, reserved out of the account's regional pool: a ceiling on the function's
-   * cost and on its share of the account. Default none (the unreserved pool).
+   * cost and on its share of the account. Default none (the unreserved pool): Lambda refuses a reservation
+   * that leaves fewer than 100 unreserved, which a new account's quota (10) cannot give.
    */
   readonly reservedConcurrentExecutions?: number;
   /** Longest run of one invocation; default 10 s. */

@@ -55,15 +55,21 @@ export interface MarginaliaStackProps extends StackProps {
   /** Waline's QQ avatars (`AVATAR_QQ`), whose URL spells out the QQ number; default false. */
   readonly avatarQq?: boolean;
   /**
-   * Steady-state requests per second across the whole API, shared out between the routes (each route has
-   * its own bucket; their limits add up to this, lib/route-throttles.ts); default 50, at least 1.
+   * Steady-state requests per second across the API, shared out between the routes (each route has its own
+   * bucket; their limits add up to this, lib/route-throttles.ts); default 50, at least 1. The routes of the
+   * links in a mail have fixed limits of their own on top (8 requests/s, `linkRouteThrottles`).
    */
   readonly throttleRateLimit?: number;
-  /** Requests the whole API absorbs in a burst above the steady rate, shared out the same way; default 100. */
+  /** Requests the API absorbs in a burst above the steady rate, shared out the same way; default 100. */
   readonly throttleBurstLimit?: number;
-  /** Instances of the comment function that may run at once (reserved concurrency); default 10. */
+  /**
+   * Instances of the comment function that may run at once, reserved out of the region's concurrency;
+   * default none (the account's unreserved pool). Lambda refuses a reservation that leaves fewer than 100
+   * unreserved, so asking for one fails the deploy on an account whose quota is below 100 plus every
+   * reservation (new accounts can start at 10): synth warns.
+   */
   readonly commentConcurrency?: number;
-  /** Instances of the article function that may run at once (reserved concurrency); default 5. */
+  /** Instances of the article function that may run at once, reserved like `commentConcurrency`; default none. */
   readonly articleConcurrency?: number;
   /** Read request units per second the table, and each of its indexes, may use (on-demand maximum); default 100. */
   readonly maxReadUnits?: number;
@@ -166,14 +172,16 @@ export class MarginaliaStack extends Stack {
       );
     }
     const ceilings = {
-      commentConcurrency: props.commentConcurrency ?? 10,
-      articleConcurrency: props.articleConcurrency ?? 5,
       maxReadUnits: props.maxReadUnits ?? 100,
       maxWriteUnits: props.maxWriteUnits ?? 25,
       alarmErrorThreshold: props.alarmErrorThreshold ?? 5,
       alarmCapacityPercent: props.alarmCapacityPercent ?? 80,
     };
     validateCeilings(ceilings, props.alarmEmail, props.monthlyBudgetUsd);
+    const reservations = reservedConcurrency(this, {
+      commentConcurrency: props.commentConcurrency,
+      articleConcurrency: props.articleConcurrency,
+    });
     // Throws when a route has no share, or the ceiling is too small to give each route one unit.
     const throttles = routeThrottles({ rateLimit, burstLimit });
     if (allowedOrigins.includes('*') && props.siteUrl === undefined) {
@@ -309,18 +317,19 @@ export class MarginaliaStack extends Stack {
       // The sign-in key is read through AWS's extension (a layer with its own cache) rather than an
       // SSM client in the bundle: 76 KiB less code to load on every cold start, list requests included.
       paramsAndSecrets: parametersExtension(),
-      // At the API ceiling the comment routes take about 22 requests/s, at ~0.1 s each warm and ~1 s for a
-      // submit: 4 to 5 busy instances (Little's law); 10 leaves room for cold starts and bursts. Reserving
-      // needs an account whose regional concurrency stays at or above 100 unreserved (1,000 by default).
-      reservedConcurrentExecutions: ceilings.commentConcurrency,
+      // No reservation unless asked: a new account's quota (10) cannot reserve any, and the API's throttles
+      // already bound the requests. At the API ceiling the comment routes take about 33 requests/s (the mail
+      // links' 8 included), at ~0.1 s each warm and ~1 s for a submit: 4 to 5 busy instances of the
+      // account's pool (Little's law).
+      reservedConcurrentExecutions: reservations.commentConcurrency,
     });
     const article = new MarginaliaFunction(this, 'ArticleFunction', {
       entry: entry('../functions/article/handler.ts'),
       description: 'Marginalia reading counts and reactions.',
       environment,
       logRetention: props.logRetention,
-      // About 28 requests/s at the API ceiling, a few tens of ms each: 1 to 2 busy instances; 5 for bursts.
-      reservedConcurrentExecutions: ceilings.articleConcurrency,
+      // About 25 requests/s at the API ceiling, a few tens of ms each: 1 to 2 busy instances.
+      reservedConcurrentExecutions: reservations.articleConcurrency,
     });
     this.commentFunction = comment;
     this.articleFunction = article;
@@ -462,8 +471,9 @@ export class MarginaliaStack extends Stack {
     });
     this.stage = stage;
     // A ceiling on cost and abuse, true across the API: each route's token bucket gets its share of the
-    // API's rate and burst, and the shares add up to them. Requests above a route's share get a 429
-    // before any Lambda runs. No L2 property sets route settings.
+    // API's rate and burst, and the shares add up to them; the mail links' routes add their own fixed
+    // limits. Requests above a route's limit get a 429 before any Lambda runs. No L2 property sets route
+    // settings.
     (stage.node.defaultChild as CfnStage).routeSettings = Object.fromEntries(
       Object.entries(throttles).map(([routeKey, share]) => [
         routeKey,
@@ -490,6 +500,10 @@ export class MarginaliaStack extends Stack {
     this.alarms = new MarginaliaAlarms(this, 'Alarms', {
       stage,
       functions: { Comment: comment.function, Article: article.function },
+      reservedConcurrency: {
+        Comment: reservations.commentConcurrency,
+        Article: reservations.articleConcurrency,
+      },
       notifier: { function: notifier.function.function, failureQueue: notifier.failureQueue },
       table,
       indexNames,
@@ -552,6 +566,37 @@ function validate(allowedOrigins: readonly string[], ipqps: number, rateLimit: n
       `throttle: rate ${rateLimit} must be at least 1 request/s and burst ${burstLimit} a whole number >= 1`,
     );
   }
+}
+
+/**
+ * The reserved concurrency asked for, checked: each a whole number of at least 1, or undefined (none, the
+ * default). Any reservation gets a synth warning, since Lambda refuses one that leaves fewer than 100
+ * unreserved and the deploy then fails on the functions.
+ */
+function reservedConcurrency<Name extends string>(
+  scope: Construct,
+  asked: Readonly<Record<Name, number | undefined>>,
+): Readonly<Record<Name, number | undefined>> {
+  const reserved = Object.entries(asked).filter((entry): entry is [string, number] => entry[1] !== undefined);
+  for (const [name, value] of reserved) {
+    if (!Number.isInteger(value) || value < 1) {
+      throw new Error(
+        `${name}: ${value} is not a whole number of at least 1 (leave it unset to reserve none)`,
+      );
+    }
+  }
+  if (reserved.length > 0) {
+    const total = reserved.reduce((sum, [, value]) => sum + value, 0);
+    Annotations.of(scope).addWarningV2(
+      'marginalia:reserved-concurrency',
+      `${reserved.map(([name, value]) => `${name}=${value}`).join(' and ')} reserves ${total} instances of ` +
+        "the region's Lambda concurrency. Lambda refuses a reservation that leaves fewer than 100 unreserved: " +
+        `the deploy fails unless the account's quota is at least ${100 + total} plus what other functions ` +
+        'in the region reserve (aws lambda get-account-settings; new accounts can start at 10). Without ' +
+        "one, the API's throttles still bound the requests, and the table's maximums its units (docs/deploy.md).",
+    );
+  }
+  return asked;
 }
 
 function validateCeilings(

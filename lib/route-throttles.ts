@@ -2,7 +2,8 @@
  * How the API's request ceiling is shared out between its routes. HTTP API throttling keeps one token
  * bucket per route (the stage's default settings are each route's own bucket, not a shared one), so a
  * ceiling that holds across the API is the sum of the routes' limits: this module splits the ceiling
- * into per-route limits whose sum is exactly the ceiling.
+ * into per-route limits whose sum is exactly the ceiling. The links in a mail are the exception: their
+ * routes have fixed limits of their own beside the ceiling (`linkRouteThrottles`).
  */
 import { defaultRouteKey } from '../functions/shared/http/route-key.js';
 import { routes } from './routes.js';
@@ -15,29 +16,24 @@ import { routes } from './routes.js';
  * Reading counts (`…/article`: one small item read or updated) get the largest. The v2 client's bare
  * paths get less than the v3 client's `/api` ones.
  * The comment feeds (`GET …/comment/rss`: one Query, polled by feed readers) get a small share too, as
- * do the notification routes (`…/notification`: the log and its actions, used from `/ui`; the pages and
- * POSTs of the links in a mail, `…/notification/unsubscribe` and `…/notification/moderate`: one click
- * each, by a person or a mail provider).
+ * do the notification log and its actions (`…/notification`, used from `/ui`). The links in a mail have
+ * no share: `linkRouteThrottles`.
  * `$default` answers 404s and, for `…/comment/` with a trailing slash, lists: 1%.
  */
 export const routeShares: Readonly<Record<string, number>> = {
-  'GET /api/comment': 16,
+  'GET /api/comment': 18,
   'GET /api/comment/rss': 1,
   'POST /api/comment': 2,
   'PUT /api/comment/{id}': 2,
   'DELETE /api/comment/{id}': 1,
-  'GET /api/article': 20,
-  'POST /api/article': 20,
+  'GET /api/article': 21,
+  'POST /api/article': 21,
   'GET /api/token': 1,
   'POST /api/token': 1,
   'DELETE /api/token': 1,
   'PUT /api/user': 1,
   'GET /api/notification': 1,
   'POST /api/notification': 1,
-  'GET /api/notification/unsubscribe': 1,
-  'POST /api/notification/unsubscribe': 1,
-  'GET /api/notification/moderate': 1,
-  'POST /api/notification/moderate': 1,
   'GET /comment': 8,
   'GET /comment/rss': 1,
   'POST /comment': 1,
@@ -61,18 +57,44 @@ export interface RouteThrottle {
   readonly burstLimit: number;
 }
 
+/**
+ * The routes of the links in a mail (functions/comment/routes.ts, all served by the comment function), each
+ * with a fixed limit of its own beside the shared ceiling, whatever `throttleRateLimit` is. A share of the
+ * ceiling gave each 0.5 requests/s, so about one request a second from anyone made every one-click
+ * unsubscribe answer 429. Each route keeps its own token bucket, so a flood on a page (link scanners open
+ * every link in a mail) or on the moderation links never takes the one-click POST's requests; the POST
+ * (RFC 8058: what a mail provider sends when its reader clicks "unsubscribe") gets the largest. A forged
+ * token is refused before any table read, so these 8 requests/s cost requests and milliseconds, not units.
+ */
+export const linkRouteThrottles: Readonly<Record<string, RouteThrottle>> = {
+  'POST /api/notification/unsubscribe': { rateLimit: 5, burstLimit: 10 },
+  'GET /api/notification/unsubscribe': { rateLimit: 1, burstLimit: 5 },
+  'GET /api/notification/moderate': { rateLimit: 1, burstLimit: 5 },
+  'POST /api/notification/moderate': { rateLimit: 1, burstLimit: 2 },
+};
+
 /** Every route key the API has, `$default` last. */
 export function routeKeys(): string[] {
   return [...routes.map((route) => `${route.method} ${route.path}`), defaultRouteKey];
 }
 
+/** The route keys that share the API ceiling: every route but the mail links', `$default` last. */
+export function sharedRouteKeys(): string[] {
+  return routeKeys().filter((key) => !Object.hasOwn(linkRouteThrottles, key));
+}
+
 /**
- * Splits the API ceiling between the routes by their shares: rates to the hundredth of a request per
- * second, bursts in whole requests. Each sum equals the ceiling exactly, and every route gets at least
- * one unit, so the ceiling must be at least 0.01 × routes (rate) and 1 × routes (burst).
+ * Every route's limits: the mail links' fixed ones (`linkRouteThrottles`), and the API ceiling split
+ * between the other routes by their shares: rates to the hundredth of a request per second, bursts in
+ * whole requests. Each sum over the shared routes equals the ceiling exactly, and every one gets at least
+ * one unit, so the ceiling must be at least 0.01 × those routes (rate) and 1 × those routes (burst).
  */
 export function routeThrottles(ceiling: RouteThrottle): Record<string, RouteThrottle> {
-  const keys = routeKeys();
+  const all = routeKeys();
+  for (const key of Object.keys(linkRouteThrottles)) {
+    if (!all.includes(key)) throw new Error(`lib/route-throttles.ts: link route ${key} is not a route`);
+  }
+  const keys = sharedRouteKeys();
   const shares = keys.map((key) => {
     const share = routeShares[key];
     if (share === undefined) throw new Error(`lib/route-throttles.ts: route ${key} has no share of the API`);
@@ -81,14 +103,21 @@ export function routeThrottles(ceiling: RouteThrottle): Record<string, RouteThro
   const rateHundredths = Math.round(ceiling.rateLimit * 100);
   if (rateHundredths < keys.length || ceiling.burstLimit < keys.length) {
     throw new Error(
-      `throttle: the API has ${keys.length} routes, each with its own limit: the rate must be at least ` +
-        `${keys.length / 100} and the burst at least ${keys.length}`,
+      `throttle: ${keys.length} routes share the API ceiling, each with its own limit: the rate must be at ` +
+        `least ${keys.length / 100} and the burst at least ${keys.length}`,
     );
   }
   const rates = apportion(rateHundredths, shares);
   const bursts = apportion(ceiling.burstLimit, shares);
-  return Object.fromEntries(
+  const split: Record<string, RouteThrottle> = Object.fromEntries(
     keys.map((key, i) => [key, { rateLimit: (rates[i] ?? 0) / 100, burstLimit: bursts[i] ?? 0 }]),
+  );
+  // In the order of the routes, each with its link limit or its share.
+  return Object.fromEntries(
+    all.flatMap((key) => {
+      const limit = linkRouteThrottles[key] ?? split[key];
+      return limit === undefined ? [] : [[key, limit] as const];
+    }),
   );
 }
 

@@ -103,6 +103,30 @@ describe('MarginaliaAlarms', () => {
     });
   });
 
+  it.each(['Comment', 'Article'])(
+    'says the account pool throttled the %s function when it reserves no concurrency',
+    (name) => {
+      const description = alarm(stack, template, `${name}Throttles`).Properties.AlarmDescription;
+
+      expect(description).toMatch(/reserves no concurrency.*unreserved Lambda concurrency.*was all in use/);
+      expect(description).not.toMatch(/reached its reserved concurrency/);
+      expect(alarm(stack, template, 'ServerErrors').Properties.AlarmDescription).not.toMatch(
+        /the reserved concurrency is reached/,
+      );
+    },
+  );
+
+  it('says a throttled function reached its reservation when concurrency is asked for', () => {
+    const { stack: reserved, template: reservedTemplate } = synth({ commentConcurrency: 3 });
+
+    expect(alarm(reserved, reservedTemplate, 'CommentThrottles').Properties.AlarmDescription).toMatch(
+      /reached its reserved concurrency \(3 instances at once\)/,
+    );
+    expect(alarm(reserved, reservedTemplate, 'ArticleThrottles').Properties.AlarmDescription).toMatch(
+      /reserves no concurrency/,
+    );
+  });
+
   it('alarms on any throttled table request of the operations the functions send', () => {
     const metrics = alarm(stack, template, 'TableThrottles').Properties.Metrics as MathMetric[];
     const operations = metrics.flatMap(

@@ -4,7 +4,7 @@ import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { MarginaliaFunction } from '../../../lib/marginalia-function.js';
 import { MarginaliaStack, type MarginaliaStackProps } from '../../../lib/marginalia-stack.js';
-import { routeKeys } from '../../../lib/route-throttles.js';
+import { linkRouteThrottles, routeKeys, sharedRouteKeys } from '../../../lib/route-throttles.js';
 import { tableDefinition } from '../../../functions/shared/storage/table-definition.js';
 
 type Resource = { Type: string; Properties: Record<string, unknown>; DependsOn?: string[] };
@@ -67,15 +67,32 @@ describe('MarginaliaStack ceilings', () => {
     const settings = routeSettings(template);
 
     expect(Object.keys(settings).sort()).toEqual(routeKeys().sort());
-    expect(settings['GET /api/comment']).toEqual({ ThrottlingRateLimit: 8, ThrottlingBurstLimit: 16 });
+    expect(settings['GET /api/comment']).toEqual({ ThrottlingRateLimit: 9, ThrottlingBurstLimit: 18 });
     expect(settings['POST /api/comment']).toEqual({ ThrottlingRateLimit: 1, ThrottlingBurstLimit: 2 });
     expect(settings['PUT /api/comment/{id}']).toEqual({ ThrottlingRateLimit: 1, ThrottlingBurstLimit: 2 });
-    expect(settings['GET /api/article']).toEqual({ ThrottlingRateLimit: 10, ThrottlingBurstLimit: 20 });
+    expect(settings['GET /api/article']).toEqual({ ThrottlingRateLimit: 10.5, ThrottlingBurstLimit: 21 });
     expect(settings.$default).toEqual({ ThrottlingRateLimit: 0.5, ThrottlingBurstLimit: 1 });
     // A route missing from the route settings would get the smallest share, not the account's limit.
     template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
       DefaultRouteSettings: { ThrottlingRateLimit: 0.5, ThrottlingBurstLimit: 1 },
     });
+  });
+
+  it('gives each mail link route its own fixed limit, the one-click unsubscribe 5 requests/s, at any ceiling', () => {
+    for (const settings of [routeSettings(template), routeSettings(custom)]) {
+      // One route key each in the stage's route settings: one token bucket each, so a flood on the link
+      // pages or the moderation links leaves the one-click POST's requests alone.
+      expect(settings['POST /api/notification/unsubscribe']).toEqual({
+        ThrottlingRateLimit: 5,
+        ThrottlingBurstLimit: 10,
+      });
+      for (const [key, limit] of Object.entries(linkRouteThrottles)) {
+        expect(settings[key], key).toEqual({
+          ThrottlingRateLimit: limit.rateLimit,
+          ThrottlingBurstLimit: limit.burstLimit,
+        });
+      }
+    }
   });
 
   it('creates the stage after every route when its route settings name them', () => {
@@ -86,9 +103,30 @@ describe('MarginaliaStack ceilings', () => {
     expect(stage.DependsOn).toEqual(expect.arrayContaining(routeIds));
   });
 
-  it('reserves 10 comment and 5 article instances when no concurrency is given', () => {
-    expect(reservedConcurrency(stack, template, stack.commentFunction)).toBe(10);
-    expect(reservedConcurrency(stack, template, stack.articleFunction)).toBe(5);
+  it('reserves no concurrency on any function when none is asked for', () => {
+    const functions = Object.values(template.findResources('AWS::Lambda::Function')) as Resource[];
+
+    // The comment, article and notify functions: a new account (quota 10) can deploy them.
+    expect(functions).toHaveLength(3);
+    for (const fn of functions) expect(fn.Properties).not.toHaveProperty('ReservedConcurrentExecutions');
+    expect(Annotations.fromStack(stack).findWarning('*', Match.stringLikeRegexp('unreserved'))).toEqual([]);
+  });
+
+  it('reserves only the function asked for when one concurrency is given', () => {
+    const { stack: one, template: oneTemplate } = synth({ commentConcurrency: 4 });
+
+    expect(reservedConcurrency(one, oneTemplate, one.commentFunction)).toBe(4);
+    expect(reservedConcurrency(one, oneTemplate, one.articleFunction)).toBeUndefined();
+    expect(reservedConcurrency(one, oneTemplate, one.notifier.function)).toBeUndefined();
+  });
+
+  it('warns at synth that a reservation must leave 100 unreserved when concurrency is asked for', () => {
+    Annotations.fromStack(customStack).hasWarning(
+      '/Ceilings',
+      Match.stringLikeRegexp(
+        'commentConcurrency=3 and articleConcurrency=2 reserves 5 .*fewer than 100 unreserved.*at least 105',
+      ),
+    );
   });
 
   it('caps the table and each index at 100 read and 25 write units per second when no maximums are given', () => {
@@ -156,7 +194,8 @@ describe('MarginaliaStack ceilings', () => {
   });
 
   it('uses the configured ceilings when props are given', () => {
-    const settings = Object.values(routeSettings(custom));
+    const all = routeSettings(custom);
+    const settings = sharedRouteKeys().flatMap((key) => all[key] ?? []);
 
     expect(settings.reduce((sum, setting) => sum + Math.round(setting.ThrottlingRateLimit * 100), 0)).toBe(
       1000,
@@ -192,6 +231,7 @@ describe('MarginaliaStack ceilings', () => {
   it.each([
     ['the comment concurrency is 0', { commentConcurrency: 0 }, /commentConcurrency/],
     ['the article concurrency is fractional', { articleConcurrency: 1.5 }, /articleConcurrency/],
+    ['the comment concurrency is not a number', { commentConcurrency: Number.NaN }, /commentConcurrency/],
     ['the read maximum is 0', { maxReadUnits: 0 }, /maxReadUnits/],
     ['the write maximum is negative', { maxWriteUnits: -1 }, /maxWriteUnits/],
     ['the capacity alarm is above 100%', { alarmCapacityPercent: 120 }, /alarmCapacityPercent/],
