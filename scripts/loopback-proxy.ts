@@ -49,7 +49,7 @@ const loopbackNames = /^(?:127\.0\.0\.1|localhost|\[::1\])$/i;
  * Why a request must not pass, in a sentence; undefined when it may. `port` is the proxy's: a Host or Origin
  * naming another port is another server's name.
  */
-export function refusal(headers: IncomingHttpHeaders, port: number, name: string): string | undefined {
+function refusal(headers: IncomingHttpHeaders, port: number, name: string): string | undefined {
   const host = headers.host;
   if (host !== undefined && !isLoopbackAuthority(host, port, true)) {
     return `${name} answers only requests addressed to 127.0.0.1, localhost or [::1] on port ${port}.`;
