@@ -1,14 +1,20 @@
 /**
  * Local mode's inbox: maildev on loopback, so that with no mail settings `npm start` still sends every
  * notice somewhere a person can read it (its web page) and nothing leaves the machine.
+ *
+ * maildev's web server answers any origin with credentials (its CORS settings are not among MailDev's
+ * options), so any page the developer visits could read the mails, moderation links and all. It listens on
+ * an internal loopback port, and its web address is a {@link startLoopbackProxy} in front of it, which lets
+ * only this machine's own origin and loopback names through.
  */
 import { MailDev } from 'maildev';
+import { startLoopbackProxy } from './loopback-proxy.js';
 
 /** A running local inbox. */
 export interface LocalInbox {
   readonly smtpHost: string;
   readonly smtpPort: number;
-  /** The web page that shows the mails received. */
+  /** The web page that shows the mails received (the proxy's address: maildev's own is internal). */
   readonly webUrl: string;
   stop(): Promise<void>;
 }
@@ -20,14 +26,17 @@ export interface LocalInboxOptions {
   readonly webPort?: number;
 }
 
-/** Starts maildev with in-memory storage, both servers on `host` (127.0.0.1) only. */
+/**
+ * Starts maildev with in-memory storage, both servers on `host` (127.0.0.1) only, its web server on a free
+ * port behind a loopback proxy on `webPort`.
+ */
 export async function startLocalInbox(options: LocalInboxOptions = {}): Promise<LocalInbox> {
   const host = options.host ?? '127.0.0.1';
   const maildev = new MailDev({
     ip: host,
     smtp: options.smtpPort ?? 0,
     webIp: host,
-    web: options.webPort ?? 0,
+    web: 0,
     silent: true,
     // The oldest mails go first past this many: a long session stays small.
     maxEmails: 500,
@@ -35,11 +44,27 @@ export async function startLocalInbox(options: LocalInboxOptions = {}): Promise<
   const servers = await maildev.start();
   const smtp = servers.smtp.getAddress();
   const web = servers.api?.getAddress();
+  if (!web) {
+    await maildev.stop();
+    throw new Error('the local inbox started without its web server');
+  }
+  const proxy = await startLoopbackProxy({
+    target: { host, port: web.port },
+    host,
+    port: options.webPort ?? 0,
+    name: 'The local inbox',
+  }).catch(async (error: unknown) => {
+    await maildev.stop();
+    throw error;
+  });
   return {
     smtpHost: host,
     smtpPort: smtp.port,
-    webUrl: `http://${host}:${web?.port ?? options.webPort}`,
-    stop: () => maildev.stop(),
+    webUrl: proxy.url,
+    stop: async () => {
+      await proxy.close();
+      await maildev.stop();
+    },
   };
 }
 

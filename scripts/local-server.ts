@@ -178,12 +178,15 @@ function buildEvent(request: IncomingMessage, parts: EventParts): HttpEvent {
   return event;
 }
 
-/** Lower-cases names and comma-joins repeated headers; the cookie header becomes the `cookies` list. */
+/**
+ * Lower-cases names and comma-joins repeated headers; the cookie header becomes the `cookies` list. The names
+ * are the client's, so they go on a null-prototype object: `constructor` or `__proto__` stays a header.
+ */
 function collectHeaders(rawHeaders: readonly string[]): {
   headers: Record<string, string>;
   cookies: string[];
 } {
-  const headers: Record<string, string> = {};
+  const headers = Object.create(null) as Record<string, string>;
   const cookies: string[] = [];
   for (let index = 0; index + 1 < rawHeaders.length; index += 2) {
     const name = (rawHeaders[index] ?? '').toLowerCase();
@@ -203,10 +206,10 @@ function collectHeaders(rawHeaders: readonly string[]): {
   return { headers, cookies };
 }
 
-/** Decodes the query string; repeated keys are comma-joined as API Gateway does. */
+/** Decodes the query string; repeated keys are comma-joined as API Gateway does (on a null prototype, as headers). */
 function parseQueryString(rawQueryString: string): Record<string, string> | undefined {
   if (rawQueryString === '') return undefined;
-  const parameters: Record<string, string> = {};
+  const parameters = Object.create(null) as Record<string, string>;
   for (const [key, value] of new URLSearchParams(rawQueryString)) {
     const previous = parameters[key];
     parameters[key] = previous === undefined ? value : `${previous},${value}`;

@@ -6,11 +6,11 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import type { Server } from 'node:http';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import type { HttpHandler } from '../functions/shared/http/http-types.js';
 import type { FunctionName } from '../functions/api-routes.js';
 import { createLocalDynamoDbClient, ensureTable } from './create-table.js';
+import { acquireDataLock, type DataLock } from './data-lock.js';
 import { type DynamoDbLocal, startDynamoDbLocal } from './dynamodb-local.js';
 import {
   inboxPortsFromEnvironment,
@@ -18,12 +18,12 @@ import {
   needsLocalInbox,
   startLocalInbox,
 } from './local-inbox.js';
+import { localDataDir } from './local-data-dir.js';
 import { createLocalServer } from './local-server.js';
 import type { RunningNotifier } from './local-stream/local-notifier.js';
 
 const host = '127.0.0.1';
-const projectRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
-const dataRoot = join(projectRoot, '.data');
+const dataRoot = localDataDir();
 /** Where `npm run admin` finds the running DynamoDB Local (it must not open the same files twice). */
 const endpointFile = join(dataRoot, 'dynamodb-endpoint');
 /** How far the notifier has read the table's stream: a restart sends nothing twice. */
@@ -33,6 +33,7 @@ const deadLetterFile = join(dataRoot, 'notify-dead-letters.jsonl');
 /** Local mode's owner, when AUTHOR_EMAIL is unset and mail goes to the local inbox. */
 const demoOwnerAddress = 'owner@localhost.test';
 
+let dataLock: DataLock | undefined;
 let dynamoDb: DynamoDbLocal | undefined;
 let server: Server | undefined;
 let inbox: LocalInbox | undefined;
@@ -51,6 +52,8 @@ async function main(): Promise<void> {
   const port = parsePort(process.env.PORT);
   process.once('SIGINT', () => void shutDown());
   process.once('SIGTERM', () => void shutDown());
+  // Before anything opens .data: a second start on it stops here, naming the first one's PID and port.
+  dataLock = await acquireDataLock(dataRoot, { command: 'npm start', port });
 
   // Bind the port first, so a port in use fails at once rather than after Java has started. Requests that
   // arrive before the functions are built wait for them.
@@ -64,6 +67,8 @@ async function main(): Promise<void> {
   });
   await listen(localServer, port);
   server = localServer;
+  const listening = localServer.address();
+  await dataLock.setPort(typeof listening === 'object' && listening ? listening.port : port);
 
   console.log('Starting DynamoDB Local...');
   const startedAt = Date.now();
@@ -205,6 +210,8 @@ async function closeEverything(): Promise<void> {
     });
   }
   await dynamoDb?.stop();
+  // Last: the data folder is free once DynamoDB Local has let go of its files.
+  await dataLock?.release();
 }
 
 async function shutDown(): Promise<void> {

@@ -8,14 +8,15 @@
  */
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createDocumentClient } from '../functions/shared/storage/client.js';
 import { createLocalDynamoDbClient, ensureTable } from './create-table.js';
+import { acquireDataLock } from './data-lock.js';
 import { startDynamoDbLocal } from './dynamodb-local.js';
+import { localDataDir } from './local-data-dir.js';
 
-const dataRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '.data');
+const dataRoot = localDataDir();
 
 /** The table options every tool takes, for `parseArgs`. */
 export const targetArgs = {
@@ -98,13 +99,23 @@ export async function openTarget(options: TargetOptions, log: (line: string) => 
       close: async () => client.destroy(),
     };
   }
+  // Held while this tool's DynamoDB Local has the files open: an npm start meanwhile stops, naming this PID.
+  const lock = await acquireDataLock(dataRoot, {
+    command: 'a local tool (npm run admin, import, export or migrate)',
+  });
   log('Starting DynamoDB Local on .data/dynamodb (npm start is not running)...');
-  const engine = await startDynamoDbLocal({ dataDir: join(dataRoot, 'dynamodb') });
+  const engine = await startDynamoDbLocal({ dataDir: join(dataRoot, 'dynamodb') }).catch(
+    async (error: unknown) => {
+      await lock.release();
+      throw error;
+    },
+  );
   try {
     const admin = createLocalDynamoDbClient(engine.endpoint);
     await ensureTable(admin, tableName).finally(() => admin.destroy());
   } catch (error) {
     await engine.stop();
+    await lock.release();
     throw error;
   }
   const client = createDocumentClient({ endpoint: engine.endpoint });
@@ -117,6 +128,7 @@ export async function openTarget(options: TargetOptions, log: (line: string) => 
     close: async () => {
       client.destroy();
       await engine.stop();
+      await lock.release();
     },
   };
 }

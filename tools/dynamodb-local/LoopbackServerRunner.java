@@ -1,7 +1,14 @@
 import java.lang.reflect.Field;
+import java.util.regex.Pattern;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Connector;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.Callback;
 import software.amazon.dynamodb.services.local.main.ServerRunner;
 import software.amazon.dynamodb.services.local.server.DynamoDBProxyServer;
 
@@ -10,7 +17,8 @@ import software.amazon.dynamodb.services.local.server.DynamoDBProxyServer;
  * interface. DynamoDBLocal.jar has no option for it: DynamoDBProxyServer builds a Jetty
  * {@code new Server(port)}, whose one ServerConnector has no host and so binds the wildcard address.
  * This builds the server as {@code java -jar DynamoDBLocal.jar <args>} does
- * (ServerRunner.createServerFromCommandLineArgs), sets the connector's host before it binds, and starts it.
+ * (ServerRunner.createServerFromCommandLineArgs), sets the connector's host before it binds, puts
+ * {@link LoopbackGuard} in front of its handler, and starts it.
  *
  * <p>scripts/dynamodb-local.ts runs it in Java's source-file mode, with DynamoDBLocal.jar on the class path
  * (its manifest brings DynamoDBLocal_lib): {@code java -cp DynamoDBLocal.jar LoopbackServerRunner.java -port
@@ -23,10 +31,15 @@ public final class LoopbackServerRunner {
   public static void main(String[] args) throws Exception {
     String host = System.getProperty("marginalia.host", "127.0.0.1");
     DynamoDBProxyServer proxy = ServerRunner.createServerFromCommandLineArgs(args);
-    for (Connector connector : jettyServer(proxy, host).getConnectors()) {
+    Server server = jettyServer(proxy, host);
+    int port = -1;
+    for (Connector connector : server.getConnectors()) {
       if (!(connector instanceof ServerConnector)) incompatible(host, "a connector is a " + connector);
       ((ServerConnector) connector).setHost(host);
+      port = ((ServerConnector) connector).getPort();
     }
+    if (server.getHandler() == null) incompatible(host, "its server has no handler");
+    server.setHandler(new LoopbackGuard(server.getHandler(), port));
     proxy.start();
     System.out.println("marginalia: DynamoDB Local listens on " + host + " only");
   }
@@ -48,5 +61,41 @@ public final class LoopbackServerRunner {
   private static void incompatible(String host, String reason) {
     System.err.println("marginalia: cannot make DynamoDB Local listen on " + host + " only: " + reason);
     System.exit(INCOMPATIBLE_JAR);
+  }
+
+  /**
+   * Refuses, with a 403, a request whose Host is not a loopback name (127.0.0.1, localhost or [::1], with
+   * this port or none), or that carries an Origin. Listening on 127.0.0.1 keeps other hosts out, but not a
+   * web page in the developer's browser: DynamoDB Local answers CORS for any origin, so a page could call it
+   * on 127.0.0.1, or rebind its own name to 127.0.0.1 (DNS rebinding) and call it as same-origin. The SDK
+   * sends Host 127.0.0.1:port and no Origin; a browser always sends the page's name as Host, and an Origin
+   * on every cross-origin call and every POST.
+   */
+  static final class LoopbackGuard extends Handler.Wrapper {
+    private final Pattern loopbackHost;
+
+    LoopbackGuard(Handler handler, int port) {
+      super(handler);
+      loopbackHost =
+          Pattern.compile(
+              "(?:127\\.0\\.0\\.1|localhost|\\[::1\\])(?::" + port + ")?", Pattern.CASE_INSENSITIVE);
+    }
+
+    @Override
+    public boolean handle(Request request, Response response, Callback callback) throws Exception {
+      String host = request.getHeaders().get(HttpHeader.HOST);
+      boolean loopback = host == null || loopbackHost.matcher(host).matches();
+      if (loopback && !request.getHeaders().contains(HttpHeader.ORIGIN)) {
+        return super.handle(request, response, callback);
+      }
+      response.setStatus(403);
+      response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/plain; charset=utf-8");
+      Content.Sink.write(
+          response,
+          true,
+          "DynamoDB Local (Marginalia) answers only requests to 127.0.0.1, localhost or [::1] without an Origin.\n",
+          callback);
+      return true;
+    }
   }
 }

@@ -1,5 +1,5 @@
 import type { marshallOptions, unmarshallOptions } from '@aws-sdk/util-dynamodb';
-import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
+import { marshallValue, unmarshallValue } from './attribute-values.js';
 
 /**
  * Which members of a command's input or output hold plain values to marshall, as lib-dynamodb's commands
@@ -51,8 +51,9 @@ const isDocumentCommand = (command: unknown): command is DocumentCommand =>
  * `sort`, `resolve`) and 21 µs in lib-dynamodb's walk of the input and output. The SDK's own answer is its
  * `cacheMiddleware` option (a handler per command class, reused), which lib-dynamodb refuses, because its
  * handler closes over the first command's input. This does the same with the marshalling taken out of the
- * stack: the input marshalled with util-dynamodb (the functions lib-dynamodb calls, with the same options),
- * the client command sent through the handler its class resolved on its first call, the output unmarshalled.
+ * stack: the input marshalled as util-dynamodb does (the functions lib-dynamodb calls, with the same options,
+ * maps on null-prototype objects: attribute-values.ts), the client command sent through the handler its class
+ * resolved on its first call, the output unmarshalled.
  * A cached handler shares its call context between calls, as with `cacheMiddleware`: the middlewares left in
  * the stack (client-stack.ts) write only what is the same for every call of a class (endpoint, auth scheme).
  *
@@ -76,8 +77,8 @@ export function createDocumentSend(
     }
     return handler;
   };
-  const toAttributes = (value: unknown) => marshall(value as never, translation.marshall);
-  const fromAttributes = (value: unknown) => unmarshall(value as never, translation.unmarshall);
+  const toAttributes = (value: unknown) => marshallValue(value, translation.marshall);
+  const fromAttributes = (value: unknown) => unmarshallValue(value, translation.unmarshall);
   return async (command, options) => {
     if (!isDocumentCommand(command)) return fallback(command, options);
     const commandClass = command.clientCommand.constructor as ClientCommandClass;
@@ -89,7 +90,8 @@ export function createDocumentSend(
 
 /**
  * A copy of `value` with the members `nodes` names passed through `convert`; the rest as it is, functions
- * left out (as lib-dynamodb does), members that convert to undefined dropped.
+ * left out (as lib-dynamodb does), members that convert to undefined dropped. Objects are copied onto null
+ * prototypes: their keys are attribute and table names, and a name such as `__proto__` must stay a name.
  */
 export function translate(value: unknown, nodes: KeyNodes, convert: (value: unknown) => unknown): unknown {
   if (value === undefined) return undefined;
@@ -111,7 +113,10 @@ export function translate(value: unknown, nodes: KeyNodes, convert: (value: unkn
   return copy;
 }
 
-/** Each entry of an object or element of an array through `each`, functions and undefined results left out. */
+/**
+ * Each entry of an object (into a null-prototype object) or element of an array through `each`, functions and
+ * undefined results left out.
+ */
 function mapEntries(value: object, each: (entry: unknown) => unknown): unknown {
   if (Array.isArray(value)) {
     const elements: unknown[] = [];
@@ -122,7 +127,7 @@ function mapEntries(value: object, each: (entry: unknown) => unknown): unknown {
     }
     return elements;
   }
-  const entries: Record<string, unknown> = {};
+  const entries = Object.create(null) as Record<string, unknown>;
   for (const name of Object.keys(value)) {
     const entry = (value as Record<string, unknown>)[name];
     if (typeof entry === 'function' || entry === undefined) continue;

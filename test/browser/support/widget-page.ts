@@ -6,6 +6,19 @@ function isListResponse(response: Response): boolean {
   return /^(?:\/api)?\/comment$/.test(url.pathname) && url.searchParams.has('path');
 }
 
+/**
+ * The widget's read of its reaction counters: `GET /api/article?path=...&type=reaction0,...` (v3) or
+ * `/article?...` (v2), sent when it mounts.
+ */
+function isReactionCountsResponse(response: Response): boolean {
+  const url = new URL(response.url());
+  return (
+    response.request().method() === 'GET' &&
+    /^(?:\/api)?\/article$/.test(url.pathname) &&
+    (url.searchParams.get('type') ?? '').includes('reaction')
+  );
+}
+
 /** What both clients render, reached the way a reader would: by their visible controls. */
 export class WidgetPage {
   constructor(readonly page: Page) {}
@@ -51,11 +64,17 @@ export class WidgetPage {
     return (await card.locator(':scope > .wl-card .wl-like').innerText()).trim();
   }
 
-  /** Runs `action` (a goto or a reload) and resolves once the widget's comment list has arrived. */
-  async load(action: () => Promise<unknown>): Promise<void> {
+  /**
+   * Runs `action` (a goto or a reload) and resolves once the widget's comment list has arrived and, with
+   * `reactions`, its reaction counts too. A reaction clicked before those arrive can show twice: both
+   * clients add 1 to the count they show when the vote is answered, so a count read after the vote was
+   * stored (1) and answered before it becomes 2 on screen, though the server counted one.
+   */
+  async load(action: () => Promise<unknown>, { reactions = false } = {}): Promise<void> {
     const listed = this.page.waitForResponse(isListResponse);
+    const counted = reactions ? this.page.waitForResponse(isReactionCountsResponse) : undefined;
     await action();
-    await listed;
+    await Promise.all([listed, counted]);
   }
 
   /** Reloads the page and waits for the comment list. */

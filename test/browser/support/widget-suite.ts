@@ -55,7 +55,9 @@ export function describeWidget(version: ClientVersion): void {
     /** A path no other test uses. */
     const freshPath = (label: string) => `/${version}/${label}-${randomBytes(4).toString('hex')}`;
     const open = (options: HarnessOptions) =>
-      widget.load(() => openHarness(current.page, server.base, version, options));
+      widget.load(() => openHarness(current.page, server.base, version, options), {
+        reactions: options.reaction === true,
+      });
     const postRoot = async (path: string, nick: string, comment: string) =>
       ((await server.api('POST', '/api/comment', { url: path, nick, comment })) as Posted).data.objectId;
 

@@ -6,6 +6,7 @@ import { ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it, type MockInstance, vi } from 'vitest';
 import { createLocalDynamoDbClient } from '../../../scripts/create-table.js';
 import { type DynamoDbLocal, startDynamoDbLocal } from '../../../scripts/dynamodb-local.js';
+import { listTablesHeaders, rawRequest } from '../../support/raw-http.js';
 
 /**
  * This machine's own addresses other than loopback: connecting to one stays on this machine, but goes
@@ -72,6 +73,38 @@ describe('startDynamoDbLocal, as npm start runs it', () => {
     expect(engine.exposure).toBeUndefined();
 
     expect(await listTables(engine.endpoint)).toEqual([]);
+  });
+
+  it('refuses with 403 a Host that is not a loopback name (DNS rebinding), and any Origin', async () => {
+    const port = portOf(engine);
+    const call = (headers: Record<string, string>) =>
+      rawRequest(engine.endpoint, { method: 'POST', headers: listTablesHeaders(headers), body: '{}' });
+
+    const refused = [
+      await call({ Host: `evil.example:${port}` }),
+      await call({ Host: 'evil.example' }),
+      await call({ Host: `127.0.0.1:${port + 1}` }),
+      await call({ Origin: 'https://evil.example' }),
+      await call({ Origin: `http://127.0.0.1:${port}` }),
+    ];
+    const preflight = await rawRequest(engine.endpoint, {
+      method: 'OPTIONS',
+      headers: { Origin: 'https://evil.example', 'Access-Control-Request-Method': 'POST' },
+    });
+    const loopback = [
+      await call({}),
+      await call({ Host: `localhost:${port}` }),
+      await call({ Host: `[::1]:${port}` }),
+      await call({ Host: 'LOCALHOST' }),
+    ];
+
+    expect(refused.map((reply) => reply.status)).toEqual([403, 403, 403, 403, 403]);
+    expect(refused[0]!.body).not.toContain('TableNames');
+    expect(preflight.status).toBe(403);
+    expect(preflight.headers['access-control-allow-origin']).toBeUndefined();
+    expect(loopback.map((reply) => [reply.status, JSON.parse(reply.body)])).toEqual(
+      Array.from({ length: 4 }, () => [200, { TableNames: [] }]),
+    );
   });
 
   it("refuses connections on this machine's other addresses", async (context) => {

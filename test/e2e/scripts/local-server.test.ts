@@ -135,6 +135,22 @@ describe('createLocalServer', () => {
     expect(context?.getRemainingTimeInMillis()).toBeGreaterThan(0);
   });
 
+  it('keeps a header or query key named constructor or __proto__ as it came, when a client sends one', async () => {
+    await send('GET', '/api/comment?constructor=c&__proto__=p&path=%2F', {
+      headers: { constructor: 'h', ['__proto__']: 'q' },
+    });
+
+    const { headers, queryStringParameters } = eventOf(comment);
+    const own = (object: object | undefined, name: string) =>
+      object && Object.getOwnPropertyDescriptor(object, name)?.value;
+    expect([own(queryStringParameters, 'constructor'), own(queryStringParameters, '__proto__')]).toEqual([
+      'c',
+      'p',
+    ]);
+    expect([own(headers, 'constructor'), own(headers, '__proto__')]).toEqual(['h', 'q']);
+    expect(queryStringParameters?.path).toBe('/');
+  });
+
   it('base64-encodes the body when the content type is binary', async () => {
     const bytes = Buffer.from([0, 1, 2, 250, 255]);
 

@@ -265,6 +265,37 @@ describe('the local stream poller', () => {
     );
   });
 
+  it('keeps its checkpoint before a batch the handler failed: stopped in the retry wait, it hands the batch over on restart', async () => {
+    const sequences = new Map<string | undefined, string | undefined>();
+    const next = newEvent();
+    const failing = next.id;
+    const first = recordingHandler((records) => {
+      for (const record of records) sequences.set(recordEventId(record), record.dynamodb?.SequenceNumber);
+      if (records.some((record) => recordEventId(record) === failing)) throw new Error('mail server down');
+      return undefined;
+    });
+    // A retry wait far longer than the test: the poller is stopped while it waits.
+    const firstPoller = await start(first.handler, { retryDelayMs: 600_000 });
+    const handled = await putEvent();
+    await vi.waitFor(() => expect(first.delivered()).toEqual([handled]), { timeout: 10_000, interval: 20 });
+    await documents.send(new PutCommand({ TableName: table.tableName, Item: next.item }));
+    await vi.waitFor(() => expect(first.delivered()).toEqual([handled, failing]), {
+      timeout: 10_000,
+      interval: 20,
+    });
+
+    const stoppedAt = Date.now();
+    await firstPoller.stop();
+
+    expect(Date.now() - stoppedAt).toBeLessThan(10_000);
+    // The checkpoint stays at the last record handled, not at the one that failed.
+    expect(Object.values((await files.checkpoint())?.shards ?? {})).toEqual([sequences.get(handled)]);
+    const after = recordingHandler();
+    await start(after.handler);
+    await vi.waitFor(() => expect(after.delivered()).toEqual([failing]), { timeout: 10_000, interval: 20 });
+    expect(after.batches[0]?.[0]?.dynamodb?.SequenceNumber).toBe(sequences.get(failing));
+  });
+
   it('starts at the oldest record kept (TRIM_HORIZON) when it has no checkpoint', async () => {
     const written = [await putEvent(), await putEvent()];
     const { handler, delivered } = recordingHandler();

@@ -211,6 +211,35 @@ describe('the document client send', () => {
     expect(invocations.size).toBe(20);
   });
 
+  it('keeps an attribute named __proto__ (or constructor) an own attribute, in and out, and sets no prototype', async () => {
+    // As DynamoDB would answer: JSON, where "__proto__" is a name like any other.
+    const stored =
+      '{"Item":{"pk":{"S":"a"},"__proto__":{"M":{"__proto__":{"S":"inner"},"polluted":{"BOOL":true}}},' +
+      '"constructor":{"S":"c"}}}';
+    server = await startRecordingServer(() => ({ body: stored }));
+    const ours = createDocumentClient({ endpoint: server.endpoint });
+    const item = JSON.parse('{"pk":"a","__proto__":{"__proto__":"inner","n":1},"constructor":"c"}') as object;
+
+    await ours.send(new PutCommand({ TableName: 't', Item: item as Record<string, unknown> }));
+    const got = (await ours.send(new GetCommand({ TableName: 't', Key: { pk: 'a' } }))).Item as object;
+
+    const sent = (JSON.parse(server.requests[0]!.body) as { Item: object }).Item;
+    expect(Object.keys(sent)).toEqual(['pk', '__proto__', 'constructor']);
+    expect(Object.getOwnPropertyDescriptor(sent, '__proto__')?.value).toEqual({
+      M: JSON.parse('{"__proto__":{"S":"inner"},"n":{"N":"1"}}'),
+    });
+    expect(Object.keys(got)).toEqual(['pk', '__proto__', 'constructor']);
+    const inner = Object.getOwnPropertyDescriptor(got, '__proto__')?.value as object;
+    expect(Object.getOwnPropertyDescriptor(inner, '__proto__')?.value).toBe('inner');
+    expect(Object.getOwnPropertyDescriptor(inner, 'polluted')?.value).toBe(true);
+    // No object's prototype became a stored value.
+    expect(Object.getPrototypeOf(got)).toBeNull();
+    expect(Object.getPrototypeOf(inner)).toBeNull();
+    expect((got as { polluted?: unknown }).polluted).toBeUndefined();
+    expect(({} as { polluted?: unknown }).polluted).toBeUndefined();
+    expect((got as { constructor?: unknown }).constructor).toBe('c');
+  });
+
   it('passes a command that is not lib-dynamodb’s to the client as it is', async () => {
     server = await startRecordingServer((request) => answerFor(request.headers['x-amz-target']));
     const ours = createDocumentClient({ endpoint: server.endpoint });

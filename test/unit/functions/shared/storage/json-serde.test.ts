@@ -241,6 +241,27 @@ describe('decodeOutput', () => {
     expect(decodeOutput(body)).toEqual({ Item: { t: { S: '"B": x' }, f: { BOOL: false } } });
   });
 
+  it('reads an attribute named __proto__ as an own member, its bytes decoded, with no prototype set', () => {
+    const body = Buffer.from('{"Item":{"__proto__":{"M":{"__proto__":{"B":"AQI="}}},"pk":{"S":"a"}}}');
+
+    const item = (decodeOutput(body) as { Item: object }).Item;
+
+    expect(Object.keys(item)).toEqual(['__proto__', 'pk']);
+    expect(Object.getPrototypeOf(item)).toBe(Object.prototype);
+    const map = Object.getOwnPropertyDescriptor(item, '__proto__')?.value as { M: object };
+    expect(Object.getOwnPropertyDescriptor(map.M, '__proto__')?.value).toEqual({ B: bytes(1, 2) });
+  });
+
+  it('writes an attribute named __proto__ of the input as the name it is, its bytes in base64', () => {
+    // As document-send.ts hands it over: an item on a null prototype, where __proto__ is a plain key.
+    const item = Object.create(null) as Record<string, unknown>;
+    item.__proto__ = { B: new Uint8Array([1, 2]) };
+
+    expect(encodeInput('PutItem', { TableName: 't', Item: item })).toBe(
+      '{"TableName":"t","Item":{"__proto__":{"B":"AQI="}}}',
+    );
+  });
+
   it('reads an empty answer as an empty output and leaves a stream to the SDK', () => {
     expect(decodeOutput(Buffer.alloc(0))).toEqual({});
     expect(decodeOutput('{}')).toBeUndefined();
