@@ -3,7 +3,7 @@ import { createLinkReader } from '../../../../functions/comment/read-link.js';
 import { signLinkToken } from '../../../../functions/shared/notify/link-token.js';
 
 const now = 1_800_000_000_000;
-const claims = { purpose: 'moderate', action: 'spam', commentId: '01C' } as const;
+const claims = { purpose: 'moderate', action: 'spam', commentId: '01C', status: 'waiting' } as const;
 
 /** A key source that answers `first`, then `refreshed` when asked to refresh; it counts the refreshes. */
 function keySource(first: string | undefined, refreshed = first) {
@@ -18,7 +18,7 @@ function keySource(first: string | undefined, refreshed = first) {
 describe('createLinkReader', () => {
   it('reads a link signed with the key, without asking for the key again', async () => {
     const key = keySource('a'.repeat(40));
-    const read = createLinkReader({ tokenSecret: key.source, now: () => now });
+    const read = createLinkReader({ linkSecret: key.source, now: () => now });
 
     const token = await signLinkToken('a'.repeat(40), claims, now + 1000);
 
@@ -28,7 +28,7 @@ describe('createLinkReader', () => {
 
   it('reads a link signed with a rotated key once the key is read again', async () => {
     const key = keySource('old'.repeat(12), 'new'.repeat(12));
-    const read = createLinkReader({ tokenSecret: key.source, now: () => now });
+    const read = createLinkReader({ linkSecret: key.source, now: () => now });
 
     const token = await signLinkToken('new'.repeat(12), claims, now + 1000);
 
@@ -36,11 +36,11 @@ describe('createLinkReader', () => {
     expect(key.refreshes()).toBe(1);
   });
 
-  it('refuses a link of another purpose, an expired one, and every link when sign-in has no key', async () => {
+  it('refuses a link of another purpose, an expired one, and every link when there is no link key', async () => {
     const token = await signLinkToken('a'.repeat(40), claims, now + 1000);
     const expired = await signLinkToken('a'.repeat(40), claims, now - 1000);
-    const read = createLinkReader({ tokenSecret: keySource('a'.repeat(40)).source, now: () => now });
-    const keyless = createLinkReader({ tokenSecret: keySource(undefined).source, now: () => now });
+    const read = createLinkReader({ linkSecret: keySource('a'.repeat(40)).source, now: () => now });
+    const keyless = createLinkReader({ linkSecret: keySource(undefined).source, now: () => now });
 
     expect(await read(token, 'unsubscribe')).toBeUndefined();
     expect(await read(expired, 'moderate')).toBeUndefined();
