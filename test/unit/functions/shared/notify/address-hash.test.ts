@@ -32,6 +32,8 @@ describe('address hashes', () => {
   });
 
   it('can be made from the unkeyed hash alone, as the migration of suppressions does', () => {
-    expect(keyUnkeyedHash(salt, sha256('ann@example.com'))).toBe(createAddressHasher(salt)('Ann@example.com'));
+    expect(keyUnkeyedHash(salt, sha256('ann@example.com'))).toBe(
+      createAddressHasher(salt)('Ann@example.com'),
+    );
   });
 });
