@@ -318,6 +318,10 @@ describe('the notification routes on DynamoDB Local', () => {
       expect(deleted.status).toBe(409);
       expect(deleted.body).toContain('This comment was approved in the meantime');
       expect((await stored(comment.objectId))?.status).toBe('approved');
+      // Below the page's own check, the repository deletes only a comment read in the status asked for.
+      const place = await api.services.comments.locate(comment.objectId);
+      expect(await api.services.moderation.remove(place!, { status: 'waiting' })).toBe('conflict');
+      expect((await stored(comment.objectId))?.status).toBe('approved');
     });
 
     it('refuses an unsubscribe token and changes nothing', async () => {
