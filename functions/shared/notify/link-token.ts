@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { type JWTPayload, jwtVerify, SignJWT } from 'jose';
 import type { CommentStatus } from '../domain/comment.js';
-import { addressHashPattern } from './address-hash.js';
+import { addressHashPattern, unkeyedHashPattern } from './address-hash.js';
 
 /**
  * Tokens in the links of a mail: signed (HS256) with a key derived from the link key (LINK_SECRET, on AWS
@@ -50,6 +50,11 @@ function signingKey(secret: string): Uint8Array {
   return createHmac('sha256', secret).update('marginalia link tokens v2').digest();
 }
 
+/** The key links were signed with before the link key: derived from the sign-in key (read, never signed with). */
+function unkeyedEraKey(signInSecret: string): Uint8Array {
+  return createHmac('sha256', signInSecret).update('marginalia link tokens v1').digest();
+}
+
 /** Signs `claims` as a link token valid until `expiresAtMs`, with the link key `secret`. */
 export function signLinkToken(secret: string, claims: LinkClaims, expiresAtMs: number): Promise<string> {
   return new SignJWT({ ...claims })
@@ -59,9 +64,12 @@ export function signLinkToken(secret: string, claims: LinkClaims, expiresAtMs: n
     .sign(signingKey(secret));
 }
 
-/** The unsubscribe claims in `payload`, or undefined when a field is missing or malformed. */
-function unsubscribeClaims({ addressHash, rootId }: JWTPayload): UnsubscribeClaims | undefined {
-  if (typeof addressHash !== 'string' || !addressHashPattern.test(addressHash)) return undefined;
+/** The unsubscribe claims in `payload` (its hash of the form `pattern`), or undefined when a field is missing or malformed. */
+function unsubscribeClaims(
+  { addressHash, rootId }: JWTPayload,
+  pattern = addressHashPattern,
+): UnsubscribeClaims | undefined {
+  if (typeof addressHash !== 'string' || !pattern.test(addressHash)) return undefined;
   if (rootId !== undefined && (typeof rootId !== 'string' || !idPattern.test(rootId))) return undefined;
   return { purpose: 'unsubscribe', addressHash, ...(rootId === undefined ? {} : { rootId }) };
 }
@@ -89,22 +97,47 @@ export async function readLinkToken<Purpose extends LinkClaims['purpose']>(
   purpose: Purpose,
   nowMs: number,
 ): Promise<ClaimsOf<Purpose> | undefined> {
+  const payload = await verifiedPayload(signingKey(secret), token, nowMs);
+  if (payload?.purpose !== purpose) return undefined;
+  const claims = purpose === 'unsubscribe' ? unsubscribeClaims(payload) : moderateClaims(payload);
+  return claims as ClaimsOf<Purpose> | undefined;
+}
+
+/**
+ * The claims of an unsubscribe link mailed before the link key existed: signed with a key derived from the
+ * sign-in key `signInSecret`, its address as the unkeyed hash (`addressHash` here is that SHA-256, for the
+ * caller to key). Read only so that such links keep working until they expire (a year after their mail);
+ * a moderation link of that time, or any token not of this form, is refused.
+ */
+export async function readUnkeyedUnsubscribeToken(
+  signInSecret: string,
+  token: string | undefined,
+  nowMs: number,
+): Promise<UnsubscribeClaims | undefined> {
+  const payload = await verifiedPayload(unkeyedEraKey(signInSecret), token, nowMs);
+  if (payload?.purpose !== 'unsubscribe') return undefined;
+  return unsubscribeClaims(payload, unkeyedHashPattern);
+}
+
+/** The payload of `token` when `key` signed it as a link token unexpired at `nowMs`, else undefined. */
+async function verifiedPayload(
+  key: Uint8Array,
+  token: string | undefined,
+  nowMs: number,
+): Promise<JWTPayload | undefined> {
   if (!token || token.length > maxTokenChars) return undefined;
-  let payload: JWTPayload;
   try {
-    ({ payload } = await jwtVerify(token, signingKey(secret), {
+    const { payload } = await jwtVerify(token, key, {
       algorithms: [header.alg],
       typ: header.typ,
       audience,
       currentDate: new Date(nowMs),
       // Every link we sign expires: a token without `exp` is not one of ours.
       requiredClaims: ['exp'],
-    }));
+    });
+    return payload;
   } catch {
     // Bad signature, expired, wrong audience or shape: a link we did not sign, or one no longer valid.
     return undefined;
   }
-  if (payload.purpose !== purpose) return undefined;
-  const claims = purpose === 'unsubscribe' ? unsubscribeClaims(payload) : moderateClaims(payload);
-  return claims as ClaimsOf<Purpose> | undefined;
 }

@@ -6,7 +6,11 @@ import {
   createAddressHasher,
   unkeyedAddressHash,
 } from '../../../../../functions/shared/notify/address-hash.js';
-import { readLinkToken, signLinkToken } from '../../../../../functions/shared/notify/link-token.js';
+import {
+  readLinkToken,
+  readUnkeyedUnsubscribeToken,
+  signLinkToken,
+} from '../../../../../functions/shared/notify/link-token.js';
 
 const secret = 'k'.repeat(32);
 const now = Date.parse('2026-11-25T12:00:00Z');
@@ -124,6 +128,38 @@ describe('link tokens', () => {
       .setExpirationTime(Math.floor((now + hour) / 1000))
       .sign(signInDerived);
     expect(await readLinkToken(secret, old, 'moderate', now)).toBeUndefined();
+  });
+
+  it('read an unsubscribe link mailed before the link key, with its unkeyed hash, and nothing else of that time', async () => {
+    const signInDerived = createHmac('sha256', secret).update('marginalia link tokens v1').digest();
+    const old = (payload: Record<string, unknown>, expiresAt = now + hour) =>
+      new SignJWT(payload)
+        .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+        .setAudience('marginalia-link')
+        .setExpirationTime(Math.floor(expiresAt / 1000))
+        .sign(signInDerived);
+    const unkeyed = unkeyedAddressHash('ann@example.com');
+
+    expect(
+      await readUnkeyedUnsubscribeToken(
+        secret,
+        await old({ purpose: 'unsubscribe', addressHash: unkeyed }),
+        now,
+      ),
+    ).toEqual({ purpose: 'unsubscribe', addressHash: unkeyed });
+    // Not a moderation link of that time, not an expired one, not one signed with the link key.
+    const { status: _status, ...oldApprove } = approve;
+    expect(await readUnkeyedUnsubscribeToken(secret, await old(oldApprove), now)).toBeUndefined();
+    expect(
+      await readUnkeyedUnsubscribeToken(
+        secret,
+        await old({ purpose: 'unsubscribe', addressHash: unkeyed }, now - 1000),
+        now,
+      ),
+    ).toBeUndefined();
+    expect(
+      await readUnkeyedUnsubscribeToken(secret, await signLinkToken(secret, unsubscribe, now + hour), now),
+    ).toBeUndefined();
   });
 
   it('refuse another key, a forged claim and junk', async () => {
