@@ -71,6 +71,7 @@ new MarginaliaStack(app, 'Marginalia', {
   alarmErrorThreshold: number('alarmErrorThreshold'),
   alarmCapacityPercent: number('alarmCapacityPercent'),
   jwtSecretParameterName: text('jwtSecretParameterName'),
+  linkSecretParameterName: text('linkSecretParameterName'),
   commentAudit: flag('commentAudit'),
   forbiddenWords: list('forbiddenWords'),
   blockedIpHashes: list('blockedIpHashes'),

@@ -32,14 +32,17 @@ export interface MarginaliaNotifierProps {
   readonly entry: string;
   /** The one table, with its stream (NEW_IMAGE). */
   readonly table: TableV2;
-  /** The settings every function gets (table name, sign-in key parameter, site name and address, ...). */
+  /**
+   * The settings every function gets (table name, site name and address, ...); the sign-in key's parameter
+   * (JWT_SECRET_PARAMETER) is left out of the notifier's.
+   */
   readonly environment: Readonly<Record<string, string>>;
   /** The checked notification settings (lib/notification-settings.ts). */
   readonly plan: NotificationPlan;
   /** The address of the links in mails: the HTTP API's, unless SERVER_URL names a custom domain. */
   readonly serverUrl: string;
-  /** The SSM SecureString of the sign-in key, from which link tokens are signed. */
-  readonly jwtSecretParameterName: string;
+  /** The SSM SecureString of the link key, which signs the links in mails (never the sign-in key). */
+  readonly linkSecretParameterName: string;
   /** How long the function's logs are kept; default one month. */
   readonly logRetention?: RetentionDays;
 }
@@ -86,9 +89,12 @@ export class MarginaliaNotifier extends Construct {
     this.configurationSet = sesSetup?.configurationSet;
     this.feedbackTopic = sesSetup?.topic;
 
+    // The notifier signs links, never sign-in tokens: it is told neither the sign-in key nor where it is.
+    const { JWT_SECRET_PARAMETER: _signInKey, ...shared } = props.environment;
     const environment: Record<string, string> = {
-      ...props.environment,
+      ...shared,
       ...plan.environment,
+      LINK_SECRET_PARAMETER: props.linkSecretParameterName,
       SERVER_URL: props.serverUrl,
       ...(sesSetup ? { SES_CONFIGURATION_SET: sesSetup.configurationSet.configurationSetName } : {}),
     };
@@ -160,9 +166,9 @@ export class MarginaliaNotifier extends Construct {
       targets: [new LambdaTarget(fn.function, { retryAttempts: 2, maxEventAge: sweepInterval })],
     });
 
-    // Links in mails are signed with a key derived from the sign-in key; the channels' secrets are read
-    // only from the parameters the settings name.
-    for (const name of [props.jwtSecretParameterName, ...plan.parameterNames]) {
+    // Links in mails are signed with the link key, a secret of its own (the sign-in key is the comment
+    // function's alone); the channels' secrets are read only from the parameters the settings name.
+    for (const name of [props.linkSecretParameterName, ...plan.parameterNames]) {
       allowParameterRead(fn.function, name);
     }
 

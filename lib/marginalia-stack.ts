@@ -92,6 +92,13 @@ export interface MarginaliaStackProps extends StackProps {
    * it before deploying; CloudFormation cannot create SecureStrings); default `/marginalia/jwt-secret`.
    */
   readonly jwtSecretParameterName?: string;
+  /**
+   * Name of the SSM SecureString that holds the key signing the links in mails (unsubscribe, approve from
+   * the mail), a value of its own, never the sign-in key's (create it before deploying, as the sign-in
+   * key); default `/marginalia/link-secret`. The comment function and the notifier read it; only the
+   * comment function reads the sign-in key.
+   */
+  readonly linkSecretParameterName?: string;
   /** New comments wait for approval (Waline `COMMENT_AUDIT`); default false. */
   readonly commentAudit?: boolean;
   /** Words that mark a comment as spam (Waline `FORBIDDEN_WORDS`); default none. */
@@ -160,6 +167,7 @@ export class MarginaliaStack extends Stack {
 
     const allowedOrigins = [...(props.allowedOrigins ?? ['*'])];
     const jwtSecretParameterName = props.jwtSecretParameterName ?? '/marginalia/jwt-secret';
+    const linkSecretParameterName = props.linkSecretParameterName ?? '/marginalia/link-secret';
     const ipqps = props.ipqps ?? 60;
     const listCacheMs = props.listCacheMs ?? 1000;
     const rateLimit = props.throttleRateLimit ?? 50;
@@ -360,6 +368,9 @@ export class MarginaliaStack extends Stack {
     // Sign-in reads its token key once per cold start; only that one parameter. The key is a
     // SecureString under the AWS managed key, which SSM decrypts for callers allowed to read it.
     allowParameterRead(comment.function, jwtSecretParameterName);
+    // The links in mails: signed by the notifier, read by the comment function, with a key of their own.
+    comment.function.addEnvironment('LINK_SECRET_PARAMETER', linkSecretParameterName);
+    allowParameterRead(comment.function, linkSecretParameterName);
     // An explicit statement, because grant() would add the index ARNs, which reading counts never use.
     // Reactions write and remove a voter mark (Put/Delete) and read the count back (GetItem).
     article.function.addToRolePolicy(
@@ -492,7 +503,7 @@ export class MarginaliaStack extends Stack {
       environment,
       plan: notifications,
       serverUrl: notifications.serverUrl ?? api.apiEndpoint,
-      jwtSecretParameterName,
+      linkSecretParameterName,
       logRetention: props.logRetention,
     });
     this.notifier = notifier;

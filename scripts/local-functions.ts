@@ -46,7 +46,7 @@ export interface LocalNotifier {
 
 /**
  * Builds the notifier for `config` and `notify` as functions/notify/handler.ts does on AWS, with the
- * secrets as plain variables (SMTP_PASS, TG_BOT_TOKEN, WEBHOOK_SECRET, JWT_TOKEN); `overrides` swaps parts
+ * secrets as plain variables (SMTP_PASS, TG_BOT_TOKEN, WEBHOOK_SECRET, LINK_SECRET); `overrides` swaps parts
  * (tests: a clock, channels).
  */
 export function createLocalNotifier(

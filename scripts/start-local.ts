@@ -91,6 +91,8 @@ async function main(): Promise<void> {
   process.env.IP_HASH_SALT ||= await loadOrCreateSecret('ip-hash-salt');
   // The key that signs administrators' sign-in tokens; on AWS it is an SSM SecureString.
   process.env.JWT_TOKEN ||= await loadOrCreateSecret('jwt-secret');
+  // The key that signs the links in mails, a secret of its own; on AWS too an SSM SecureString.
+  process.env.LINK_SECRET ||= await loadOrCreateSecret('link-secret');
   // Avatars are identicons from this server's /avatar route, so the demo loads nothing from libravatar.
   const address = localServer.address();
   const actualPort = typeof address === 'object' && address ? address.port : port;
@@ -165,7 +167,7 @@ function parsePort(value: string | undefined): number {
 }
 
 /**
- * A local secret (the IP-hash salt, the token key), created once with 32 random bytes and kept in
+ * A local secret (the IP-hash salt, the token key, the link key), created once with 32 random bytes and kept in
  * .data, so hashes stay comparable and sign-ins survive a restart.
  */
 async function loadOrCreateSecret(name: string): Promise<string> {

@@ -70,7 +70,12 @@ export function createCommentHandler(dependencies: CommentDependencies): HttpHan
   const updateProfile = createUpdateProfile({ ...dependencies, viewer, avatarFor: presentation.avatarFor });
   const notificationLog = createNotificationLog({ viewer, outbox, now });
   const notificationAction = createNotificationAction({ viewer, outbox, now, newId });
-  const readLink = createLinkReader({ tokenSecret, now });
+  const readLink = createLinkReader({
+    linkSecret: dependencies.linkSecret,
+    now,
+    // Unsubscribe links mailed before the link key keep working until they expire (docs/notifications.md).
+    unkeyedEra: { tokenSecret, salt: config.IP_HASH_SALT },
+  });
   const site = { name: config.SITE_NAME, url: config.SITE_URL };
   const unsubscribeLink = { readLink, outbox, now, site };
   const moderationLink = { readLink, comments, moderation, siteUrl: config.SITE_URL };

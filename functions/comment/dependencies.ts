@@ -40,6 +40,11 @@ export interface CommentDependencies {
    * asks for the key again after a token failed verification with it (it may have been rotated).
    */
   readonly tokenSecret: SecretSource;
+  /**
+   * The key that signs the links in mails (unsubscribe, moderate); undefined when not configured (every
+   * link is then refused). Never the sign-in key.
+   */
+  readonly linkSecret: SecretSource;
   /** Akismet, when AKISMET_KEY is set (on AWS, AKISMET_KEY_PARAMETER: handler.ts). */
   readonly spamCheck: SpamCheck | undefined;
   /** A submission's rate mark, duplicate mark and administrator mail, read before it costs anything. */
@@ -85,9 +90,10 @@ export function createCommentDependencies(
     moderation,
     admins: createAdminRepository(client, config.TABLE_NAME),
     outbox: createOutboxRepository(client, config.TABLE_NAME),
-    // JWT_TOKEN only: the key read through the Parameters and Secrets extension (storage/token-secret.ts)
-    // is wired by handler.ts, on AWS, where the function has the layer.
+    // JWT_TOKEN and LINK_SECRET only: the keys read through the Parameters and Secrets extension
+    // (storage/token-secret.ts, link-secret.ts) are wired by handler.ts, on AWS, where the function has the layer.
     tokenSecret: async () => config.JWT_TOKEN,
+    linkSecret: async () => config.LINK_SECRET,
     spamCheck: config.AKISMET_KEY
       ? createAkismetCheck({ key: config.AKISMET_KEY, siteUrl: config.SITE_URL ?? 'http://localhost' })
       : undefined,

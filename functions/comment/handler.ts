@@ -1,6 +1,7 @@
 import { loadConfig } from '../shared/config.js';
 import { createAkismetCheckWithKeySource } from '../shared/spam/akismet-with-key-source.js';
 import { createAkismetKey } from '../shared/storage/akismet-key.js';
+import { createLinkSecret } from '../shared/storage/link-secret.js';
 import { createTokenSecret } from '../shared/storage/token-secret.js';
 import { createCommentHandler } from './comment-handler.js';
 import { createCommentDependencies } from './dependencies.js';
@@ -17,6 +18,7 @@ const akismetKey = createAkismetKey(config, extension);
 export const handler = createCommentHandler(
   createCommentDependencies(config, {
     tokenSecret: createTokenSecret(config, extension),
+    linkSecret: createLinkSecret(config, extension),
     ...(akismetKey
       ? {
           spamCheck: createAkismetCheckWithKeySource(akismetKey, {

@@ -1,34 +1,59 @@
 import type { ApiRequest } from '../shared/http/request.js';
-import { type LinkClaims, readLinkToken } from '../shared/notify/link-token.js';
+import { keyUnkeyedHash } from '../shared/notify/address-hash.js';
+import {
+  type ClaimsOf,
+  type LinkClaims,
+  readLinkToken,
+  readUnkeyedUnsubscribeToken,
+} from '../shared/notify/link-token.js';
 import type { SecretSource } from '../shared/storage/parameter-secret.js';
 
 /** The claims of a mail link's token for `purpose`, or undefined for a token that is not one (any reason). */
 export type ReadLink = <Purpose extends LinkClaims['purpose']>(
   token: string | undefined,
   purpose: Purpose,
-) => Promise<Extract<LinkClaims, { purpose: Purpose }> | undefined>;
+) => Promise<ClaimsOf<Purpose> | undefined>;
 
 /**
- * Reads the token of a mail link (`?token=`) with the link key derived from the sign-in key. A token the
+ * Reads the token of a mail link (`?token=`) with the link key (never the sign-in key). A token the
  * key refuses is tried once more with the key read again (it may have been rotated since this instance
  * read it); the source reads it again at most every so often, so forged tokens cannot make each request
- * do so. A missing key (sign-in not configured) refuses every link.
+ * do so. A missing key (LINK_SECRET or LINK_SECRET_PARAMETER not set) refuses every new link.
+ *
+ * With `unkeyedEra`, an unsubscribe link mailed before the link key existed (signed with a key derived
+ * from the sign-in key, its address as the unkeyed SHA-256) is accepted until it expires, its hash keyed
+ * with the salt as the suppressions are now: a reader can still leave from an old mail. Moderation links
+ * of that time are refused (they lasted days; the owner moderates in `/ui`).
  */
 export function createLinkReader({
-  tokenSecret,
+  linkSecret,
   now,
+  unkeyedEra,
 }: {
-  readonly tokenSecret: SecretSource;
+  readonly linkSecret: SecretSource;
   readonly now: () => number;
+  /** The sign-in key and the IP-hash salt: to read the unsubscribe links mailed before the link key. */
+  readonly unkeyedEra?: { readonly tokenSecret: SecretSource; readonly salt: string };
 }): ReadLink {
-  return async (token, purpose) => {
-    if (!token) return undefined;
-    const secret = await tokenSecret();
+  const readCurrent: ReadLink = async (token, purpose) => {
+    const secret = await linkSecret();
     if (!secret) return undefined;
     const claims = await readLinkToken(secret, token, purpose, now());
     if (claims) return claims;
-    const fresh = await tokenSecret({ refresh: true });
+    const fresh = await linkSecret({ refresh: true });
     return fresh && fresh !== secret ? readLinkToken(fresh, token, purpose, now()) : undefined;
+  };
+  const readUnkeyedEra = async (token: string) => {
+    const signInSecret = await unkeyedEra?.tokenSecret();
+    if (!unkeyedEra || !signInSecret) return undefined;
+    const claims = await readUnkeyedUnsubscribeToken(signInSecret, token, now());
+    return claims && { ...claims, addressHash: keyUnkeyedHash(unkeyedEra.salt, claims.addressHash) };
+  };
+  return async (token, purpose) => {
+    if (!token) return undefined;
+    const claims = await readCurrent(token, purpose);
+    if (claims || purpose !== 'unsubscribe') return claims;
+    return (await readUnkeyedEra(token)) as ClaimsOf<typeof purpose> | undefined;
   };
 }
 
@@ -45,7 +70,7 @@ export async function requestLink<Purpose extends LinkClaims['purpose']>(
   readLink: ReadLink,
   request: ApiRequest,
   purpose: Purpose,
-): Promise<RequestLink<Extract<LinkClaims, { purpose: Purpose }>> | undefined> {
+): Promise<RequestLink<ClaimsOf<Purpose>> | undefined> {
   const token = request.query('token');
   const claims = await readLink(token, purpose);
   if (token === undefined || !claims) return undefined;

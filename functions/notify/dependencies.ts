@@ -12,7 +12,8 @@ import {
   type SecretSource,
   type SecretsExtension,
 } from '../shared/storage/parameter-secret.js';
-import { createTokenSecret } from '../shared/storage/token-secret.js';
+import { createLinkSecret } from '../shared/storage/link-secret.js';
+import { createAddressHasher, type HashAddress } from '../shared/notify/address-hash.js';
 import { createChannels } from './channels/channels.js';
 import type { Channels } from './notice.js';
 import type { NotifyConfig } from './notify-config.js';
@@ -22,7 +23,7 @@ export interface NotifySecrets {
   readonly smtpPass: SecretSource;
   readonly botToken: SecretSource;
   readonly webhookSecret: SecretSource;
-  /** The sign-in key, from which the link tokens' key is derived (shared/notify/link-token.ts). */
+  /** The link key, which signs the links in mails (shared/notify/link-token.ts); never the sign-in key. */
   readonly linkKey: SecretSource;
 }
 
@@ -42,12 +43,14 @@ export interface NotifyDependencies {
   readonly channels: Channels;
   /** Milliseconds since the epoch; injected so tests control time. */
   readonly now: () => number;
+  /** The keyed hash suppressions and caps are kept under (from IP_HASH_SALT: shared/notify/address-hash.ts). */
+  readonly hashAddress: HashAddress;
   /** How long a claimed delivery is its sender's (process-event.ts). */
   readonly leaseMs?: number;
 }
 
-/** The secrets as plain variables (local mode, tests): SMTP_PASS, TG_BOT_TOKEN, WEBHOOK_SECRET, JWT_TOKEN. */
-export function plainNotifySecrets(config: Pick<Config, 'JWT_TOKEN'>, notify: NotifyConfig): NotifySecrets {
+/** The secrets as plain variables (local mode, tests): SMTP_PASS, TG_BOT_TOKEN, WEBHOOK_SECRET, LINK_SECRET. */
+export function plainNotifySecrets(config: Pick<Config, 'LINK_SECRET'>, notify: NotifyConfig): NotifySecrets {
   const fixed =
     (value: string | undefined): SecretSource =>
     async () =>
@@ -56,7 +59,7 @@ export function plainNotifySecrets(config: Pick<Config, 'JWT_TOKEN'>, notify: No
     smtpPass: fixed(notify.SMTP_PASS),
     botToken: fixed(notify.TG_BOT_TOKEN),
     webhookSecret: fixed(notify.WEBHOOK_SECRET),
-    linkKey: fixed(config.JWT_TOKEN),
+    linkKey: fixed(config.LINK_SECRET),
   };
 }
 
@@ -65,7 +68,7 @@ export function plainNotifySecrets(config: Pick<Config, 'JWT_TOKEN'>, notify: No
  * Secrets extension (and again every SECRETS_CACHE_SECONDS), or the plain variable when that is set.
  */
 export function extensionNotifySecrets(
-  config: Pick<Config, 'JWT_TOKEN' | 'JWT_SECRET_PARAMETER' | 'SECRETS_CACHE_SECONDS'>,
+  config: Pick<Config, 'LINK_SECRET' | 'LINK_SECRET_PARAMETER' | 'SECRETS_CACHE_SECONDS'>,
   notify: NotifyConfig,
   extension: SecretsExtension,
 ): NotifySecrets {
@@ -83,7 +86,7 @@ export function extensionNotifySecrets(
     smtpPass: secret(notify.SMTP_PASS, notify.SMTP_PASS_PARAMETER, 'SMTP mail'),
     botToken: secret(notify.TG_BOT_TOKEN, notify.TG_BOT_TOKEN_PARAMETER, 'Telegram'),
     webhookSecret: secret(notify.WEBHOOK_SECRET, notify.WEBHOOK_SECRET_PARAMETER, 'the webhook'),
-    linkKey: createTokenSecret(config, extension),
+    linkKey: createLinkSecret(config, extension),
   };
 }
 
@@ -109,6 +112,7 @@ export function createNotifyDependencies(
     outbox: createOutboxRepository(client, config.TABLE_NAME),
     channels: parts.channels ?? createChannels({ config, notify, secrets, now }),
     now,
+    hashAddress: createAddressHasher(config.IP_HASH_SALT),
     ...parts,
   };
 }

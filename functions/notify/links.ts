@@ -1,11 +1,12 @@
-import { addressHash } from '../shared/notify/address-hash.js';
+import type { CommentStatus } from '../shared/domain/comment.js';
+import type { HashAddress } from '../shared/notify/address-hash.js';
 import { type ModerateClaims, signLinkToken } from '../shared/notify/link-token.js';
 import type { SecretSource } from '../shared/storage/parameter-secret.js';
 
 /**
  * The links a mail carries: the reader's unsubscribe link and the owner's approve / spam / delete links,
  * each a route of the comment function with a signed, expiring, single-purpose token
- * (shared/notify/link-token.ts) and no personal data (an address only as its hash).
+ * (shared/notify/link-token.ts) and no personal data (an address only as its keyed hash).
  */
 
 /** The routes the links open (GET: a confirmation page; POST: the action). */
@@ -33,8 +34,11 @@ export interface ModerationLinks {
 export interface NotificationLinks {
   /** The unsubscribe link of `address` in a mail about the thread `rootId`. */
   unsubscribe(address: string, rootId: string | undefined): Promise<string>;
-  /** The approve, spam and delete links of the comment `commentId`. */
-  moderation(commentId: string): Promise<ModerationLinks>;
+  /**
+   * The approve, spam and delete links of the comment `commentId`, whose status is `status` as the mail
+   * shows it: each acts only while the comment is still in that status.
+   */
+  moderation(commentId: string, status: CommentStatus): Promise<ModerationLinks>;
   /** True when links can be built (SERVER_URL set); the key is read only when a link is built. */
   readonly available: boolean;
 }
@@ -43,8 +47,10 @@ export interface NotificationLinks {
 export interface NotificationLinkSettings {
   /** The API's public address (SERVER_URL), possibly with a base path. */
   readonly serverUrl: string | undefined;
-  /** The sign-in key (JWT_TOKEN, or JWT_SECRET_PARAMETER on AWS): link tokens are signed with a key derived from it. */
+  /** The link key (LINK_SECRET, or LINK_SECRET_PARAMETER on AWS), never the sign-in key. */
   readonly linkKey: SecretSource;
+  /** The keyed address hash (notify/address-hash.ts) the unsubscribe token carries. */
+  readonly hashAddress: HashAddress;
   /** How long moderation links work (MODERATION_LINK_HOURS). */
   readonly moderationLinkHours: number;
   /** Milliseconds since the epoch. */
@@ -53,13 +59,13 @@ export interface NotificationLinkSettings {
 
 /** The notification links of a site whose API answers at `settings.serverUrl`. */
 export function createNotificationLinks(settings: NotificationLinkSettings): NotificationLinks {
-  const { serverUrl, linkKey, moderationLinkHours, now } = settings;
+  const { serverUrl, linkKey, hashAddress, moderationLinkHours, now } = settings;
 
   const signingKey = async () => {
     const key = await linkKey();
     if (!key)
       throw new Error(
-        'the sign-in key (JWT_TOKEN or JWT_SECRET_PARAMETER) is not set: no link can be signed',
+        'the link key (LINK_SECRET or LINK_SECRET_PARAMETER) is not set: no link can be signed',
       );
     return key;
   };
@@ -71,19 +77,19 @@ export function createNotificationLinks(settings: NotificationLinkSettings): Not
       const expiresAt = now() + unsubscribeLinkDays * 86_400_000;
       const claims = {
         purpose: 'unsubscribe',
-        addressHash: addressHash(address),
+        addressHash: hashAddress(address),
         ...(rootId ? { rootId } : {}),
       } as const;
       return routeUrl(serverUrl, notificationRoutes.unsubscribe, await signLinkToken(key, claims, expiresAt));
     },
-    async moderation(commentId) {
+    async moderation(commentId, status) {
       const key = await signingKey();
       const expiresAt = now() + moderationLinkHours * 3_600_000;
       const link = async (action: ModerateClaims['action']) =>
         routeUrl(
           serverUrl,
           notificationRoutes.moderate,
-          await signLinkToken(key, { purpose: 'moderate', action, commentId }, expiresAt),
+          await signLinkToken(key, { purpose: 'moderate', action, commentId, status }, expiresAt),
         );
       const [approve, spam, remove] = await Promise.all([link('approve'), link('spam'), link('delete')]);
       return { approve, spam, delete: remove, expiresAt };

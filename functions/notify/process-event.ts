@@ -1,4 +1,4 @@
-import { addressHash } from '../shared/notify/address-hash.js';
+import type { HashAddress } from '../shared/notify/address-hash.js';
 import type { DeliveryStore } from '../shared/storage/delivery-store.js';
 import type { RecipientKind } from '../shared/storage/keys.js';
 import type { MailGuards } from '../shared/storage/mail-guards.js';
@@ -19,6 +19,8 @@ export interface ProcessEventDependencies {
     'AUTHOR_EMAIL' | 'AUTHOR_LANG' | 'DISABLE_AUTHOR_NOTIFY' | 'NOTIFY_CAP_PER_HOUR' | 'NOTIFY_CAP_PER_DAY'
   >;
   readonly now: () => number;
+  /** The keyed hash suppressions and caps are kept under (shared/notify/address-hash.ts). */
+  readonly hashAddress: HashAddress;
   /** How long a claimed delivery is this sender's before another may take it over (its sender died). */
   readonly leaseMs?: number;
 }
@@ -94,7 +96,7 @@ const ruleComment = (comment: NotifiedComment): RuleComment => ({
  * delivery final), `failed` (with the first error) or `skipped` (nobody to tell, and why).
  */
 export function createProcessEvent(dependencies: ProcessEventDependencies): ProcessEvent {
-  const { deliveries, guards, readComments, channels, notify, now } = dependencies;
+  const { deliveries, guards, readComments, channels, notify, now, hashAddress } = dependencies;
   const leaseMs = dependencies.leaseMs ?? defaultLeaseMs;
   const kinds = (Object.keys(channels) as RecipientKind[]).filter((kind) => channels[kind] !== undefined);
 
@@ -104,7 +106,7 @@ export function createProcessEvent(dependencies: ProcessEventDependencies): Proc
     rootId: string | undefined,
     alreadyCounted: boolean,
   ): Promise<{ skip?: string; counted: boolean }> {
-    const hash = addressHash(planned.to);
+    const hash = hashAddress(planned.to);
     const reader = planned.recipient === 'parent';
     const suppressed = await guards.suppression(hash, reader ? rootId : undefined);
     if (suppressed)

@@ -1,13 +1,15 @@
 import type { SNSEvent } from 'aws-lambda';
 import * as z from '../shared/domain/zod.js';
 import { logError } from '../shared/log.js';
-import { addressHash } from '../shared/notify/address-hash.js';
+import type { HashAddress } from '../shared/notify/address-hash.js';
 import type { OutboxRepository, SuppressionReason } from '../shared/storage/outbox-repository.js';
 
 /** What turning SES feedback into suppressions needs. */
 export interface SesFeedbackDependencies {
   readonly outbox: Pick<OutboxRepository, 'suppress'>;
   readonly now: () => number;
+  /** The keyed hash suppressions are kept under (shared/notify/address-hash.ts). */
+  readonly hashAddress: HashAddress;
 }
 
 /** Takes the SNS notifications of the SES configuration set's event destination. */
@@ -54,10 +56,10 @@ function suppressionsOf(
 
 /**
  * Builds the SES feedback handler: each permanent bounce or complaint suppresses its address from the whole
- * site (kept as a hash, reason `bounce` or `complaint`). A message that is not SES feedback is logged (without
+ * site (kept as its keyed hash, reason `bounce` or `complaint`). A message that is not SES feedback is logged (without
  * its content) and dropped: it would fail again on every retry.
  */
-export function createSesFeedback({ outbox, now }: SesFeedbackDependencies): HandleSesFeedback {
+export function createSesFeedback({ outbox, now, hashAddress }: SesFeedbackDependencies): HandleSesFeedback {
   return async (event) => {
     let suppressed = 0;
     for (const record of event.Records) {
@@ -74,7 +76,7 @@ export function createSesFeedback({ outbox, now }: SesFeedbackDependencies): Han
       }
       for (const { address, reason } of suppressionsOf(message.data)) {
         if (!address) continue;
-        await outbox.suppress(addressHash(address), { kind: 'site' }, reason, now());
+        await outbox.suppress(hashAddress(address), { kind: 'site' }, reason, now());
         suppressed += 1;
       }
     }

@@ -95,6 +95,13 @@ const environmentSchema = z.object({
   JWT_TOKEN: z.optional(z.string().check(z.minLength(32))),
   /** Name of an SSM SecureString holding the token key, read through the extension below. */
   JWT_SECRET_PARAMETER: z.optional(z.string().check(z.minLength(1), z.maxLength(2048))),
+  /**
+   * The key that signs the links in mails (unsubscribe, approve / spam / delete), a secret of its own, never
+   * the sign-in key: the notifier holds it and cannot sign a sign-in token. Locally; on AWS the SSM parameter below.
+   */
+  LINK_SECRET: z.optional(z.string().check(z.minLength(32))),
+  /** Name of an SSM SecureString holding the link key, read through the extension below. */
+  LINK_SECRET_PARAMETER: z.optional(z.string().check(z.minLength(1), z.maxLength(2048))),
   /** Port of the Parameters and Secrets extension that reads it (the layer's own variable). */
   PARAMETERS_SECRETS_EXTENSION_HTTP_PORT: coercedInt({ min: 1, max: 65_535, default: 2773 }),
   /**

@@ -1,14 +1,16 @@
 /**
- * `npm run migrate -- [--dry-run] [target options, see scripts/table-target.ts]`
+ * `npm run migrate -- [--dry-run] [--ip-hash-salt S] [target options, see scripts/table-target.ts]`
  *
- * Brings a table written by 0.1.0 to item layout 2 (run-migration.ts); until it has run, the functions
+ * Brings a table written by 0.1.0 to item layout 2 (run-migration.ts), and moves the suppressions kept
+ * under an unkeyed address hash to the keyed one (suppression-keys.ts; needs the functions' IP-hash salt:
+ * locally .data/ip-hash-salt, on AWS --ip-hash-salt or IP_HASH_SALT); until it has run, the functions
  * answer 503 naming this command. On DynamoDB Local it adds the indexes the table lacks; on AWS those come
  * from deploying the stack, first. Safe to rerun, and to run again after it was stopped: it finishes
  * what is left. Prints a report on stdout.
  *
  * Exit code: 0 when the table is in layout 2 (or a dry run found nothing in the way); 1 when something
  * stopped the run (the message says what; nothing was marked); 2 when some items could not be migrated
- * (the report lists them; the table stays unmarked).
+ * (the report lists them; the table stays unmarked), or suppressions were left under an unkeyed hash.
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { parseArgs } from 'node:util';
@@ -18,8 +20,9 @@ import { runCli } from '../run-cli.js';
 import { openTarget, type Target, targetArgs, targetUsage } from '../table-target.js';
 import { formatReport } from './report.js';
 import { runMigration } from './run-migration.js';
+import { runSuppressionStep } from './suppression-keys.js';
 
-const usage = `usage: npm run migrate -- [--dry-run] ${targetUsage}`;
+const usage = `usage: npm run migrate -- [--dry-run] [--ip-hash-salt S] ${targetUsage}`;
 
 await runCli(main);
 
@@ -28,6 +31,7 @@ async function main(): Promise<void> {
     allowPositionals: true,
     options: {
       'dry-run': { type: 'boolean', default: false },
+      'ip-hash-salt': { type: 'string' },
       ...targetArgs,
     },
   });
@@ -42,6 +46,11 @@ async function main(): Promise<void> {
       );
       console.log(formatReport(outcome, { target: target.description }));
       if (outcome.errors.length > 0) process.exitCode = 2;
+      const suppressions = await runSuppressionStep(target.client, target.tableName, target.ipHashSalt, {
+        dryRun: values['dry-run'],
+      });
+      console.log(suppressions.report);
+      if (!suppressions.complete) process.exitCode = 2;
     } finally {
       admin.destroy();
     }

@@ -67,6 +67,7 @@ describe('notifications end to end', () => {
       IPQPS: '0',
       LIST_CACHE_MS: '0',
       JWT_TOKEN: 'notifications-e2e-secret-0123456789abcdef',
+      LINK_SECRET: 'notifications-e2e-links-0123456789abcdef',
       SITE_NAME: 'Test Blog',
       SITE_URL: 'https://blog.example.test',
       SERVER_URL: serverUrl,

@@ -1,4 +1,4 @@
-import type { ListedComment } from '../../shared/domain/comment.js';
+import type { CommentStatus, ListedComment } from '../../shared/domain/comment.js';
 import type { Lang } from '../../shared/domain/messages.js';
 import { pageLink } from '../../shared/domain/rss-feed.js';
 import type { HttpResult } from '../../shared/http/http-types.js';
@@ -36,6 +36,13 @@ const texts = {
     changed: 'Nothing was changed',
     changedText:
       'The comment changed while this was being done. Look at it on the moderation page, then try again.',
+    changedSince: {
+      approved: 'This comment was approved in the meantime',
+      waiting: 'This comment was set back to waiting in the meantime',
+      spam: 'This comment was marked spam in the meantime',
+    },
+    changedSinceText:
+      'Nothing was changed: this link acts only on the comment as your mail showed it. Look at it on the moderation page.',
     author: 'Author',
     page: 'Page',
     status: 'Status',
@@ -64,6 +71,12 @@ const texts = {
     missingText: '它可能已被删除。未做任何更改。',
     changed: '未做任何更改',
     changedText: '操作期间评论发生了变化。请在审核页面查看后重试。',
+    changedSince: {
+      approved: '这条评论在此期间已被通过',
+      waiting: '这条评论在此期间已被改回待审核',
+      spam: '这条评论在此期间已被标记为垃圾评论',
+    },
+    changedSinceText: '未做任何更改：此链接只作用于邮件中所示状态的评论。请在审核页面查看。',
     author: '作者',
     page: '页面',
     status: '状态',
@@ -103,31 +116,48 @@ function commentCard(comment: ListedComment, context: ModeratePageContext): stri
 <div class="comment">${comment.html}</div>`;
 }
 
-/** True when `action` would leave `comment` as it is: approving an approved one, marking spam as spam. */
-export function alreadyDone(action: MailAction, comment: Pick<ListedComment, 'status'>): boolean {
-  return (
-    (action === 'approve' && comment.status === 'approved') ||
-    (action === 'spam' && comment.status === 'spam')
-  );
+/** Why a moderation link leaves its comment as it is: the action is done already, or the comment moved on. */
+export type LinkStanding =
+  | { readonly kind: 'already'; readonly action: Exclude<MailAction, 'delete'> }
+  | { readonly kind: 'changedSince'; readonly status: CommentStatus };
+
+/**
+ * Whether a link for `action` on a comment in `issuedFor` (its status when the mail was made) may still act
+ * on `comment` as it is now: undefined when it may; `already` when the action would leave it as it is
+ * (approving an approved one, marking spam as spam); `changedSince` when its status is no longer the one
+ * the owner saw (marked spam in `/ui` since, say): the link then changes nothing.
+ */
+export function linkStanding(
+  action: MailAction,
+  issuedFor: CommentStatus,
+  comment: Pick<ListedComment, 'status'>,
+): LinkStanding | undefined {
+  if (action === 'approve' && comment.status === 'approved') return { kind: 'already', action };
+  if (action === 'spam' && comment.status === 'spam') return { kind: 'already', action };
+  return comment.status === issuedFor ? undefined : { kind: 'changedSince', status: comment.status };
 }
 
 /**
- * `GET /api/notification/moderate`: the comment and one button for the link's action, or, when the
- * action is done already, that it is. The comment's HTML is the sanitised HTML its page shows.
+ * `GET /api/notification/moderate`: the comment and one button for the link's action; or, when the link
+ * can no longer act (done already, or the comment's status changed since the mail), why, and no button.
+ * The comment's HTML is the sanitised HTML its page shows.
  */
 export function moderateConfirmPage(
   comment: ListedComment,
-  action: MailAction,
+  link: { readonly action: MailAction; readonly status: CommentStatus },
   context: ModeratePageContext,
 ): HttpResult {
+  const { action } = link;
   const text = texts[context.lang];
   const card = commentCard(comment, context);
-  if (action !== 'delete' && alreadyDone(action, comment)) {
+  const standing = linkStanding(action, link.status, comment);
+  if (standing) {
+    const { title, body } = standingText(standing, context.lang);
     return linkPage({
       status: 200,
       lang: context.lang,
-      title: text.already[action],
-      body: `${paragraph(text.alreadyText)}\n${card}\n${moderationLink(context.lang)}`,
+      title,
+      body: `${paragraph(body)}\n${card}\n${moderationLink(context.lang)}`,
     });
   }
   return linkPage({
@@ -142,14 +172,25 @@ export function moderateConfirmPage(
   });
 }
 
+/** The title and text of a link that can no longer act. */
+function standingText(standing: LinkStanding, lang: Lang): { title: string; body: string } {
+  const text = texts[lang];
+  return standing.kind === 'already'
+    ? { title: text.already[standing.action], body: text.alreadyText }
+    : { title: text.changedSince[standing.status], body: text.changedSinceText };
+}
+
 /** What became of a moderation link's POST. */
 export type MailModerationOutcome =
   | { readonly kind: 'done'; readonly action: MailAction; readonly count?: number }
-  | { readonly kind: 'already'; readonly action: Exclude<MailAction, 'delete'> }
+  | LinkStanding
   | { readonly kind: 'missing' }
   | { readonly kind: 'changed' };
 
-/** The answer of `POST /api/notification/moderate`: 200 when done (or done already), 404 missing, 409 changed meanwhile. */
+/**
+ * The answer of `POST /api/notification/moderate`: 200 when done (or done already), 404 missing, 409 when
+ * the comment's status changed since the mail (nothing done) or changed while this was being done.
+ */
 export function moderateResultPage(outcome: MailModerationOutcome, lang: Lang): HttpResult {
   const text = texts[lang];
   const page = (status: number, title: string, body: string) =>
@@ -162,7 +203,10 @@ export function moderateResultPage(outcome: MailModerationOutcome, lang: Lang): 
         text.doneText[outcome.action].replace('{count}', String(outcome.count ?? 1)),
       );
     case 'already':
-      return page(200, text.already[outcome.action], text.alreadyText);
+    case 'changedSince': {
+      const { title, body } = standingText(outcome, lang);
+      return page(outcome.kind === 'already' ? 200 : 409, title, body);
+    }
     case 'missing':
       return page(404, text.missing, text.missingText);
     case 'changed':

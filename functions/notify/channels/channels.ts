@@ -1,5 +1,6 @@
 import type { SESv2Client } from '@aws-sdk/client-sesv2';
 import type { Config } from '../../shared/config.js';
+import { createAddressHasher } from '../../shared/notify/address-hash.js';
 import type { SecretSource } from '../../shared/storage/parameter-secret.js';
 import { createNotificationLinks } from '../links.js';
 import type { Channels } from '../notice.js';
@@ -19,7 +20,7 @@ export interface ChannelSecrets {
   readonly botToken: SecretSource;
   /** WEBHOOK_SECRET (on AWS WEBHOOK_SECRET_PARAMETER). */
   readonly webhookSecret: SecretSource;
-  /** The sign-in key (JWT_TOKEN, on AWS JWT_SECRET_PARAMETER): the links in mails are signed with a key derived from it. */
+  /** The link key (LINK_SECRET, on AWS LINK_SECRET_PARAMETER), which signs the links in mails. */
   readonly linkKey: SecretSource;
 }
 
@@ -53,6 +54,7 @@ export function createChannels(settings: ChannelSettings): Channels {
       links: createNotificationLinks({
         serverUrl: notify.SERVER_URL,
         linkKey: secrets.linkKey,
+        hashAddress: createAddressHasher(config.IP_HASH_SALT),
         moderationLinkHours: notify.MODERATION_LINK_HOURS,
         now,
       }),

@@ -93,7 +93,7 @@ async function mailLinks(notice: Notice, to: string, links: NotificationLinks): 
   }
   // Without SERVER_URL the owner still hears of the comment, and moderates it in /ui.
   if (notice.template === 'owner-waiting' && self && links.available) {
-    return { moderation: await links.moderation(self.id) };
+    return { moderation: await links.moderation(self.id, self.status) };
   }
   return {};
 }

@@ -1,59 +1,133 @@
 import { createHmac } from 'node:crypto';
-import { jwtVerify, SignJWT } from 'jose';
+import { type JWTPayload, jwtVerify, SignJWT } from 'jose';
+import type { CommentStatus } from '../domain/comment.js';
+import { addressHashPattern, unkeyedHashPattern } from './address-hash.js';
 
 /**
- * Tokens in the links of a mail: signed (HS256) with a key derived from the sign-in key for this use
- * alone, so a link token is never a sign-in token nor the reverse; single-purpose (the purpose and action
- * are signed), expiring, and with no personal data (an address only as its hash).
+ * Tokens in the links of a mail: signed (HS256) with a key derived from the link key (LINK_SECRET, on AWS
+ * the SSM SecureString LINK_SECRET_PARAMETER names), a secret of its own that the notifier and the comment
+ * function share and the sign-in key is not: whoever holds it can sign links, never a sign-in token.
+ * Single-purpose (the purpose is signed, and a reader of one purpose refuses every other), expiring, and
+ * with no personal data (an address only as its keyed hash, notify/address-hash.ts).
  */
 
 /** What an unsubscribe link does: `rootId` set, the reader may mute that thread; always, leave the site. */
 export interface UnsubscribeClaims {
   readonly purpose: 'unsubscribe';
-  /** notify/address-hash.ts of the reader's address. */
+  /** The keyed hash of the reader's address (notify/address-hash.ts). */
   readonly addressHash: string;
   /** The thread the mail was about. */
   readonly rootId?: string;
 }
 
-/** What a moderation link in the owner's mail does: one action on one comment. */
+/** What a moderation link in the owner's mail does: one action on one comment, as the owner saw it. */
 export interface ModerateClaims {
   readonly purpose: 'moderate';
   readonly action: 'approve' | 'spam' | 'delete';
   readonly commentId: string;
+  /**
+   * The comment's status when the mail was made (normally `waiting`): the link acts only on a comment
+   * still in it, so a decision taken in `/ui` meanwhile is never undone from an old mail.
+   */
+  readonly status: CommentStatus;
 }
 
 /** The claims a link token carries. */
 export type LinkClaims = UnsubscribeClaims | ModerateClaims;
 
+/** The claims of a link token of `Purpose`. */
+export type ClaimsOf<Purpose extends LinkClaims['purpose']> = Extract<LinkClaims, { purpose: Purpose }>;
+
 const header = { alg: 'HS256', typ: 'JWT' } as const;
 const maxTokenChars = 2048;
 const audience = 'marginalia-link';
+const idPattern = /^[0-9A-Za-z]{1,64}$/;
+const statuses: readonly unknown[] = ['approved', 'waiting', 'spam'] satisfies CommentStatus[];
+const actions: readonly unknown[] = ['approve', 'spam', 'delete'] satisfies ModerateClaims['action'][];
 
-/** The link-token key from the sign-in key: HMAC(secret, label), so neither key opens the other's tokens. */
-function linkKey(secret: string): Uint8Array {
-  return createHmac('sha256', secret).update('marginalia link tokens v1').digest();
+/** The signing key from the link key: HMAC(secret, label), so the link key itself signs nothing. */
+function signingKey(secret: string): Uint8Array {
+  return createHmac('sha256', secret).update('marginalia link tokens v2').digest();
 }
 
-/** Signs `claims` as a link token valid until `expiresAtMs`. */
+/** The key links were signed with before the link key: derived from the sign-in key (read, never signed with). */
+function unkeyedEraKey(signInSecret: string): Uint8Array {
+  return createHmac('sha256', signInSecret).update('marginalia link tokens v1').digest();
+}
+
+/** Signs `claims` as a link token valid until `expiresAtMs`, with the link key `secret`. */
 export function signLinkToken(secret: string, claims: LinkClaims, expiresAtMs: number): Promise<string> {
   return new SignJWT({ ...claims })
     .setProtectedHeader(header)
     .setAudience(audience)
     .setExpirationTime(Math.floor(expiresAtMs / 1000))
-    .sign(linkKey(secret));
+    .sign(signingKey(secret));
 }
 
-/** The claims of `token` when it is a link token of `purpose`, signed with `secret`'s link key and unexpired at `nowMs`. */
+/** The unsubscribe claims in `payload` (its hash of the form `pattern`), or undefined when a field is missing or malformed. */
+function unsubscribeClaims(
+  { addressHash, rootId }: JWTPayload,
+  pattern = addressHashPattern,
+): UnsubscribeClaims | undefined {
+  if (typeof addressHash !== 'string' || !pattern.test(addressHash)) return undefined;
+  if (rootId !== undefined && (typeof rootId !== 'string' || !idPattern.test(rootId))) return undefined;
+  return { purpose: 'unsubscribe', addressHash, ...(rootId === undefined ? {} : { rootId }) };
+}
+
+/** The moderation claims in `payload`, or undefined when a field is missing or malformed. */
+function moderateClaims({ action, commentId, status }: JWTPayload): ModerateClaims | undefined {
+  if (!actions.includes(action) || !statuses.includes(status)) return undefined;
+  if (typeof commentId !== 'string' || !idPattern.test(commentId)) return undefined;
+  return {
+    purpose: 'moderate',
+    action: action as ModerateClaims['action'],
+    commentId,
+    status: status as CommentStatus,
+  };
+}
+
+/**
+ * The claims of `token` when it is a link token of `purpose`, signed with the link key `secret` and
+ * unexpired at `nowMs`. Only `purpose`'s fields are read, and only after the signed purpose was found to
+ * be `purpose`: a token of another purpose is refused even when it carries every field this one needs.
+ */
 export async function readLinkToken<Purpose extends LinkClaims['purpose']>(
   secret: string,
   token: string | undefined,
   purpose: Purpose,
   nowMs: number,
-): Promise<Extract<LinkClaims, { purpose: Purpose }> | undefined> {
+): Promise<ClaimsOf<Purpose> | undefined> {
+  const payload = await verifiedPayload(signingKey(secret), token, nowMs);
+  if (payload?.purpose !== purpose) return undefined;
+  const claims = purpose === 'unsubscribe' ? unsubscribeClaims(payload) : moderateClaims(payload);
+  return claims as ClaimsOf<Purpose> | undefined;
+}
+
+/**
+ * The claims of an unsubscribe link mailed before the link key existed: signed with a key derived from the
+ * sign-in key `signInSecret`, its address as the unkeyed hash (`addressHash` here is that SHA-256, for the
+ * caller to key). Read only so that such links keep working until they expire (a year after their mail);
+ * a moderation link of that time, or any token not of this form, is refused.
+ */
+export async function readUnkeyedUnsubscribeToken(
+  signInSecret: string,
+  token: string | undefined,
+  nowMs: number,
+): Promise<UnsubscribeClaims | undefined> {
+  const payload = await verifiedPayload(unkeyedEraKey(signInSecret), token, nowMs);
+  if (payload?.purpose !== 'unsubscribe') return undefined;
+  return unsubscribeClaims(payload, unkeyedHashPattern);
+}
+
+/** The payload of `token` when `key` signed it as a link token unexpired at `nowMs`, else undefined. */
+async function verifiedPayload(
+  key: Uint8Array,
+  token: string | undefined,
+  nowMs: number,
+): Promise<JWTPayload | undefined> {
   if (!token || token.length > maxTokenChars) return undefined;
   try {
-    const { payload } = await jwtVerify(token, linkKey(secret), {
+    const { payload } = await jwtVerify(token, key, {
       algorithms: [header.alg],
       typ: header.typ,
       audience,
@@ -61,22 +135,7 @@ export async function readLinkToken<Purpose extends LinkClaims['purpose']>(
       // Every link we sign expires: a token without `exp` is not one of ours.
       requiredClaims: ['exp'],
     });
-    if (payload.purpose !== purpose) return undefined;
-    if (purpose === 'unsubscribe') {
-      const { addressHash, rootId } = payload;
-      if (typeof addressHash !== 'string' || !/^[0-9a-f]{64}$/.test(addressHash)) return undefined;
-      if (rootId !== undefined && (typeof rootId !== 'string' || !/^[0-9A-Za-z]{1,64}$/.test(rootId))) {
-        return undefined;
-      }
-      return { purpose, addressHash, ...(rootId === undefined ? {} : { rootId }) } as Extract<
-        LinkClaims,
-        { purpose: Purpose }
-      >;
-    }
-    const { action, commentId } = payload;
-    if (action !== 'approve' && action !== 'spam' && action !== 'delete') return undefined;
-    if (typeof commentId !== 'string' || !/^[0-9A-Za-z]{1,64}$/.test(commentId)) return undefined;
-    return { purpose, action, commentId } as Extract<LinkClaims, { purpose: Purpose }>;
+    return payload;
   } catch {
     // Bad signature, expired, wrong audience or shape: a link we did not sign, or one no longer valid.
     return undefined;

@@ -127,7 +127,7 @@ export function cacheListReads(
     moderation: {
       ...moderation,
       moderate: (comment, change) => writing(comment.url, () => moderation.moderate(comment, change)),
-      remove: (ref) => writing(ref.url, () => moderation.remove(ref)),
+      remove: (ref, expected) => writing(ref.url, () => moderation.remove(ref, expected)),
     },
   };
 }

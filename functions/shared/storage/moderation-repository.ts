@@ -37,9 +37,11 @@ export interface ModerationRepository {
   /**
    * Deletes a comment, the replies that answer it, and their duplicate marks, leaving a tombstone of
    * each (imports skip their ids), reading only its thread; returns how many, or `conflict` when one
-   * of them changed status meanwhile (that part was not deleted: try again).
+   * of them changed status meanwhile (that part was not deleted: try again). With `expected`, only a
+   * comment read in `expected.status` is deleted (`conflict` otherwise, nothing deleted), and its delete
+   * is conditioned on that status: a link from a mail deletes only what the owner saw.
    */
-  remove(ref: CommentRef): Promise<number | 'conflict'>;
+  remove(ref: CommentRef, expected?: { readonly status: CommentStatus }): Promise<number | 'conflict'>;
   /** Every comment of `status`, newest first, texts included: for a search, which must see them all. */
   listByStatus(status: CommentStatus): Promise<ListedComment[]>;
   /**
@@ -136,7 +138,7 @@ export function createModerationRepository(
       return (await transactWrite(client, { TransactItems: items })).ok;
     },
 
-    async remove(ref) {
+    async remove(ref, expected) {
       await ensureLayout();
       const rootId = ref.rid ?? ref.id;
       // Only the thread: the root with its visible replies, and its held replies.
@@ -146,6 +148,9 @@ export function createModerationRepository(
         ),
       );
       const thread = [...(visible?.items ?? []), ...(held?.items ?? [])].map(moderated);
+      const target = thread.find((c) => c.id === ref.id);
+      // The deletes below are conditioned on the status read here, so this check holds until they run.
+      if (expected && target && target.status !== expected.status) return 'conflict';
 
       // As Waline: the comment, its direct replies, and (for a root) its whole thread.
       // The root last: if a later transaction is refused, what is left can still be found and deleted.

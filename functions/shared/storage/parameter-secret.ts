@@ -169,3 +169,29 @@ function parameterValue(body: string): string | undefined {
     return undefined;
   }
 }
+
+/**
+ * A signing key (the sign-in key, the link key): `plain` when set (local mode), else the SSM SecureString
+ * `name` (refused, and the feature off, when shorter than 32 characters), else none (undefined).
+ */
+export function createSigningKeySecret(
+  extension: SecretsExtension,
+  key: {
+    readonly plain: string | undefined;
+    readonly name: string | undefined;
+    readonly feature: string;
+    readonly ttlMs: number;
+    readonly now?: () => number;
+  },
+): SecretSource {
+  const { plain, name } = key;
+  if (plain) return async () => plain;
+  if (!name) return async () => undefined;
+  return createParameterSecret(extension, {
+    name,
+    feature: key.feature,
+    problem: (value) => (value.length < 32 ? 'is shorter than 32 characters' : undefined),
+    ttlMs: key.ttlMs,
+    now: key.now,
+  });
+}

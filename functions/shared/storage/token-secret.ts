@@ -1,5 +1,5 @@
 import type { Config } from '../config.js';
-import { createParameterSecret, type SecretSource, type SecretsExtension } from './parameter-secret.js';
+import { createSigningKeySecret, type SecretSource, type SecretsExtension } from './parameter-secret.js';
 
 /**
  * The key that signs sign-in tokens: `JWT_TOKEN` locally, or the SSM SecureString named by
@@ -13,16 +13,10 @@ export function createTokenSecret(
   extension: SecretsExtension,
   options: { readonly now?: () => number } = {},
 ): SecretSource {
-  if (config.JWT_TOKEN) {
-    const secret = config.JWT_TOKEN;
-    return async () => secret;
-  }
-  const name = config.JWT_SECRET_PARAMETER;
-  if (!name) return async () => undefined;
-  return createParameterSecret(extension, {
-    name,
+  return createSigningKeySecret(extension, {
+    plain: config.JWT_TOKEN,
+    name: config.JWT_SECRET_PARAMETER,
     feature: 'sign-in',
-    problem: (value) => (value.length < 32 ? 'is shorter than 32 characters' : undefined),
     ttlMs: config.SECRETS_CACHE_SECONDS * 1000,
     now: options.now,
   });

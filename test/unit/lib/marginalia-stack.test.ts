@@ -407,7 +407,7 @@ describe('MarginaliaStack', () => {
     expect(JSON.stringify(statements.map((statement) => statement.Resource))).not.toContain('index');
   });
 
-  it('lets the comment function read only the sign-in key and the Akismet key parameters', () => {
+  it('lets the comment function read only the sign-in key, the link key and the Akismet key parameters', () => {
     const statements = statementsOf(functionId(stack, stack.commentFunction));
     const ssm = statements.filter((statement) => JSON.stringify(statement.Action).includes('ssm:'));
     const parameters = ssm
@@ -415,11 +415,13 @@ describe('MarginaliaStack', () => {
       .map((arn) => JSON.stringify(arn));
 
     expect(ssm.flatMap((statement) => statement.Action)).toEqual(ssm.map(() => 'ssm:GetParameter'));
-    expect(parameters).toHaveLength(2);
+    expect(parameters).toHaveLength(3);
     expect(parameters.some((arn) => arn.includes(':parameter/marginalia/jwt-secret'))).toBe(true);
+    expect(parameters.some((arn) => arn.includes(':parameter/marginalia/link-secret'))).toBe(true);
     expect(parameters.some((arn) => arn.includes(':parameter/marginalia/akismet-key'))).toBe(true);
     expect(environmentOf(template, functionId(stack, stack.commentFunction))).toMatchObject({
       JWT_SECRET_PARAMETER: '/marginalia/jwt-secret',
+      LINK_SECRET_PARAMETER: '/marginalia/link-secret',
       COMMENT_AUDIT: 'false',
       LIST_CACHE_MS: '1000',
     });

@@ -249,7 +249,7 @@ describe('MarginaliaStack notifications', () => {
     expect(environmentOf(withSes)).not.toHaveProperty('SES_IDENTITY');
   });
 
-  it('lets the notify function read only the sign-in key and the secrets its settings name', () => {
+  it('lets the notify function read only the link key and the secrets its settings name, never the sign-in key', () => {
     const parameterArns = (owner: Synth) => {
       const reads = grantsOf(statementsOf(owner, notifyId(owner)), 'ssm:');
       expect(reads.flatMap((statement) => statement.Action)).toEqual(reads.map(() => 'ssm:GetParameter'));
@@ -257,27 +257,56 @@ describe('MarginaliaStack notifications', () => {
     };
     const names = (arns: string[]) => arns.map((arn) => /:parameter\/([^"]+)"/.exec(arn)?.[1]).sort();
 
-    expect(names(parameterArns(plain))).toEqual(['marginalia/jwt-secret']);
+    expect(names(parameterArns(plain))).toEqual(['marginalia/link-secret']);
     expect(names(parameterArns(withSes))).toEqual([
-      'marginalia/jwt-secret',
+      'marginalia/link-secret',
       'marginalia/tg-bot-token',
       'marginalia/webhook-secret',
     ]);
-    expect(names(parameterArns(withSmtp))).toEqual(['marginalia/jwt-secret', 'marginalia/smtp-pass']);
+    expect(names(parameterArns(withSmtp))).toEqual(['marginalia/link-secret', 'marginalia/smtp-pass']);
     expect(environmentOf(withSmtp)).toMatchObject({
       SMTP_PASS_PARAMETER: '/marginalia/smtp-pass',
-      JWT_SECRET_PARAMETER: '/marginalia/jwt-secret',
+      LINK_SECRET_PARAMETER: '/marginalia/link-secret',
       PARAMETERS_SECRETS_EXTENSION_HTTP_PORT: '2773',
     });
     expect(JSON.stringify(withSes.resources[notifyId(withSes)]?.Properties.Layers)).toMatch(
       /Paramsandsecretslayer.*arm64/i,
     );
-    for (const owner of [withSes, withSmtp]) {
+    for (const owner of [plain, withSes, withSmtp]) {
       const environment = environmentOf(owner);
-      for (const secret of ['SMTP_PASS', 'TG_BOT_TOKEN', 'WEBHOOK_SECRET', 'JWT_TOKEN']) {
+      for (const secret of ['SMTP_PASS', 'TG_BOT_TOKEN', 'WEBHOOK_SECRET', 'JWT_TOKEN', 'LINK_SECRET']) {
         expect(environment).not.toHaveProperty(secret);
       }
+      // Not even where the sign-in key is: the notifier cannot sign a sign-in token.
+      expect(environment).not.toHaveProperty('JWT_SECRET_PARAMETER');
+      expect(JSON.stringify(statementsOf(owner, notifyId(owner)))).not.toContain('jwt-secret');
     }
+  });
+
+  it('gives the comment function the link key too, beside the sign-in key, and names another parameter when told', () => {
+    const commentId = (owner: Synth) => idOf(owner, owner.stack.commentFunction.function);
+    const commentEnvironment = (owner: Synth) =>
+      (owner.resources[commentId(owner)]?.Properties.Environment as { Variables: Record<string, unknown> })
+        .Variables;
+    const reads = (owner: Synth, fnId: string) =>
+      JSON.stringify(grantsOf(statementsOf(owner, fnId), 'ssm:').map((statement) => statement.Resource));
+
+    expect(commentEnvironment(plain)).toMatchObject({
+      LINK_SECRET_PARAMETER: '/marginalia/link-secret',
+      JWT_SECRET_PARAMETER: '/marginalia/jwt-secret',
+    });
+    expect(reads(plain, commentId(plain))).toContain(':parameter/marginalia/link-secret"');
+    expect(reads(plain, commentId(plain))).toContain(':parameter/marginalia/jwt-secret"');
+
+    const named = synth({ linkSecretParameterName: '/blog/links' });
+    expect(environmentOf(named)).toMatchObject({ LINK_SECRET_PARAMETER: '/blog/links' });
+    expect(commentEnvironment(named)).toMatchObject({ LINK_SECRET_PARAMETER: '/blog/links' });
+    expect(reads(named, notifyId(named))).toContain(':parameter/blog/links"');
+    expect(reads(named, commentId(named))).toContain(':parameter/blog/links"');
+    expect(reads(named, notifyId(named))).not.toContain('link-secret');
+    // The article function signs and reads no link.
+    const articleId = idOf(named, named.stack.articleFunction.function);
+    expect(reads(named, articleId)).not.toContain('links');
   });
 
   it('routes SES bounces and complaints through an encrypted topic to the notify function', () => {

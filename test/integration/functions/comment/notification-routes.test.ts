@@ -4,14 +4,19 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { ulid } from 'ulid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { addressHash } from '../../../../functions/shared/notify/address-hash.js';
+import { createAddressHasher } from '../../../../functions/shared/notify/address-hash.js';
 import { type LinkClaims, signLinkToken } from '../../../../functions/shared/notify/link-token.js';
 import { keys, type SuppressionScope } from '../../../../functions/shared/storage/keys.js';
 import { signInTestAdministrator } from '../../../support/administrator.js';
 import { createLocalApi } from '../../../support/local-services.js';
 import { createTestTable, type TestTable } from '../../../support/test-table.js';
 
+/** The keyed address hash under the test configuration's salt (test/support/test-config.ts). */
+const addressHash = createAddressHasher('test-salt-0123456789abcdef');
+
 const jwt = 'j'.repeat(40);
+/** The link key: a value of its own, not the sign-in key's. */
+const linkKey = 'l'.repeat(40);
 const form = 'application/x-www-form-urlencoded';
 
 /** A schema of docs/openapi.yaml's components, compiled with the rest of them. */
@@ -39,7 +44,7 @@ describe('the notification routes on DynamoDB Local', () => {
   let authorization: string;
   let ip = 0;
 
-  const link = (claims: LinkClaims) => signLinkToken(jwt, claims, Date.now() + 3_600_000);
+  const link = (claims: LinkClaims) => signLinkToken(linkKey, claims, Date.now() + 3_600_000);
   const query = (values: Record<string, string>) => new URLSearchParams(values).toString();
   const submit = async (body: Record<string, unknown>) =>
     (await api.call({ method: 'POST', path: '/api/comment', body, sourceIp: `10.9.0.${++ip}` })).body
@@ -60,6 +65,7 @@ describe('the notification routes on DynamoDB Local', () => {
     documents = DynamoDBDocumentClient.from(table.client);
     api = createLocalApi(table, {
       JWT_TOKEN: jwt,
+      LINK_SECRET: linkKey,
       COMMENT_AUDIT: 'true',
       // Set: a write from another origin is refused unless its route is a mail link's.
       ALLOWED_ORIGINS: 'https://blog.example',
@@ -120,7 +126,12 @@ describe('the notification routes on DynamoDB Local', () => {
     it('mutes one thread from the page, and refuses a moderation token', async () => {
       const other = addressHash('other@example.com');
       const token = await link({ purpose: 'unsubscribe', addressHash: other, rootId: '01ROOTB' });
-      const moderation = await link({ purpose: 'moderate', action: 'approve', commentId: '01ROOTB' });
+      const moderation = await link({
+        purpose: 'moderate',
+        action: 'approve',
+        commentId: '01ROOTB',
+        status: 'waiting',
+      });
 
       const muted = await api.call({
         method: 'POST',
@@ -146,7 +157,12 @@ describe('the notification routes on DynamoDB Local', () => {
   describe('moderate from the mail', () => {
     it('approves a waiting root once, on POST only, telling nobody of the approval', async () => {
       const comment = await submit({ comment: 'Waiting for you', url: '/notify-moderate', nick: 'Ann' });
-      const token = await link({ purpose: 'moderate', action: 'approve', commentId: comment.objectId });
+      const token = await link({
+        purpose: 'moderate',
+        action: 'approve',
+        commentId: comment.objectId,
+        status: 'waiting',
+      });
       expect(comment.status).toBe('waiting');
 
       const page = await api.call({ path: '/api/notification/moderate', query: query({ token }) });
@@ -184,7 +200,12 @@ describe('the notification routes on DynamoDB Local', () => {
         nick: 'Ann',
         mail: 'ann@example.com',
       });
-      const approveRoot = await link({ purpose: 'moderate', action: 'approve', commentId: root.objectId });
+      const approveRoot = await link({
+        purpose: 'moderate',
+        action: 'approve',
+        commentId: root.objectId,
+        status: 'waiting',
+      });
       await api.call({
         method: 'POST',
         path: '/api/notification/moderate',
@@ -197,7 +218,12 @@ describe('the notification routes on DynamoDB Local', () => {
         pid: root.objectId,
         rid: root.objectId,
       });
-      const approveReply = await link({ purpose: 'moderate', action: 'approve', commentId: reply.objectId });
+      const approveReply = await link({
+        purpose: 'moderate',
+        action: 'approve',
+        commentId: reply.objectId,
+        status: 'waiting',
+      });
 
       const approved = await api.call({
         method: 'POST',
@@ -213,7 +239,12 @@ describe('the notification routes on DynamoDB Local', () => {
 
     it('deletes with a delete link, then answers 404 for the gone comment', async () => {
       const comment = await submit({ comment: 'Delete me', url: '/notify-delete', nick: 'Bob' });
-      const token = await link({ purpose: 'moderate', action: 'delete', commentId: comment.objectId });
+      const token = await link({
+        purpose: 'moderate',
+        action: 'delete',
+        commentId: comment.objectId,
+        status: 'waiting',
+      });
       const place = await api.services.comments.locate(comment.objectId);
 
       const deleted = await api.call({
@@ -230,6 +261,67 @@ describe('the notification routes on DynamoDB Local', () => {
       expect([deleted.status, gone.status]).toEqual([200, 404]);
       expect(place).toBeDefined();
       expect(await api.services.moderation.get(place!)).toBeUndefined();
+    });
+
+    it('an approve link from the mail does not undo a spam decision taken in /ui since, and says so', async () => {
+      const comment = await submit({ comment: 'Spam after all', url: '/notify-decided', nick: 'Eve' });
+      const token = await link({
+        purpose: 'moderate',
+        action: 'approve',
+        commentId: comment.objectId,
+        status: 'waiting',
+      });
+      const marked = await api.call({
+        method: 'PUT',
+        path: `/api/comment/${comment.objectId}`,
+        body: { status: 'spam' },
+        headers: { authorization },
+      });
+      expect(marked.status).toBe(200);
+
+      const page = await api.call({ path: '/api/notification/moderate', query: query({ token }) });
+      const approve = await api.call({
+        method: 'POST',
+        path: '/api/notification/moderate',
+        query: query({ token }),
+      });
+
+      expect([page.status, approve.status]).toEqual([200, 409]);
+      expect(page.body).toContain('This comment was marked spam in the meantime');
+      expect(page.body).not.toContain('<form');
+      expect(approve.body).toContain('This comment was marked spam in the meantime');
+      expect(approve.body).toContain('Nothing was changed');
+      expect((await stored(comment.objectId))?.status).toBe('spam');
+    });
+
+    it('a delete link from the mail leaves a comment approved in /ui since', async () => {
+      const comment = await submit({ comment: 'Approved after all', url: '/notify-kept', nick: 'Fay' });
+      const token = await link({
+        purpose: 'moderate',
+        action: 'delete',
+        commentId: comment.objectId,
+        status: 'waiting',
+      });
+      await api.call({
+        method: 'PUT',
+        path: `/api/comment/${comment.objectId}`,
+        body: { status: 'approved' },
+        headers: { authorization },
+      });
+
+      const deleted = await api.call({
+        method: 'POST',
+        path: '/api/notification/moderate',
+        query: query({ token }),
+      });
+
+      expect(deleted.status).toBe(409);
+      expect(deleted.body).toContain('This comment was approved in the meantime');
+      expect((await stored(comment.objectId))?.status).toBe('approved');
+      // Below the page's own check, the repository deletes only a comment read in the status asked for.
+      const place = await api.services.comments.locate(comment.objectId);
+      expect(await api.services.moderation.remove(place!, { status: 'waiting' })).toBe('conflict');
+      expect((await stored(comment.objectId))?.status).toBe('approved');
     });
 
     it('refuses an unsubscribe token and changes nothing', async () => {

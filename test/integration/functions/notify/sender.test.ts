@@ -1,9 +1,12 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { addressHash } from '../../../../functions/shared/notify/address-hash.js';
+import { createAddressHasher } from '../../../../functions/shared/notify/address-hash.js';
 import { createModerationRepository } from '../../../../functions/shared/storage/moderation-repository.js';
 import { createTestTable, type TestTable } from '../../../support/test-table.js';
 import { streamEvent } from '../../../unit/functions/notify/lambda-events.js';
 import { createNotifier, newId } from './notify-fixture.js';
+
+/** The keyed address hash under the test configuration's salt (test/support/test-config.ts). */
+const addressHash = createAddressHasher('test-salt-0123456789abcdef');
 
 describe('the notifier on DynamoDB Local', () => {
   let table: TestTable;

@@ -37,19 +37,25 @@ const waiting: ModeratedComment = {
 
 const token = (claims: LinkClaims, options: { key?: string; expiresAt?: number } = {}) =>
   signLinkToken(options.key ?? secret, claims, options.expiresAt ?? now + 3_600_000);
-const moderation = (action: 'approve' | 'spam' | 'delete', commentId = waiting.id) =>
-  token({ purpose: 'moderate', action, commentId });
+const moderation = (
+  action: 'approve' | 'spam' | 'delete',
+  commentId = waiting.id,
+  status: CommentStatus = 'waiting',
+) => token({ purpose: 'moderate', action, commentId, status });
 
 /**
  * Both routes over fakes of the repositories: one stored comment (or none), whose status a `moderate`
  * that succeeds changes as the transaction would; every write recorded. `moderateAnswers` false is a
- * transaction refused (the comment changed meanwhile); `removeAnswer` what `remove` says.
+ * transaction refused (the comment changed meanwhile); `removeAnswer` what `remove` says. `concurrent` is
+ * a status `/ui` gives the comment between the route's read and its write: the writes are conditioned on
+ * the status as read, as the repository's are, so they are then refused.
  */
 function mailModeration(
   options: {
     stored?: ModeratedComment;
     moderateAnswers?: boolean;
     removeAnswer?: number | 'conflict';
+    concurrent?: CommentStatus;
   } = {},
 ) {
   let stored = 'stored' in options ? options.stored : waiting;
@@ -58,18 +64,21 @@ function mailModeration(
   const location = (): CommentLocation | undefined =>
     stored ? { url: stored.url, id: stored.id, rid: stored.rid, like: 0 } : undefined;
   const dependencies = {
-    readLink: createLinkReader({ tokenSecret: async () => secret, now: () => now }),
+    readLink: createLinkReader({ linkSecret: async () => secret, now: () => now }),
     comments: { locate: async (id: string) => (id === stored?.id ? location() : undefined) },
     moderation: {
       get: async (ref: CommentRef) => (ref.id === stored?.id ? stored : undefined),
       moderate: async (comment: ModeratedComment, change: ModerationChange) => {
         moderated.push({ comment, change });
-        if (options.moderateAnswers === false) return false;
+        if (stored && options.concurrent) stored = { ...stored, status: options.concurrent };
+        if (options.moderateAnswers === false || stored?.status !== comment.status) return false;
         if (stored && change.status) stored = { ...stored, status: change.status };
         return true;
       },
-      remove: async (ref: CommentRef) => {
+      remove: async (ref: CommentRef, expected?: { status: CommentStatus }) => {
         removed.push(ref);
+        if (stored && options.concurrent) stored = { ...stored, status: options.concurrent };
+        if (expected && stored && stored.status !== expected.status) return 'conflict';
         const answer = options.removeAnswer ?? 2;
         if (answer !== 'conflict') stored = undefined;
         return answer;
@@ -158,6 +167,37 @@ describe('GET /api/notification/moderate', () => {
     expect(page.body).not.toContain('<form');
   });
 
+  it.each([
+    ['approve', 'spam', 'This comment was marked spam in the meantime'],
+    ['spam', 'approved', 'This comment was approved in the meantime'],
+    ['delete', 'approved', 'This comment was approved in the meantime'],
+    ['delete', 'spam', 'This comment was marked spam in the meantime'],
+  ] as const)(
+    'says what happened when the owner decided otherwise in /ui: a %s link on a comment now %s, no button',
+    async (action, status, title) => {
+      const { show, moderated, removed } = mailModeration({ stored: withStatus(status) });
+
+      const page = await call(show, 'GET', q({ token: await moderation(action) }));
+
+      expect(page.statusCode).toBe(200);
+      expect(page.body).toContain(title);
+      expect(page.body).toContain(
+        'Nothing was changed: this link acts only on the comment as your mail showed it.',
+      );
+      expect(page.body).not.toContain('<form');
+      expect({ moderated, removed }).toEqual({ moderated: [], removed: [] });
+    },
+  );
+
+  it('offers the action on a comment still in the status the link was issued for, whatever that status', async () => {
+    const { show } = mailModeration({ stored: withStatus('spam') });
+
+    const page = await call(show, 'GET', q({ token: await moderation('approve', waiting.id, 'spam') }));
+
+    expect(page.body).toContain('Approve this comment?');
+    expect(page.body.match(/<form /g)).toHaveLength(1);
+  });
+
   it('answers a 404 page when the comment is gone', async () => {
     const { show } = mailModeration({ stored: undefined });
 
@@ -168,14 +208,22 @@ describe('GET /api/notification/moderate', () => {
   });
 
   it.each([
-    ['an unsubscribe token', () => token({ purpose: 'unsubscribe', addressHash: 'a'.repeat(64) })],
+    ['an unsubscribe token', () => token({ purpose: 'unsubscribe', addressHash: 'a'.repeat(43) })],
     [
       'an expired token',
-      () => token({ purpose: 'moderate', action: 'approve', commentId: waiting.id }, { expiresAt: now - 1 }),
+      () =>
+        token(
+          { purpose: 'moderate', action: 'approve', commentId: waiting.id, status: 'waiting' },
+          { expiresAt: now - 1 },
+        ),
     ],
     [
       'a forged token',
-      () => token({ purpose: 'moderate', action: 'approve', commentId: waiting.id }, { key: 'f'.repeat(40) }),
+      () =>
+        token(
+          { purpose: 'moderate', action: 'approve', commentId: waiting.id, status: 'waiting' },
+          { key: 'f'.repeat(40) },
+        ),
     ],
     ['garbage', async () => 'not.a.token'],
   ])('refuses %s with a 400 page and shows nothing of the comment', async (_case, make) => {
@@ -267,6 +315,48 @@ describe('POST /api/notification/moderate', () => {
     expect(approve.body).toContain('The comment changed while this was being done.');
   });
 
+  it.each([
+    ['approve', 'spam', 'This comment was marked spam in the meantime'],
+    ['spam', 'approved', 'This comment was approved in the meantime'],
+    ['delete', 'approved', 'This comment was approved in the meantime'],
+  ] as const)(
+    'a %s link on a comment the owner has since made %s in /ui changes nothing and says so (409)',
+    async (action, status, title) => {
+      const { act, moderated, removed } = mailModeration({ stored: withStatus(status) });
+
+      const page = await call(act, 'POST', q({ token: await moderation(action) }));
+
+      expect(page.statusCode).toBe(409);
+      expect(page.body).toContain(title);
+      expect(page.body).toContain('Nothing was changed');
+      expect({ moderated, removed }).toEqual({ moderated: [], removed: [] });
+    },
+  );
+
+  it.each(['approve', 'delete'] as const)(
+    '%s: a decision in /ui between the read and the write refuses the write, and the page says what it was',
+    async (action) => {
+      const { act, moderated, removed } = mailModeration({ concurrent: 'spam' });
+
+      const page = await call(act, 'POST', q({ token: await moderation(action) }));
+
+      expect(page.statusCode).toBe(409);
+      expect(page.body).toContain('This comment was marked spam in the meantime');
+      // The write was tried once, with the comment as read in the link's status, and refused.
+      expect(moderated.length + removed.length).toBe(1);
+      expect(moderated.every(({ comment }) => comment.status === 'waiting')).toBe(true);
+    },
+  );
+
+  it('says in Chinese that the comment changed since the mail', async () => {
+    const { act } = mailModeration({ stored: withStatus('spam') });
+
+    const page = await call(act, 'POST', q({ token: await moderation('approve'), lang: 'zh-CN' }));
+
+    expect(page.statusCode).toBe(409);
+    expect(page.body).toContain('这条评论在此期间已被标记为垃圾评论');
+  });
+
   it('answers a 404 when the thread was already gone by the time remove read it', async () => {
     const { act } = mailModeration({ removeAnswer: 0 });
 
@@ -279,12 +369,16 @@ describe('POST /api/notification/moderate', () => {
     [
       'an unsubscribe token',
       400,
-      () => token({ purpose: 'unsubscribe', addressHash: 'a'.repeat(64), rootId: '01ROOT' }),
+      () => token({ purpose: 'unsubscribe', addressHash: 'a'.repeat(43), rootId: '01ROOT' }),
     ],
     [
       'an expired token',
       400,
-      () => token({ purpose: 'moderate', action: 'delete', commentId: waiting.id }, { expiresAt: now - 1 }),
+      () =>
+        token(
+          { purpose: 'moderate', action: 'delete', commentId: waiting.id, status: 'waiting' },
+          { expiresAt: now - 1 },
+        ),
     ],
     ['a token for another comment', 404, () => moderation('approve', '01OTHER')],
   ])('does nothing with %s (answers %i)', async (_case, status, make) => {

@@ -3,11 +3,14 @@ import { createLinkReader } from '../../../../functions/comment/read-link.js';
 import { createShowUnsubscribe, createUnsubscribe } from '../../../../functions/comment/unsubscribe.js';
 import type { Router } from '../../../../functions/shared/http/http-function.js';
 import { toApiRequest } from '../../../../functions/shared/http/request.js';
-import { addressHash } from '../../../../functions/shared/notify/address-hash.js';
+import { createAddressHasher } from '../../../../functions/shared/notify/address-hash.js';
 import { type LinkClaims, signLinkToken } from '../../../../functions/shared/notify/link-token.js';
 import type { SuppressionScope } from '../../../../functions/shared/storage/keys.js';
 import type { SuppressionReason } from '../../../../functions/shared/storage/outbox-repository.js';
 import { buildEvent, type EventSpec } from '../../../support/http-event.js';
+
+/** The keyed address hash under the test configuration's salt (test/support/test-config.ts). */
+const addressHash = createAddressHasher('test-salt-0123456789abcdef');
 
 const secret = 'k'.repeat(40);
 const now = 1_800_000_000_000;
@@ -25,7 +28,7 @@ function unsubscribeRoutes(site: { name?: string; url?: string } = { name: 'Blog
   const suppressed: Array<{ hash: string; scope: SuppressionScope; reason: SuppressionReason; at: number }> =
     [];
   const dependencies = {
-    readLink: createLinkReader({ tokenSecret: async () => secret, now: () => now }),
+    readLink: createLinkReader({ linkSecret: async () => secret, now: () => now }),
     outbox: {
       suppress: async (hash: string, scope: SuppressionScope, reason: SuppressionReason, at: number) => {
         suppressed.push({ hash, scope, reason, at });
@@ -113,7 +116,10 @@ describe('GET /api/notification/unsubscribe', () => {
       'a token signed with another key',
       () => token({ purpose: 'unsubscribe', addressHash: reader }, { key: 'o'.repeat(40) }),
     ],
-    ['a moderation token', () => token({ purpose: 'moderate', action: 'approve', commentId: '01C' })],
+    [
+      'a moderation token',
+      () => token({ purpose: 'moderate', action: 'approve', commentId: '01C', status: 'waiting' }),
+    ],
   ])('answers a 400 page that names no detail of the token for %s', async (_case, make) => {
     const { show, suppressed } = unsubscribeRoutes();
     const link = await make();
@@ -201,7 +207,10 @@ describe('POST /api/notification/unsubscribe', () => {
   });
 
   it.each([
-    ['a moderation token', () => token({ purpose: 'moderate', action: 'delete', commentId: '01C' })],
+    [
+      'a moderation token',
+      () => token({ purpose: 'moderate', action: 'delete', commentId: '01C', status: 'waiting' }),
+    ],
     [
       'an expired token',
       () => token({ purpose: 'unsubscribe', addressHash: reader }, { expiresAt: now - 1 }),

@@ -8,7 +8,7 @@ import { loadNotifyConfig } from '../../../../functions/notify/notify-config.js'
 import { startFakeSecretsExtension } from '../../../support/fake-secrets-extension.js';
 import { testConfig } from '../../../support/test-config.js';
 
-const jwt = 'j'.repeat(40);
+const linkKey = 'l'.repeat(40);
 
 describe('the notifier secrets', () => {
   let extension: Awaited<ReturnType<typeof startFakeSecretsExtension>>;
@@ -20,9 +20,9 @@ describe('the notifier secrets', () => {
     await extension.close();
   });
 
-  it('reads each plain variable locally', async () => {
+  it('reads each plain variable locally, the link key from LINK_SECRET and never the sign-in key', async () => {
     const secrets = plainNotifySecrets(
-      testConfig({ JWT_TOKEN: jwt }),
+      testConfig({ JWT_TOKEN: 'j'.repeat(40), LINK_SECRET: linkKey }),
       loadNotifyConfig({ SMTP_PASS: 'pass', TG_BOT_TOKEN: '1:token', WEBHOOK_SECRET: 'whsec_abc' }),
     );
 
@@ -31,15 +31,16 @@ describe('the notifier secrets', () => {
       await secrets.botToken(),
       await secrets.webhookSecret(),
       await secrets.linkKey(),
-    ]).toEqual(['pass', '1:token', 'whsec_abc', jwt]);
+    ]).toEqual(['pass', '1:token', 'whsec_abc', linkKey]);
   });
 
   it('reads each parameter through the extension on AWS, a plain variable winning, and nothing for neither', async () => {
     extension.values.set('/m/smtp', 'from-ssm');
     extension.values.set('/m/telegram', '2:ssm-token');
-    extension.values.set('/m/jwt', 'k'.repeat(40));
+    extension.values.set('/m/links', 'k'.repeat(40));
+    extension.values.set('/m/jwt', 'j'.repeat(40));
     const secrets = extensionNotifySecrets(
-      testConfig({ JWT_SECRET_PARAMETER: '/m/jwt' }),
+      testConfig({ LINK_SECRET_PARAMETER: '/m/links', JWT_SECRET_PARAMETER: '/m/jwt' }),
       loadNotifyConfig({
         SMTP_PASS_PARAMETER: '/m/smtp',
         TG_BOT_TOKEN: 'plain-token',
@@ -56,7 +57,7 @@ describe('the notifier secrets', () => {
     ]).toEqual(['from-ssm', 'plain-token', undefined, 'k'.repeat(40)]);
     expect(extension.requests).toEqual([
       { name: '/m/smtp', token: 'session' },
-      { name: '/m/jwt', token: 'session' },
+      { name: '/m/links', token: 'session' },
     ]);
   });
 
@@ -87,8 +88,25 @@ describe('createNotifyDependencies', () => {
     expect(dependencies.channels).toBe(channels);
     expect(dependencies.now()).toBe(7);
     expect(Object.keys(dependencies).sort()).toEqual(
-      ['channels', 'config', 'deliveries', 'guards', 'notify', 'now', 'outbox', 'readComments'].sort(),
+      [
+        'channels',
+        'config',
+        'deliveries',
+        'guards',
+        'hashAddress',
+        'notify',
+        'now',
+        'outbox',
+        'readComments',
+      ].sort(),
     );
+    // Keyed with the IP-hash salt: another salt gives another hash.
+    const other = createNotifyDependencies(
+      testConfig({ IP_HASH_SALT: 'another-salt-0123456789' }),
+      loadNotifyConfig({}),
+    );
+    expect(dependencies.hashAddress('a@example.com')).toMatch(/^[\w-]{43}$/);
+    expect(other.hashAddress('a@example.com')).not.toBe(dependencies.hashAddress('a@example.com'));
   });
 
   it('builds no mail channel when no mail is configured', () => {

@@ -3,12 +3,15 @@ import type { NotifyDependencies } from '../../../../functions/notify/dependenci
 import type { Notice } from '../../../../functions/notify/notice.js';
 import { loadNotifyConfig } from '../../../../functions/notify/notify-config.js';
 import { createNotifyFunction } from '../../../../functions/notify/notify-function.js';
-import { addressHash } from '../../../../functions/shared/notify/address-hash.js';
+import { createAddressHasher } from '../../../../functions/shared/notify/address-hash.js';
 import { keys } from '../../../../functions/shared/storage/keys.js';
 import { type OutboxEvent, outboxEventItem } from '../../../../functions/shared/storage/outbox-event.js';
 import { testConfig } from '../../../support/test-config.js';
 import { createFakeNotifyStore, notifiedComment } from './fake-notify-store.js';
 import { scheduledEvent, snsEvent, streamEvent, streamRecord } from './lambda-events.js';
+
+/** The keyed address hash under the test configuration's salt (test/support/test-config.ts). */
+const addressHash = createAddressHasher('test-salt-0123456789abcdef');
 
 const start = Date.parse('2026-11-25T17:00:00Z');
 
@@ -40,6 +43,7 @@ function setUp() {
       },
     },
     now: () => start,
+    hashAddress: addressHash,
   };
   return {
     fake,

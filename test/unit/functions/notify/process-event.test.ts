@@ -1,10 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { Notice } from '../../../../functions/notify/notice.js';
 import { createProcessEvent, keptError } from '../../../../functions/notify/process-event.js';
-import { addressHash } from '../../../../functions/shared/notify/address-hash.js';
+import { createAddressHasher } from '../../../../functions/shared/notify/address-hash.js';
 import type { RecipientKind } from '../../../../functions/shared/storage/keys.js';
 import type { OutboxEvent } from '../../../../functions/shared/storage/outbox-event.js';
 import { createFakeNotifyStore, notifiedComment } from './fake-notify-store.js';
+
+/** The keyed address hash under the test configuration's salt (test/support/test-config.ts). */
+const addressHash = createAddressHasher('test-salt-0123456789abcdef');
 
 const notify = {
   AUTHOR_EMAIL: 'owner@example.com',
@@ -41,6 +44,7 @@ function setUp(options: { kinds?: RecipientKind[]; leaseMs?: number } = {}) {
     channels: channels.channels,
     notify,
     now: () => time,
+    hashAddress: addressHash,
     ...(options.leaseMs === undefined ? {} : { leaseMs: options.leaseMs }),
   });
   return { fake, channels, process, advance: (ms: number) => (time += ms) };

@@ -1,7 +1,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createSesFeedback } from '../../../../functions/notify/ses-feedback.js';
-import { addressHash } from '../../../../functions/shared/notify/address-hash.js';
+import { createAddressHasher } from '../../../../functions/shared/notify/address-hash.js';
 import { snsEvent } from './lambda-events.js';
+
+/** The keyed address hash under the test configuration's salt (test/support/test-config.ts). */
+const addressHash = createAddressHasher('test-salt-0123456789abcdef');
 
 const bounce = (bounceType: string, ...addresses: string[]) => ({
   eventType: 'Bounce',
@@ -15,7 +18,10 @@ const bounce = (bounceType: string, ...addresses: string[]) => ({
 
 function setUp() {
   const suppress = vi.fn(async () => undefined);
-  return { suppress, handle: createSesFeedback({ outbox: { suppress }, now: () => 42 }) };
+  return {
+    suppress,
+    handle: createSesFeedback({ outbox: { suppress }, now: () => 42, hashAddress: addressHash }),
+  };
 }
 
 describe('createSesFeedback', () => {
@@ -90,7 +96,7 @@ describe('createSesFeedback', () => {
     const suppress = vi.fn(async () => {
       throw new Error('throttled');
     });
-    const handle = createSesFeedback({ outbox: { suppress }, now: () => 42 });
+    const handle = createSesFeedback({ outbox: { suppress }, now: () => 42, hashAddress: addressHash });
 
     await expect(handle(snsEvent(bounce('Permanent', 'gone@example.com')))).rejects.toThrow('throttled');
   });

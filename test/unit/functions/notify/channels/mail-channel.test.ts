@@ -2,7 +2,7 @@ import { type ParsedMail, simpleParser } from 'mailparser';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createChannels } from '../../../../../functions/notify/channels/channels.js';
 import type { Notice } from '../../../../../functions/notify/notice.js';
-import { addressHash } from '../../../../../functions/shared/notify/address-hash.js';
+import { createAddressHasher } from '../../../../../functions/shared/notify/address-hash.js';
 import { readLinkToken } from '../../../../../functions/shared/notify/link-token.js';
 import {
   config,
@@ -17,10 +17,13 @@ import {
   secretOf,
   secrets,
   senderAddress,
-  signInKey,
+  linkKey,
   waitingNotice,
 } from './notice-fixtures.js';
 import { headerOf, type ReceivedMail, type SmtpSink, startSmtpSink } from './smtp-sink.js';
+
+/** The keyed address hash under the test configuration's salt (test/support/test-config.ts). */
+const addressHash = createAddressHasher('test-salt-0123456789abcdef');
 
 /** Every address-like string in `text`. */
 const addressesIn = (text: string) => text.match(/[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g) ?? [];
@@ -93,7 +96,7 @@ describe('the mail channel over SMTP', () => {
         /^<https:\/\/comments\.blog\.example\/prod\/api\/notification\/unsubscribe\?token=[\w.-]+>$/,
       );
       const token = new URL(listUnsubscribe.slice(1, -1)).searchParams.get('token') ?? undefined;
-      expect(await readLinkToken(signInKey, token, 'unsubscribe', now)).toEqual({
+      expect(await readLinkToken(linkKey, token, 'unsubscribe', now)).toEqual({
         purpose: 'unsubscribe',
         addressHash: addressHash(readerAddress),
         rootId: parentComment.id,
@@ -149,17 +152,17 @@ describe('the mail channel over SMTP', () => {
     expect(headerOf(mail.raw, 'List-Unsubscribe')).toBeUndefined();
     const tokens = tokensIn(String(parsed.html), '/api/notification/moderate');
     expect(tokens).toHaveLength(3);
-    const claims = await Promise.all(tokens.map((token) => readLinkToken(signInKey, token, 'moderate', now)));
+    const claims = await Promise.all(tokens.map((token) => readLinkToken(linkKey, token, 'moderate', now)));
     expect(claims).toEqual([
-      { purpose: 'moderate', action: 'approve', commentId: replyComment.id },
-      { purpose: 'moderate', action: 'spam', commentId: replyComment.id },
-      { purpose: 'moderate', action: 'delete', commentId: replyComment.id },
+      { purpose: 'moderate', action: 'approve', commentId: replyComment.id, status: 'waiting' },
+      { purpose: 'moderate', action: 'spam', commentId: replyComment.id, status: 'waiting' },
+      { purpose: 'moderate', action: 'delete', commentId: replyComment.id, status: 'waiting' },
     ]);
     const expiry = now + 72 * 3_600_000;
     for (const token of tokens) {
       expect(jwtClaims(token).exp).toBe(expiry / 1000);
-      expect(await readLinkToken(signInKey, token, 'moderate', expiry + 1000)).toBeUndefined();
-      expect(await readLinkToken(signInKey, token, 'unsubscribe', now)).toBeUndefined();
+      expect(await readLinkToken(linkKey, token, 'moderate', expiry + 1000)).toBeUndefined();
+      expect(await readLinkToken(linkKey, token, 'unsubscribe', now)).toBeUndefined();
     }
     expect(parsed.text).toContain('2026-11-28 12:00 UTC');
   });

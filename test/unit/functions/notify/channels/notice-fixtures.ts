@@ -9,8 +9,8 @@ import { testConfig } from '../../../../support/test-config.js';
 /** 2026-11-25 12:00 UTC: tokens and dates are computed from it. */
 export const now = Date.UTC(2026, 10, 25, 12);
 
-/** The sign-in key: link tokens are signed with a key derived from it. */
-export const signInKey = 'sign-in-key-for-tests-0123456789abcdef';
+/** The link key: link tokens are signed with a key derived from it. */
+export const linkKey = 'link-key-for-tests-0123456789abcdef';
 
 /** The address the reader typed under the comment being answered: the only recipient of a reply mail. */
 export const readerAddress = 'reader@example.com';
@@ -30,7 +30,7 @@ export function secrets(overrides: Partial<ChannelSecrets> = {}): ChannelSecrets
     smtpPass: secretOf(),
     botToken: secretOf(),
     webhookSecret: secretOf(),
-    linkKey: secretOf(signInKey),
+    linkKey: secretOf(linkKey),
     ...overrides,
   };
 }

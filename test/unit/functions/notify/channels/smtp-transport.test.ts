@@ -1,3 +1,4 @@
+import { createAddressHasher } from '../../../../../functions/shared/notify/address-hash.js';
 import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -17,7 +18,7 @@ import {
   secretOf,
   secrets,
   senderAddress,
-  signInKey,
+  linkKey,
 } from './notice-fixtures.js';
 
 /** A port nothing listens on: taken, then given back. */
@@ -96,7 +97,8 @@ describe('the SMTP transport', () => {
       sender: { name: 'Site', address: senderAddress },
       links: createNotificationLinks({
         serverUrl: 'https://api.example',
-        linkKey: secretOf(signInKey),
+        linkKey: secretOf(linkKey),
+        hashAddress: createAddressHasher(config.IP_HASH_SALT),
         moderationLinkHours: 1,
         now: () => now,
       }),

@@ -2,18 +2,40 @@ import { createHmac } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { checkToken, signToken } from '../../../../../functions/shared/auth/token.js';
-import { addressHash } from '../../../../../functions/shared/notify/address-hash.js';
-import { readLinkToken, signLinkToken } from '../../../../../functions/shared/notify/link-token.js';
+import {
+  createAddressHasher,
+  unkeyedAddressHash,
+} from '../../../../../functions/shared/notify/address-hash.js';
+import {
+  readLinkToken,
+  readUnkeyedUnsubscribeToken,
+  signLinkToken,
+} from '../../../../../functions/shared/notify/link-token.js';
 
 const secret = 'k'.repeat(32);
 const now = Date.parse('2026-11-25T12:00:00Z');
 const hour = 3_600_000;
 const unsubscribe = {
   purpose: 'unsubscribe',
-  addressHash: addressHash('Ann@Example.com'),
+  addressHash: createAddressHasher('test-salt-0123456789')('Ann@Example.com'),
   rootId: '01ROOT',
 } as const;
-const approve = { purpose: 'moderate', action: 'approve', commentId: '01REPLY' } as const;
+const approve = { purpose: 'moderate', action: 'approve', commentId: '01REPLY', status: 'waiting' } as const;
+
+/** The key link tokens are signed with, derived from the link key as link-token.ts does. */
+const signingKey = (key: string) => createHmac('sha256', key).update('marginalia link tokens v2').digest();
+
+/** A token signed with the right key whose payload is exactly `payload` (expiring in an hour). */
+const rawToken = (payload: Record<string, unknown>) =>
+  new SignJWT(payload)
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setAudience('marginalia-link')
+    .setExpirationTime(Math.floor((now + hour) / 1000))
+    .sign(signingKey(secret));
+
+/** Decodes a token's payload, unverified. */
+const payloadOf = (token: string) =>
+  JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString()) as Record<string, unknown>;
 
 describe('link tokens', () => {
   it('carry their purpose and claims back, and nothing else', async () => {
@@ -25,6 +47,19 @@ describe('link tokens', () => {
     ).toEqual(approve);
   });
 
+  it('carry the status a moderation link was issued for, and refuse one without a known status', async () => {
+    const spamSeen = { ...approve, status: 'spam' } as const;
+    expect(
+      await readLinkToken(secret, await signLinkToken(secret, spamSeen, now + hour), 'moderate', now),
+    ).toMatchObject({ status: 'spam' });
+
+    const { status: _status, ...withoutStatus } = approve;
+    expect(await readLinkToken(secret, await rawToken(withoutStatus), 'moderate', now)).toBeUndefined();
+    expect(
+      await readLinkToken(secret, await rawToken({ ...approve, status: 'deleted' }), 'moderate', now),
+    ).toBeUndefined();
+  });
+
   it('open only what they were signed for: an unsubscribe link cannot moderate, nor the reverse', async () => {
     expect(
       await readLinkToken(secret, await signLinkToken(secret, unsubscribe, now + hour), 'moderate', now),
@@ -34,24 +69,97 @@ describe('link tokens', () => {
     ).toBeUndefined();
   });
 
+  it('never pass as another purpose, though signed with the right key and carrying its every field', async () => {
+    // A payload that fits both readers' fields: only its signed purpose tells them apart.
+    const fields = {
+      addressHash: unsubscribe.addressHash,
+      rootId: '01ROOT',
+      action: 'delete',
+      commentId: '01REPLY',
+      status: 'waiting',
+    };
+    const mixedUnsubscribe = await rawToken({ ...fields, purpose: 'unsubscribe' });
+    const mixedModerate = await rawToken({ ...fields, purpose: 'moderate' });
+
+    // Each is read by its own purpose's reader, which takes its own fields only...
+    expect(await readLinkToken(secret, mixedUnsubscribe, 'unsubscribe', now)).toEqual(unsubscribe);
+    expect(await readLinkToken(secret, mixedModerate, 'moderate', now)).toEqual({
+      purpose: 'moderate',
+      action: 'delete',
+      commentId: '01REPLY',
+      status: 'waiting',
+    });
+    // ...and refused by the other's.
+    expect(await readLinkToken(secret, mixedUnsubscribe, 'moderate', now)).toBeUndefined();
+    expect(await readLinkToken(secret, mixedModerate, 'unsubscribe', now)).toBeUndefined();
+    // Nor does a token with no purpose, or one not known, pass as either.
+    for (const purpose of [undefined, 'sign-in', ['moderate']]) {
+      const token = await rawToken({ ...fields, ...(purpose === undefined ? {} : { purpose }) });
+      expect(await readLinkToken(secret, token, 'moderate', now)).toBeUndefined();
+      expect(await readLinkToken(secret, token, 'unsubscribe', now)).toBeUndefined();
+    }
+  });
+
   it('expire, and a token without an expiry is refused even with the right key', async () => {
     const token = await signLinkToken(secret, approve, now + hour);
+    expect(await readLinkToken(secret, token, 'moderate', now + hour - 1000)).toEqual(approve);
     expect(await readLinkToken(secret, token, 'moderate', now + hour + 1000)).toBeUndefined();
 
-    const linkKey = createHmac('sha256', secret).update('marginalia link tokens v1').digest();
     const endless = await new SignJWT({ ...approve })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setAudience('marginalia-link')
-      .sign(linkKey);
+      .sign(signingKey(secret));
     expect(await readLinkToken(secret, endless, 'moderate', now)).toBeUndefined();
   });
 
-  it('never pass for sign-in tokens, nor sign-in tokens for them: the keys differ', async () => {
+  it('never pass for sign-in tokens, nor sign-in tokens for them, even were the two keys one value', async () => {
     const signIn = await signToken(secret, { sub: 'admin', email: 'a@example.com', exp: now / 1000 + 3600 });
     expect(await readLinkToken(secret, signIn, 'moderate', now)).toBeUndefined();
 
     const link = await signLinkToken(secret, approve, now + hour);
     expect(await checkToken(secret, link, now)).toMatchObject({ ok: false });
+  });
+
+  it('refuse a token signed with a key derived from the sign-in key, as links were before', async () => {
+    const signInDerived = createHmac('sha256', secret).update('marginalia link tokens v1').digest();
+    const old = await new SignJWT({ ...approve })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setAudience('marginalia-link')
+      .setExpirationTime(Math.floor((now + hour) / 1000))
+      .sign(signInDerived);
+    expect(await readLinkToken(secret, old, 'moderate', now)).toBeUndefined();
+  });
+
+  it('read an unsubscribe link mailed before the link key, with its unkeyed hash, and nothing else of that time', async () => {
+    const signInDerived = createHmac('sha256', secret).update('marginalia link tokens v1').digest();
+    const old = (payload: Record<string, unknown>, expiresAt = now + hour) =>
+      new SignJWT(payload)
+        .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+        .setAudience('marginalia-link')
+        .setExpirationTime(Math.floor(expiresAt / 1000))
+        .sign(signInDerived);
+    const unkeyed = unkeyedAddressHash('ann@example.com');
+
+    expect(
+      await readUnkeyedUnsubscribeToken(
+        secret,
+        await old({ purpose: 'unsubscribe', addressHash: unkeyed }),
+        now,
+      ),
+    ).toEqual({ purpose: 'unsubscribe', addressHash: unkeyed });
+    // Not a moderation link of that time, not an expired one, not one signed with the link key.
+    const { status: _status, ...oldApprove } = approve;
+    expect(await readUnkeyedUnsubscribeToken(secret, await old(oldApprove), now)).toBeUndefined();
+    expect(
+      await readUnkeyedUnsubscribeToken(
+        secret,
+        await old({ purpose: 'unsubscribe', addressHash: unkeyed }, now - 1000),
+        now,
+      ),
+    ).toBeUndefined();
+    expect(
+      await readUnkeyedUnsubscribeToken(secret, await signLinkToken(secret, unsubscribe, now + hour), now),
+    ).toBeUndefined();
   });
 
   it('refuse another key, a forged claim and junk', async () => {
@@ -67,14 +175,19 @@ describe('link tokens', () => {
     }
   });
 
-  it('refuse claims of the wrong shape, though signed: an address hash that is not one, an action not known', async () => {
-    const badHash = await signLinkToken(
-      secret,
-      { ...unsubscribe, addressHash: 'ann@example.com' },
-      now + hour,
-    );
+  it('refuse claims of the wrong shape, though signed: an address hash that is not a keyed one, an action not known', async () => {
+    for (const addressHash of ['ann@example.com', unkeyedAddressHash('ann@example.com')]) {
+      const badHash = await signLinkToken(secret, { ...unsubscribe, addressHash }, now + hour);
+      expect(await readLinkToken(secret, badHash, 'unsubscribe', now)).toBeUndefined();
+    }
     const badAction = await signLinkToken(secret, { ...approve, action: 'edit' as 'approve' }, now + hour);
-    expect(await readLinkToken(secret, badHash, 'unsubscribe', now)).toBeUndefined();
     expect(await readLinkToken(secret, badAction, 'moderate', now)).toBeUndefined();
+  });
+
+  it('carry no address, and no plain SHA-256 of one', async () => {
+    const payload = payloadOf(await signLinkToken(secret, unsubscribe, now + hour));
+    const text = JSON.stringify(payload);
+    expect(text).not.toContain(unkeyedAddressHash('ann@example.com'));
+    expect(text.toLowerCase()).not.toContain('ann@example.com');
   });
 });

@@ -1,0 +1,39 @@
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import {
+  addressHashPattern,
+  createAddressHasher,
+  keyUnkeyedHash,
+  unkeyedAddressHash,
+} from '../../../../../functions/shared/notify/address-hash.js';
+
+const salt = 'test-salt-0123456789abcdef';
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+describe('address hashes', () => {
+  it('give one address one hash, whatever its case and surrounding space', () => {
+    const hash = createAddressHasher(salt);
+    expect(hash(' Ann@Example.COM ')).toBe(hash('ann@example.com'));
+    expect(hash('ann@example.com')).toMatch(addressHashPattern);
+    expect(hash('bob@example.com')).not.toBe(hash('ann@example.com'));
+  });
+
+  it('depend on the key: another salt gives another hash', () => {
+    expect(createAddressHasher('another-salt-0123456789')('ann@example.com')).not.toBe(
+      createAddressHasher(salt)('ann@example.com'),
+    );
+  });
+
+  it('are not the plain SHA-256 of the address, nor derivable from the address alone', () => {
+    const hash = createAddressHasher(salt)('ann@example.com');
+    expect(hash).not.toBe(sha256('ann@example.com'));
+    expect(Buffer.from(hash, 'base64url').toString('hex')).not.toBe(sha256('ann@example.com'));
+    expect(unkeyedAddressHash('ann@example.com')).toBe(sha256('ann@example.com'));
+  });
+
+  it('can be made from the unkeyed hash alone, as the migration of suppressions does', () => {
+    expect(keyUnkeyedHash(salt, sha256('ann@example.com'))).toBe(
+      createAddressHasher(salt)('Ann@example.com'),
+    );
+  });
+});
