@@ -76,7 +76,11 @@ export function summarizeCost(
   });
   return {
     work: [
-      bill('widget page load (list page 1, count, pageview +1)', measurement.pageLoad, 1_000_000),
+      bill(
+        'widget page load (list page 1, count, pageview +1 and its preflight)',
+        measurement.pageLoad,
+        1_000_000,
+      ),
       bill('new root comment, the owner mailed', measurement.rootComment, 1000),
       bill('new reply, the owner and the parent author mailed', measurement.reply, 1000),
     ],

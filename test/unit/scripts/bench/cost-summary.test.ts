@@ -106,7 +106,7 @@ describe('formatAwsCost', () => {
     });
 
     expect(text).toContain(
-      '| widget page load (list page 1, count, pageview +1) | 3 | 3: comment 100.0, article 100.0 | 3 | 1 | 0 | 0 | 1 |',
+      '| widget page load (list page 1, count, pageview +1 and its preflight) | 3 | 3: comment 100.0, article 100.0 | 3 | 1 | 0 | 0 | 1 |',
     );
     expect(text).toContain(
       '| CloudWatch alarms (per alarm metric) | AWS::CloudWatch::Alarm | 11 | 24 | $2.40 |',
