@@ -26,7 +26,7 @@ import { plainNotifySecrets } from '../../functions/notify/dependencies.js';
 import type { NotifyFunction } from '../../functions/notify/notify-function.js';
 import { loadNotifyConfig } from '../../functions/notify/notify-config.js';
 import { streamSettings } from '../../functions/notify/stream-settings.js';
-import { type Config, loadConfig } from '../../functions/shared/config.js';
+import { loadConfig } from '../../functions/shared/config.js';
 import type { HttpHandler } from '../../functions/shared/http/http-types.js';
 import { entities, keys } from '../../functions/shared/storage/keys.js';
 import { buildEvent, type EventSpec, testContext } from '../../test/support/http-event.js';
@@ -129,7 +129,6 @@ export function pageLoadCalls(path: string): ApiCall[] {
 interface Functions {
   readonly http: Record<'comment' | 'article', HttpHandler>;
   readonly notify: NotifyFunction;
-  readonly config: Config;
 }
 
 function buildFunctions(endpoint: string, tableName: string, ses: SESv2Client): Functions {
@@ -161,7 +160,7 @@ function buildFunctions(endpoint: string, tableName: string, ses: SESv2Client): 
     now: Date.now,
     ses,
   });
-  return { http: handlers, notify: createLocalNotifier(config, notify, { channels }).handler, config };
+  return { http: handlers, notify: createLocalNotifier(config, notify, { channels }).handler };
 }
 
 /** A loopback stand-in for SES v2's SendEmail: counts the mails, answers at once. */
