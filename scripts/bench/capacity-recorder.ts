@@ -20,6 +20,8 @@ export interface RecordedRequest {
   readonly items: number;
   readonly readUnits: number;
   readonly writeUnits: number;
+  /** Of `readUnits` or `writeUnits`, those of the table's indexes (the rest are the table's own). */
+  readonly indexUnits: number;
   /** When the proxy received it and when it had the answer (performance.now, ms). */
   readonly startedAt: number;
   readonly endedAt: number;
@@ -47,8 +49,8 @@ export interface CapacityRecorder {
   close(): Promise<void>;
 }
 
-/** With INDEXES, `CapacityUnits` is the table's units plus every index's. */
-type ConsumedCapacity = { CapacityUnits?: number };
+/** With INDEXES, `CapacityUnits` is the table's units plus every index's, and `Table` the table's alone. */
+type ConsumedCapacity = { CapacityUnits?: number; Table?: { CapacityUnits?: number } };
 
 const readOperations = new Set(['GetItem', 'BatchGetItem', 'Query', 'Scan', 'TransactGetItems']);
 const dataOperations = new Set([
@@ -108,9 +110,12 @@ function record(
   };
   let readUnits = 0;
   let writeUnits = 0;
+  let indexUnits = 0;
   for (const capacity of [answer.ConsumedCapacity ?? []].flat()) {
-    if (readOperations.has(operation)) readUnits += capacity.CapacityUnits ?? 0;
-    else writeUnits += capacity.CapacityUnits ?? 0;
+    const units = capacity.CapacityUnits ?? 0;
+    if (readOperations.has(operation)) readUnits += units;
+    else writeUnits += units;
+    indexUnits += units - (capacity.Table?.CapacityUnits ?? units);
   }
   const index = typeof input.IndexName === 'string' ? input.IndexName : undefined;
   return {
@@ -120,6 +125,7 @@ function record(
     items: itemCount(operation, input, answer.Count),
     readUnits,
     writeUnits,
+    indexUnits,
   };
 }
 

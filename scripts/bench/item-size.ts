@@ -6,7 +6,7 @@ import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { NumberValue } from '@aws-sdk/lib-dynamodb';
 
 /** A number takes 1 byte per 2 significant digits, plus 1. */
-function numberBytes(number: string): number {
+export function numberBytes(number: string): number {
   const digits = number.replace(/[-.]/g, '').replace(/^0+/, '').replace(/0+$/, '').length;
   return Math.ceil(Math.max(digits, 1) / 2) + 1;
 }

@@ -6,12 +6,15 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { BareFloor } from './bare-floor.js';
 import type { BundleSize, ColdStart } from './cold-start.js';
+import type { AwsCostSummary, WorkCost } from './cost-summary.js';
 import { type LoadCase, type WalineFigures, walineNotes } from './load-cases.js';
 import type { CaseFigures, LoadOutcome, PageviewCheck, WalineOutcome } from './load-run.js';
 import type { Machine } from './machine.js';
 import type { OperationCost } from './operation-costs.js';
+import { priceSource } from './prices.js';
 import type { ScaleOutcome } from './scale-case.js';
 import { type SdkOverhead, sdkOverheadTarget } from './sdk-overhead.js';
+import type { StackFixedCosts } from './stack-fixed-costs.js';
 
 /** The targets of the issue. */
 export const targets = {
@@ -638,4 +641,138 @@ export async function writeResults(directory: string, startedAt: Date, results: 
   await writeFile(file, json);
   await writeFile(join(directory, 'latest.json'), json);
   return file;
+}
+
+/** Dollars: cents below $100 with four significant digits under a cent, whole cents above. */
+export function dollars(value: number): string {
+  if (value === 0) return '$0';
+  if (value < 0.01) return `$${Number(value.toPrecision(2))}`;
+  return `$${value.toFixed(2)}`;
+}
+
+/** `per` in words: a million, a thousand. */
+const perWords = (per: number) =>
+  per === 1_000_000 ? 'a million' : per === 1000 ? 'a thousand' : String(per);
+
+/**
+ * The AWS cost of a page load and of a new comment, what each line of the bill comes to, and the stack's
+ * fixed monthly cost, from the cost section's summary (cost-summary.ts). `withMail` is the fixed cost of the
+ * stack synthesized with SES mail (its feedback key), when it was.
+ */
+export function formatAwsCost(summary: AwsCostSummary, withMail?: StackFixedCosts): string {
+  const usageTable = table(
+    [
+      'work',
+      'API requests',
+      'Lambda: invocations, mean billed ms',
+      'read units',
+      'write units',
+      'SES mails',
+      'log bytes',
+      'rounds',
+    ],
+    summary.work.map(({ work, usage, billedMs }) => {
+      const each = (value: number) => short(value / usage.count);
+      return [
+        work,
+        each(usage.apiRequests),
+        `${each(usage.invocations.length)}: ${Object.entries(billedMs)
+          .map(([name, ms]) => `${name} ${fixed(ms, 1)}`)
+          .join(', ')}`,
+        each(usage.readUnits),
+        each(usage.writeUnits),
+        each(usage.mails),
+        fixed(usage.logBytes / usage.count, 0),
+        String(usage.count),
+      ];
+    }),
+  );
+  const costTable = table(
+    [
+      'work',
+      'per',
+      'API Gateway',
+      'Lambda requests',
+      'Lambda duration',
+      'DynamoDB reads',
+      'DynamoDB writes',
+      'SES',
+      'Logs',
+      'total',
+    ],
+    summary.work.map(({ work, per, cost }) => [
+      work,
+      perWords(per),
+      dollars(cost.apiGateway),
+      dollars(cost.lambdaRequests),
+      dollars(cost.lambdaDuration),
+      dollars(cost.dynamodbReads),
+      dollars(cost.dynamodbWrites),
+      dollars(cost.ses),
+      dollars(cost.logs),
+      `**${dollars(cost.total)}**`,
+    ]),
+  );
+  const fixedRows = [
+    ...summary.fixed.items.map((item) => [
+      item.item,
+      item.resourceType,
+      String(item.resources),
+      String(item.billedUnits),
+      dollars(item.monthlyUsd),
+    ]),
+    ...summary.schedules.map((schedule) => [
+      `notifier sweep, ${schedule.expression}`,
+      'AWS::Events::Rule',
+      '1',
+      `${fixed(schedule.invocationsPerMonth, 0)} invocations`,
+      dollars(schedule.monthlyUsd),
+    ]),
+    ['**total**', '', '', '', `**${dollars(summary.fixedMonthlyUsd)}**`],
+  ];
+  const fixedTable = table(
+    ['by the month', 'resource type', 'resources', 'billed units', 'per month'],
+    fixedRows,
+  );
+  const functions = Object.entries(summary.functions)
+    .map(([name, settings]) => `${name} ${settings.memoryMb} MB ${settings.architecture}`)
+    .join(', ');
+  const extraKeys = withMail ? withMail.monthlyUsd - summary.fixed.monthlyUsd : 0;
+  const notes = [
+    `Functions as the template deploys them: ${functions}.`,
+    `Billed by use only, nothing while idle: ${summary.fixed.usageOnly.join(', ')}.`,
+    summary.fixed.unpriced.length > 0
+      ? `**Not priced** (a resource type this bench does not know): ${summary.fixed.unpriced.join(', ')}.`
+      : 'Every resource type of the template is priced or known to cost nothing while idle.',
+    ...(withMail
+      ? [
+          `With SES mail (MAIL_TRANSPORT=ses), the stack adds ${dollars(extraKeys)} a month: ` +
+            withMail.items
+              .map((item) => {
+                const before = summary.fixed.items.find((other) => other.resourceType === item.resourceType);
+                const added = item.billedUnits - (before?.billedUnits ?? 0);
+                return added > 0 ? `${added} more of ${item.item}` : undefined;
+              })
+              .filter((text) => text !== undefined)
+              .join(', ') +
+            '.',
+        ]
+      : []),
+    `Prices: ${priceSource.region} ${priceSource.checked}, written ${priceSource.writtenOn} (scripts/bench/prices.ts).`,
+  ];
+  return `${usageTable}\n\n${costTable}\n\n${fixedTable}\n\n${notes.map((note) => `- ${note}`).join('\n')}`;
+}
+
+/** The two headline figures, for the Targets list and the README. */
+export function formatAwsCostHeadline(summary: AwsCostSummary): string {
+  const [pageLoad, ...comments] = summary.work;
+  const worstComment = comments.reduce<WorkCost | undefined>(
+    (worst, work) => (worst === undefined || work.cost.total > worst.cost.total ? work : worst),
+    undefined,
+  );
+  return (
+    `AWS cost: ${dollars(pageLoad?.cost.total ?? 0)} per million widget page loads, ` +
+    `${dollars(worstComment?.cost.total ?? 0)} per thousand new comments with their notices ` +
+    `(${worstComment?.work ?? 'none measured'}), and ${dollars(summary.fixedMonthlyUsd)} a month fixed`
+  );
 }

@@ -12,10 +12,16 @@
  *
  * Options: --duration=10 --warmup=2 --connections=50 --cold-runs=10 --jit-warmup=10 (seconds, connections,
  * runs, and seconds of each case in the first, unmeasured pass that warms the JIT of Node and of the JVM);
+ * --cost-rounds=40 (timed rounds of each piece of work of the cost section, after as many unmeasured ones);
  * --scale-duration=5 --scale-connections=10 --scale-jit-warmup=3 (the same for each request of the scale
- * case, which also takes --warmup); --only=cold-start,jvm,costs,sdk,load,scale (the sections to run, all but
- * jvm by default: `npm run bench -- --only=scale` runs the scale case alone); --waline (fail unless Waline is
- * installed, rather than fall back to the fixed figures).
+ * case, which also takes --warmup); --only=cold-start,jvm,costs,cost,sdk,load,scale (the sections to run, all
+ * but jvm by default: `npm run bench -- --only=scale` runs the scale case alone); --waline (fail unless Waline
+ * is installed, rather than fall back to the fixed figures).
+ *
+ * The cost section (cost-run.ts, cost-summary.ts): the AWS cost of a million widget page loads and of a
+ * thousand new comments with their notices, from the requests, units and Lambda milliseconds it measures at
+ * the memory and architecture of the synthesized stack, and the stack's fixed monthly cost read from that
+ * template (stack-fixed-costs.ts), at the dated list prices of prices.ts. `--only=cost` runs it alone.
  *
  * The jvm section (jvm-settings.ts): DynamoDB Local's CPU per storage call under each candidate set of JVM
  * options, which chose scripts/dynamodb-local.ts's engineJvmArgs.
@@ -52,6 +58,8 @@ import {
   formatChecks,
   formatColdStarts,
   formatCores,
+  formatAwsCost,
+  formatAwsCostHeadline,
   formatCosts,
   formatLoad,
   formatMachine,
@@ -64,6 +72,16 @@ import {
   writeResults,
 } from './report.js';
 import { measureScale, type ScaleOutcome } from './scale-case.js';
+import { measureAwsCost } from './cost-run.js';
+import { type AwsCostSummary, summarizeCost } from './cost-summary.js';
+import { prices, priceSource } from './prices.js';
+import {
+  functionNamed,
+  readAccessLogFormat,
+  readFixedCosts,
+  readFunctionSettings,
+} from './stack-fixed-costs.js';
+import { sesNotifications, synthesizeStackTemplate } from './stack-template.js';
 import { measureSdkOverheadOnRuntimes, type SdkOverhead } from './sdk-overhead.js';
 import { seedData } from './seed.js';
 import { startBenchServer } from './server-process.js';
@@ -71,7 +89,7 @@ import { isWalineInstalled, startWalineServer, walineDir, walineVersion } from '
 
 const tableName = 'marginalia-bench';
 /** The parts of a run, in the order they run; `--only` picks some of them. */
-const sections = ['cold-start', 'jvm', 'costs', 'sdk', 'load', 'scale'] as const;
+const sections = ['cold-start', 'jvm', 'costs', 'cost', 'sdk', 'load', 'scale'] as const;
 type Section = (typeof sections)[number];
 /** What a run without `--only` runs: all but `jvm` (six engines, about a minute each: run it on purpose). */
 const defaultSections = sections.filter((section) => section !== 'jvm');
@@ -170,6 +188,34 @@ async function main(): Promise<void> {
     });
     console.log('\n## DynamoDB requests and capacity per operation (as DynamoDB Local reports them)\n');
     console.log(`${formatCosts(costs)}\n`);
+  }
+
+  let awsCost: AwsCostSummary | undefined;
+  if (runs('cost')) {
+    console.log('Synthesizing the stack (defaults, and with SES mail) for its settings and fixed costs...');
+    const template = synthesizeStackTemplate();
+    const withMail = readFixedCosts(synthesizeStackTemplate({ notifications: sesNotifications }), prices);
+    const deployed = readFunctionSettings(template);
+    const functions = {
+      comment: functionNamed(deployed, 'CommentFunction'),
+      article: functionNamed(deployed, 'ArticleFunction'),
+      notify: functionNamed(deployed, 'NotifierFunction'),
+    };
+    const measurement = await measureAwsCost({
+      endpoint: dynamodb.endpoint,
+      recorderEndpoint: recorder.endpoint,
+      take: () => recorder.take(),
+      tableName,
+      accessLogFormat: readAccessLogFormat(template),
+      functions,
+      rounds: options.costRounds,
+    });
+    awsCost = summarizeCost(measurement, functions, readFixedCosts(template, prices), prices);
+    console.log(
+      `\n## What it costs on AWS (${priceSource.region} list prices; ${options.costRounds} timed rounds of each, ` +
+        'the list cache off)\n',
+    );
+    console.log(`${formatAwsCost(awsCost, withMail)}\n`);
   }
 
   let sdk: SdkOverhead[] | undefined;
@@ -307,6 +353,7 @@ async function main(): Promise<void> {
       : []),
     ...(scale ? formatScaleChecks(scale) : []),
     ...(sdk ? formatSdkOverheadChecks(sdk) : []),
+    ...(awsCost ? [formatAwsCostHeadline(awsCost)] : []),
   ];
   console.log(`## Targets\n\n${checks.map((line) => `- ${line}`).join('\n')}\n`);
 
@@ -325,6 +372,14 @@ async function main(): Promise<void> {
     },
     coldStart,
     costs,
+    awsCost: awsCost && {
+      ...awsCost,
+      // The figures without every invocation's time (rounds x functions of them).
+      work: awsCost.work.map(({ usage, ...work }) => ({
+        ...work,
+        usage: { ...usage, invocations: usage.invocations.length },
+      })),
+    },
     sdk,
     idle,
     load: outcomes,
@@ -347,6 +402,7 @@ function parseSettings() {
       'scale-duration': { type: 'string', default: '5' },
       'scale-connections': { type: 'string', default: '10' },
       'scale-jit-warmup': { type: 'string', default: '3' },
+      'cost-rounds': { type: 'string', default: '40' },
       only: { type: 'string', default: defaultSections.join(',') },
       waline: { type: 'boolean', default: false },
     },
@@ -367,6 +423,7 @@ function parseSettings() {
     jitWarmup: whole('jit-warmup', values['jit-warmup'], 0),
     scaleDuration: positive('scale-duration', values['scale-duration']),
     scaleConnections: positive('scale-connections', values['scale-connections']),
+    costRounds: positive('cost-rounds', values['cost-rounds']),
     scaleJitWarmup: whole('scale-jit-warmup', values['scale-jit-warmup'], 0),
     only: parseSections(values.only),
     waline: values.waline,
