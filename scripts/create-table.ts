@@ -17,13 +17,13 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import {
   byIdIndexAttributes,
-  recentIndexAttributes,
+  cardAttributes,
   tableDefinition,
 } from '../functions/shared/storage/table-definition.js';
 
 /**
- * The CreateTable request for `tableName`: on-demand billing, the recent and by-id GSIs with their
- * INCLUDE projections, and the two keys-only roots indexes.
+ * The CreateTable request for `tableName`: on-demand billing, the by-id GSI and the two card indexes
+ * (approved-by-time, held-by-time) with their INCLUDE projections, and the two keys-only roots indexes.
  */
 export function buildCreateTableInput(tableName: string): CreateTableCommandInput {
   const { partitionKey, sortKey, indexes } = tableDefinition;
@@ -32,6 +32,8 @@ export function buildCreateTableInput(tableName: string): CreateTableCommandInpu
     sortKey,
     indexes.recent.partitionKey,
     indexes.recent.sortKey,
+    indexes.held.partitionKey,
+    indexes.held.sortKey,
     indexes.rootsByTime.partitionKey,
   ];
   return {
@@ -48,14 +50,14 @@ export function buildCreateTableInput(tableName: string): CreateTableCommandInpu
       { AttributeName: sortKey, KeyType: 'RANGE' },
     ],
     GlobalSecondaryIndexes: [
-      {
-        IndexName: indexes.recent.name,
+      ...[indexes.recent, indexes.held].map((index) => ({
+        IndexName: index.name,
         KeySchema: [
-          { AttributeName: indexes.recent.partitionKey, KeyType: 'HASH' },
-          { AttributeName: indexes.recent.sortKey, KeyType: 'RANGE' },
+          { AttributeName: index.partitionKey, KeyType: 'HASH' as const },
+          { AttributeName: index.sortKey, KeyType: 'RANGE' as const },
         ],
-        Projection: { ProjectionType: 'INCLUDE', NonKeyAttributes: [...recentIndexAttributes] },
-      },
+        Projection: { ProjectionType: 'INCLUDE' as const, NonKeyAttributes: [...cardAttributes] },
+      })),
       {
         IndexName: indexes.byId.name,
         KeySchema: [{ AttributeName: indexes.byId.partitionKey, KeyType: 'HASH' }],
