@@ -50,14 +50,6 @@ export function buildCreateTableInput(tableName: string): CreateTableCommandInpu
       { AttributeName: sortKey, KeyType: 'RANGE' },
     ],
     GlobalSecondaryIndexes: [
-      ...[indexes.recent, indexes.held].map((index) => ({
-        IndexName: index.name,
-        KeySchema: [
-          { AttributeName: index.partitionKey, KeyType: 'HASH' as const },
-          { AttributeName: index.sortKey, KeyType: 'RANGE' as const },
-        ],
-        Projection: { ProjectionType: 'INCLUDE' as const, NonKeyAttributes: [...cardAttributes] },
-      })),
       {
         IndexName: indexes.byId.name,
         KeySchema: [{ AttributeName: indexes.byId.partitionKey, KeyType: 'HASH' }],
@@ -70,6 +62,14 @@ export function buildCreateTableInput(tableName: string): CreateTableCommandInpu
           { AttributeName: index.sortKey, KeyType: 'RANGE' as const },
         ],
         Projection: { ProjectionType: 'KEYS_ONLY' as const },
+      })),
+      ...[indexes.recent, indexes.held].map((index) => ({
+        IndexName: index.name,
+        KeySchema: [
+          { AttributeName: index.partitionKey, KeyType: 'HASH' as const },
+          { AttributeName: index.sortKey, KeyType: 'RANGE' as const },
+        ],
+        Projection: { ProjectionType: 'INCLUDE' as const, NonKeyAttributes: [...cardAttributes] },
       })),
     ],
   };

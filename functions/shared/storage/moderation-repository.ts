@@ -139,6 +139,8 @@ export function createModerationRepository(
     },
 
     async listByStatus(status) {
+      // The card indexes exist, filled, only in this layout: an unmigrated table answers 503 first.
+      await ensureLayout();
       const cards = await queryCards(client, tableName, status);
       // A search through the texts reads them all: an administrator's request, never a visitor's.
       const found = await batchGet(client, tableName, cards.map(cardKey), listedAttributes);
@@ -150,6 +152,7 @@ export function createModerationRepository(
 
     async pageByStatus(statuses, first, count) {
       const end = first + count;
+      await ensureLayout();
       // The cards up to the page's end, from each status's card index (held-by-time for the queues).
       const queues = await Promise.all(statuses.map((status) => queryCards(client, tableName, status, end)));
       const page = queues
