@@ -123,7 +123,7 @@ const heldSpanQuery = (first: string, last: string) => rangeQuery(`H#${first}#`,
 
 /** An article with a pinned root, three roots, an approved and a held reply, and a waiting root. */
 const articleItems = () => [
-  { pk: 'SITE', sk: 'SITE', entity: 'site', layout: 2, comments: 5, waiting: 2 },
+  { pk: 'SITE', sk: 'SITE', entity: 'site', layout: 3, comments: 5, waiting: 2 },
   { pk: 'URL#/p', sk: 'PAGE', entity: 'page', comments: 5, roots: 4, held: 2, heldRoots: 1 },
   commentItem('/p', '01A'),
   commentItem('/p', '01C', { nick: 'Cy' }),
@@ -469,7 +469,7 @@ describe('DynamoDB round trips per operation', () => {
     expect(items[6]?.Update).toMatchObject({
       Key: { pk: 'SITE', sk: 'SITE' },
       ConditionExpression: 'attribute_not_exists(#layoutPk) OR #layout = :layout',
-      ExpressionAttributeValues: { ':layout': 2 },
+      ExpressionAttributeValues: { ':layout': 3 },
     });
   });
 
@@ -561,7 +561,7 @@ describe('DynamoDB round trips per operation', () => {
 
   it('likes a comment in two round trips: the id lookup (beside the layout check of a new instance) and one transaction', async () => {
     const sent = serveCommentTable(ddb, [
-      { pk: 'SITE', sk: 'SITE', layout: 2 },
+      { pk: 'SITE', sk: 'SITE', layout: 3 },
       commentItem('/p', '01A', { like: 4 }),
     ]);
 
@@ -678,7 +678,7 @@ describe('DynamoDB round trips per operation', () => {
   });
 
   it('looks a brand-new comment up again before calling it missing when liking it', async () => {
-    ddb.on(GetCommand).resolves({ Item: { layout: 2 } });
+    ddb.on(GetCommand).resolves({ Item: { layout: 3 } });
     ddb
       .on(QueryCommand)
       .resolvesOnce({ Items: [] })
