@@ -3,6 +3,7 @@ import { type DynamoDBDocumentClient, GetCommand, NumberValue, QueryCommand } fr
 import type { ListedComment, StoredComment } from '../domain/comment.js';
 import { fromCommentItem, threadAttributes } from './comment-item.js';
 import { queryCards, withTexts } from './card-index.js';
+import { readBesideLayoutCheck } from './layout.js';
 import { attributes, entities, indexNames, keys, likeSortStep, parseCommentSk } from './keys.js';
 import { createListPage, type ListPage } from './list-page.js';
 import { createPageFeed, type PageFeed } from './page-feed.js';
@@ -72,9 +73,10 @@ export function createCommentRepository(
     pageFeed: createPageFeed(client, tableName, ensureLayout),
 
     async recent(count) {
-      // The card index exists, filled, only in this layout: an unmigrated table answers 503 first.
-      await ensureLayout();
-      const cards = await queryCards(client, tableName, 'approved', count);
+      // The card index exists, filled, only in this layout: an unmigrated table answers 503.
+      const cards = await readBesideLayoutCheck(ensureLayout, () =>
+        queryCards(client, tableName, 'approved', count),
+      );
       return withTexts(client, tableName, cards);
     },
 

@@ -6,6 +6,7 @@ import { batchGet, keyId } from './batch-get.js';
 import type { CommentRef } from './comment-repository.js';
 import { fromCommentItem, listedAttributes, replyNotifiedAttribute } from './comment-item.js';
 import { type Card, queryCards, withTexts } from './card-index.js';
+import { readBesideLayoutCheck } from './layout.js';
 import { attributes, type Key, keys, threadRange } from './keys.js';
 import {
   type ModeratedComment,
@@ -139,9 +140,8 @@ export function createModerationRepository(
     },
 
     async listByStatus(status) {
-      // The card indexes exist, filled, only in this layout: an unmigrated table answers 503 first.
-      await ensureLayout();
-      const cards = await queryCards(client, tableName, status);
+      // The card indexes exist, filled, only in this layout: an unmigrated table answers 503.
+      const cards = await readBesideLayoutCheck(ensureLayout, () => queryCards(client, tableName, status));
       // A search through the texts reads them all: an administrator's request, never a visitor's.
       const found = await batchGet(client, tableName, cards.map(cardKey), listedAttributes);
       return cards.flatMap((card) => {
@@ -152,9 +152,10 @@ export function createModerationRepository(
 
     async pageByStatus(statuses, first, count) {
       const end = first + count;
-      await ensureLayout();
       // The cards up to the page's end, from each status's card index (held-by-time for the queues).
-      const queues = await Promise.all(statuses.map((status) => queryCards(client, tableName, status, end)));
+      const queues = await readBesideLayoutCheck(ensureLayout, () =>
+        Promise.all(statuses.map((status) => queryCards(client, tableName, status, end))),
+      );
       const page = queues
         .flat()
         .map((card) => ({ card, id: String(card[attributes.commentId]) }))

@@ -330,15 +330,27 @@ describe('DynamoDB round trips per operation', () => {
     expect(ddb.commandCalls(GetCommand)[0]?.args[0].input.Key).toEqual({ pk: 'SITE', sk: 'SITE' });
   });
 
-  it('reads recent comments with one Query on the recent index, newest first, limited to count', async () => {
-    ddb.on(QueryCommand).resolves({ Items: [storedComment('01B'), storedComment('01A')] });
+  it('reads recent comments in two rounds: the cards of approved-by-time (beside the layout check of a new instance), then their texts', async () => {
+    const sent = serveCommentTable(ddb, [
+      ...articleItems(),
+      { pk: 'SITE', sk: 'SITE', entity: 'site', layout: 3 },
+    ]);
 
     const { body } = await call({ path: '/api/comment', query: 'type=recent&count=2' });
 
-    expect(body.data.map((c: { objectId: string }) => c.objectId)).toEqual(['01B', '01A']);
-    expect(ddb.calls()).toHaveLength(1);
-    const input = ddb.commandCalls(QueryCommand)[0]?.args[0].input;
-    expect(input).toMatchObject({ IndexName: 'recent', ScanIndexForward: false, Limit: 2 });
+    expect(body.data.map((c: { objectId: string; orig: string }) => [c.objectId, c.orig])).toEqual([
+      ['01P', 'text of 01P'],
+      ['01D', 'text of 01D'],
+    ]);
+    expect(byRound(sent).map((round) => round.map(({ command }) => command))).toEqual([
+      ['GetItem', 'Query'],
+      ['BatchGetItem'],
+    ]);
+    expect(sent.find(({ command }) => command === 'Query')?.input).toMatchObject({
+      IndexName: 'approved-by-time',
+      ScanIndexForward: false,
+      Limit: 2,
+    });
   });
 
   it("reads a page's feed in one round: one Query of its visible range, backwards, beside the layout check of a new instance", async () => {
@@ -365,15 +377,18 @@ describe('DynamoDB round trips per operation', () => {
     });
   });
 
-  it("reads the site's feed with the one Query of recent comments", async () => {
-    ddb.on(QueryCommand).resolves({ Items: [storedComment('01B'), storedComment('01A')] });
+  it("reads the site's feed as the recent comments: their cards, then their texts", async () => {
+    const sent = serveCommentTable(ddb, articleItems());
 
     const response = await comment(buildEvent({ path: '/comment/rss' }), testContext);
 
     expect(response.statusCode).toBe(200);
-    expect(ddb.calls()).toHaveLength(1);
-    expect(ddb.commandCalls(QueryCommand)[0]?.args[0].input).toMatchObject({
-      IndexName: 'recent',
+    expect(byRound(sent).map((round) => round.map(({ command }) => command))).toEqual([
+      ['GetItem', 'Query'],
+      ['BatchGetItem'],
+    ]);
+    expect(sent.find(({ command }) => command === 'Query')?.input).toMatchObject({
+      IndexName: 'approved-by-time',
       ScanIndexForward: false,
       Limit: 20,
     });
