@@ -55,21 +55,17 @@ export function buildCreateTableInput(tableName: string): CreateTableCommandInpu
         KeySchema: [{ AttributeName: indexes.byId.partitionKey, KeyType: 'HASH' }],
         Projection: { ProjectionType: 'INCLUDE', NonKeyAttributes: [...byIdIndexAttributes] },
       },
-      ...[indexes.rootsByTime, indexes.rootsByLike].map((index) => ({
+      // The roots indexes keys only; the card indexes with the cards, never a text.
+      ...[indexes.rootsByTime, indexes.rootsByLike, indexes.recent, indexes.held].map((index) => ({
         IndexName: index.name,
         KeySchema: [
           { AttributeName: index.partitionKey, KeyType: 'HASH' as const },
           { AttributeName: index.sortKey, KeyType: 'RANGE' as const },
         ],
-        Projection: { ProjectionType: 'KEYS_ONLY' as const },
-      })),
-      ...[indexes.recent, indexes.held].map((index) => ({
-        IndexName: index.name,
-        KeySchema: [
-          { AttributeName: index.partitionKey, KeyType: 'HASH' as const },
-          { AttributeName: index.sortKey, KeyType: 'RANGE' as const },
-        ],
-        Projection: { ProjectionType: 'INCLUDE' as const, NonKeyAttributes: [...cardAttributes] },
+        Projection:
+          index === indexes.recent || index === indexes.held
+            ? { ProjectionType: 'INCLUDE' as const, NonKeyAttributes: [...cardAttributes] }
+            : { ProjectionType: 'KEYS_ONLY' as const },
       })),
     ],
   };

@@ -1,7 +1,12 @@
 import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { type CommentStatus, isRoot, type ListedComment } from '../domain/comment.js';
 import { commentEvent, outboxPut } from './outbox-event.js';
-import { indexAttributes, replyNotifiedAttribute, staleIndexAttributes, textBytesOf } from './comment-item.js';
+import {
+  indexAttributes,
+  replyNotifiedAttribute,
+  staleIndexAttributes,
+  textBytesOf,
+} from './comment-item.js';
 import { combine, contribution, counterUpdates, noDelta } from './counter-deltas.js';
 import { attributes, entities, keys } from './keys.js';
 

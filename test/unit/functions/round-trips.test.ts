@@ -51,24 +51,6 @@ const call = async (spec: EventSpec) => {
   return { status: response.statusCode, body: JSON.parse(response.body) };
 };
 
-const storedComment = (id: string, extra: Record<string, unknown> = {}) => ({
-  pk: 'URL#/p',
-  sk: `C#${id}`,
-  commentId: id,
-  url: '/p',
-  nick: 'Ann',
-  mail: 'ann@example.com',
-  link: '',
-  browser: 'Chrome120.0',
-  os: 'Linux',
-  orig: 'hi',
-  html: '<p>hi</p>\n',
-  status: 'approved',
-  like: 0,
-  insertedAt: 1_700_000_000_000,
-  ...extra,
-});
-
 const listedProjection = {
   ProjectionExpression: listedAttributeNames.map((_, i) => `#p${i}`).join(', '),
   ExpressionAttributeNames: {

@@ -268,7 +268,11 @@ describe('MarginaliaStack', () => {
 
     expect(
       table?.Properties.GlobalSecondaryIndexes.map((index: { IndexName: string }) => index.IndexName),
-    ).toEqual([legacyRecentIndex.name, tableDefinition.indexes.byId.name, tableDefinition.indexes.rootsByTime.name]);
+    ).toEqual([
+      legacyRecentIndex.name,
+      tableDefinition.indexes.byId.name,
+      tableDefinition.indexes.rootsByTime.name,
+    ]);
     expect(table?.Properties.GlobalSecondaryIndexes[0]).toMatchObject({
       Projection: { ProjectionType: 'INCLUDE', NonKeyAttributes: [...legacyRecentIndex.attributes] },
     });
