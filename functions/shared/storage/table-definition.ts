@@ -14,19 +14,6 @@ export const tableDefinition = {
    */
   streamView: 'NEW_IMAGE',
   indexes: {
-    /**
-     * The site's approved comments, newest first: sparse (only approved comments carry `approvedPk`, all
-     * of them `STATUS#approved`), sorted by ULID = insertion time. It holds each comment's card (below),
-     * never its text: the recent list and the site feed read the texts of the comments they answer from
-     * the table, within a budget of bytes (card-texts.ts).
-     */
-    recent: { name: 'approved-by-time', partitionKey: 'approvedPk', sortKey: 'approvedSk' },
-    /**
-     * The moderation queues, newest first: sparse (only waiting and spam comments carry `heldPk`,
-     * `STATUS#waiting` or `STATUS#spam`), so `/ui`'s queue never shares an index, nor its capacity, with
-     * the public reads. Cards only, as above.
-     */
-    held: { name: 'held-by-time', partitionKey: 'heldPk', sortKey: 'heldSk' },
     /** Comment id -> its pk/sk (and its url and like count), for routes that carry only the id. */
     byId: { name: 'by-id', partitionKey: 'commentId' },
     /**
@@ -41,6 +28,19 @@ export const tableDefinition = {
      * beside the count, so concurrent votes never conflict. For `sortBy=like_desc`.
      */
     rootsByLike: { name: 'roots-by-like', partitionKey: 'rootsPk', sortKey: 'likeSort' },
+    /**
+     * The site's approved comments, newest first: sparse (only approved comments carry `approvedPk`, all
+     * of them `STATUS#approved`), sorted by ULID = insertion time. It holds each comment's card (below),
+     * never its text: the recent list and the site feed read the texts of the comments they answer from
+     * the table, within a budget of bytes (card-index.ts).
+     */
+    recent: { name: 'approved-by-time', partitionKey: 'approvedPk', sortKey: 'approvedSk' },
+    /**
+     * The moderation queues, newest first: sparse (only waiting and spam comments carry `heldPk`,
+     * `STATUS#waiting` or `STATUS#spam`), so `/ui`'s queue never shares an index, nor its capacity, with
+     * the public reads. Cards only, as above.
+     */
+    held: { name: 'held-by-time', partitionKey: 'heldPk', sortKey: 'heldSk' },
   },
 } as const;
 
