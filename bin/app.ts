@@ -85,7 +85,8 @@ new MarginaliaStack(app, 'Marginalia', {
     sup: flag('markdownSup'),
     tex: texEngine(text('markdownTex')),
   },
-  rootsByLikeIndex: flag('rootsByLikeIndex'),
+  // `rootsByLikeIndex=false`, the first upgrade deploy from 0.1.0 as 0.2 named it, is `upgradeIndexes=1`.
+  upgradeIndexes: number('upgradeIndexes') ?? (flag('rootsByLikeIndex') === false ? 1 : undefined),
   // Under Waline's names (-c AUTHOR_EMAIL=owner@example.com -c SMTP_HOST=...): docs/notifications-setup.md.
   notifications: Object.fromEntries(notificationVariables.map((name) => [name, text(name)])),
 });

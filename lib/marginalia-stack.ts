@@ -34,7 +34,8 @@ import { routeThrottles } from './route-throttles.js';
 import { routes } from './routes.js';
 import {
   byIdIndexAttributes,
-  recentIndexAttributes,
+  cardAttributes,
+  legacyRecentIndex,
   tableDefinition,
 } from '../functions/shared/storage/table-definition.js';
 
@@ -128,10 +129,12 @@ export interface MarginaliaStackProps extends StackProps {
     readonly tex?: 'mathjax' | 'katex' | false;
   };
   /**
-   * False leaves the roots-by-like index out: only for the first of the two deploys that upgrade a
-   * 0.1.0 stack, since CloudFormation adds one GSI per update (CHANGELOG.md); default true.
+   * Only for the deploys that upgrade an older stack, since CloudFormation adds or removes one GSI per
+   * update (docs/deploy.md): the table keeps layout 2's `recent` index and has only the first this many of
+   * the indexes added since 0.1.0 (roots-by-time, roots-by-like, approved-by-time, held-by-time). Default:
+   * all four, and no `recent`.
    */
-  readonly rootsByLikeIndex?: boolean;
+  readonly upgradeIndexes?: number;
   /**
    * The notification settings, under Waline's names (lib/notification-settings.ts, docs/notifications-setup.md):
    * the owner's address, SES or SMTP, the webhook, Telegram, the templates and the caps. Secrets are SSM
@@ -215,15 +218,19 @@ export class MarginaliaStack extends Stack {
     const notifications = planNotifications(props.notifications);
 
     const { indexes } = tableDefinition;
+    const upgrading = props.upgradeIndexes !== undefined;
+    const added = [indexes.rootsByTime, indexes.rootsByLike, indexes.recent, indexes.held].slice(
+      0,
+      props.upgradeIndexes,
+    );
     const indexNames = [
-      indexes.recent.name,
+      ...(upgrading ? [legacyRecentIndex.name] : []),
       indexes.byId.name,
-      indexes.rootsByTime.name,
-      ...(props.rootsByLikeIndex === false ? [] : [indexes.rootsByLike.name]),
+      ...added.map((index) => index.name),
     ];
     // On-demand maximums: requests beyond them are throttled rather than billed. Each index has its own
-    // (an index without one is unlimited), set to the table's: with four indexes, what the table can
-    // consume at most is five times each value (docs/deploy.md).
+    // (an index without one is unlimited), set to the table's: with five indexes, what the table can
+    // consume at most is six times each value (docs/deploy.md).
     const maximums = {
       maxReadRequestUnits: ceilings.maxReadUnits,
       maxWriteRequestUnits: ceilings.maxWriteUnits,
@@ -244,14 +251,19 @@ export class MarginaliaStack extends Stack {
       removalPolicy: RemovalPolicy.RETAIN,
       deletionProtection: true,
       globalSecondaryIndexes: [
-        {
-          indexName: indexes.recent.name,
-          partitionKey: { name: indexes.recent.partitionKey, type: AttributeType.STRING },
-          sortKey: { name: indexes.recent.sortKey, type: AttributeType.STRING },
-          projectionType: ProjectionType.INCLUDE,
-          nonKeyAttributes: [...recentIndexAttributes],
-          ...maximums,
-        },
+        // Layout 2's recent index, with the texts: kept only while a stack is upgraded, removed last.
+        ...(upgrading
+          ? [
+              {
+                indexName: legacyRecentIndex.name,
+                partitionKey: { name: legacyRecentIndex.partitionKey, type: AttributeType.STRING },
+                sortKey: { name: legacyRecentIndex.sortKey, type: AttributeType.STRING },
+                projectionType: ProjectionType.INCLUDE,
+                nonKeyAttributes: [...legacyRecentIndex.attributes],
+                ...maximums,
+              },
+            ]
+          : []),
         {
           indexName: indexes.byId.name,
           partitionKey: { name: indexes.byId.partitionKey, type: AttributeType.STRING },
@@ -259,27 +271,22 @@ export class MarginaliaStack extends Stack {
           nonKeyAttributes: [...byIdIndexAttributes],
           ...maximums,
         },
-        // Keys only: a page of the list reads the keys of the roots before it here, a few bytes each.
-        // CloudFormation adds one GSI per stack update: upgrading a 0.1.0 stack takes two deploys
-        // (CHANGELOG.md), each adding one of these.
-        {
-          indexName: indexes.rootsByTime.name,
-          partitionKey: { name: indexes.rootsByTime.partitionKey, type: AttributeType.STRING },
-          sortKey: { name: indexes.rootsByTime.sortKey, type: AttributeType.STRING },
-          projectionType: ProjectionType.KEYS_ONLY,
+        // CloudFormation adds one GSI per stack update: an upgrade deploys them one at a time
+        // (upgradeIndexes, docs/deploy.md). The roots indexes are keys only: a page of the list reads the
+        // keys of the roots before it there, a few bytes each. The card indexes copy no text: a recent list
+        // or a moderation page reads a few KB of cards, then texts within a budget (card-index.ts).
+        ...added.map((index) => ({
+          indexName: index.name,
+          partitionKey: { name: index.partitionKey, type: AttributeType.STRING },
+          sortKey: {
+            name: index.sortKey,
+            type: index === indexes.rootsByLike ? AttributeType.NUMBER : AttributeType.STRING,
+          },
+          ...(index === indexes.recent || index === indexes.held
+            ? { projectionType: ProjectionType.INCLUDE, nonKeyAttributes: [...cardAttributes] }
+            : { projectionType: ProjectionType.KEYS_ONLY }),
           ...maximums,
-        },
-        ...(props.rootsByLikeIndex === false
-          ? []
-          : [
-              {
-                indexName: indexes.rootsByLike.name,
-                partitionKey: { name: indexes.rootsByLike.partitionKey, type: AttributeType.STRING },
-                sortKey: { name: indexes.rootsByLike.sortKey, type: AttributeType.NUMBER },
-                projectionType: ProjectionType.KEYS_ONLY,
-                ...maximums,
-              },
-            ]),
+        })),
       ],
     });
     this.table = table;

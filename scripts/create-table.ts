@@ -17,13 +17,13 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import {
   byIdIndexAttributes,
-  recentIndexAttributes,
+  cardAttributes,
   tableDefinition,
 } from '../functions/shared/storage/table-definition.js';
 
 /**
- * The CreateTable request for `tableName`: on-demand billing, the recent and by-id GSIs with their
- * INCLUDE projections, and the two keys-only roots indexes.
+ * The CreateTable request for `tableName`: on-demand billing, the by-id GSI and the two card indexes
+ * (approved-by-time, held-by-time) with their INCLUDE projections, and the two keys-only roots indexes.
  */
 export function buildCreateTableInput(tableName: string): CreateTableCommandInput {
   const { partitionKey, sortKey, indexes } = tableDefinition;
@@ -32,6 +32,8 @@ export function buildCreateTableInput(tableName: string): CreateTableCommandInpu
     sortKey,
     indexes.recent.partitionKey,
     indexes.recent.sortKey,
+    indexes.held.partitionKey,
+    indexes.held.sortKey,
     indexes.rootsByTime.partitionKey,
   ];
   return {
@@ -49,25 +51,21 @@ export function buildCreateTableInput(tableName: string): CreateTableCommandInpu
     ],
     GlobalSecondaryIndexes: [
       {
-        IndexName: indexes.recent.name,
-        KeySchema: [
-          { AttributeName: indexes.recent.partitionKey, KeyType: 'HASH' },
-          { AttributeName: indexes.recent.sortKey, KeyType: 'RANGE' },
-        ],
-        Projection: { ProjectionType: 'INCLUDE', NonKeyAttributes: [...recentIndexAttributes] },
-      },
-      {
         IndexName: indexes.byId.name,
         KeySchema: [{ AttributeName: indexes.byId.partitionKey, KeyType: 'HASH' }],
         Projection: { ProjectionType: 'INCLUDE', NonKeyAttributes: [...byIdIndexAttributes] },
       },
-      ...[indexes.rootsByTime, indexes.rootsByLike].map((index) => ({
+      // The roots indexes keys only; the card indexes with the cards, never a text.
+      ...[indexes.rootsByTime, indexes.rootsByLike, indexes.recent, indexes.held].map((index) => ({
         IndexName: index.name,
         KeySchema: [
           { AttributeName: index.partitionKey, KeyType: 'HASH' as const },
           { AttributeName: index.sortKey, KeyType: 'RANGE' as const },
         ],
-        Projection: { ProjectionType: 'KEYS_ONLY' as const },
+        Projection:
+          index === indexes.recent || index === indexes.held
+            ? { ProjectionType: 'INCLUDE' as const, NonKeyAttributes: [...cardAttributes] }
+            : { ProjectionType: 'KEYS_ONLY' as const },
       })),
     ],
   };

@@ -1,14 +1,14 @@
 /**
  * `npm run migrate -- [--dry-run] [--ip-hash-salt S] [target options, see scripts/table-target.ts]`
  *
- * Brings a table written by 0.1.0 to item layout 2 (run-migration.ts), and moves the suppressions kept
- * under an unkeyed address hash to the keyed one (suppression-keys.ts; needs the functions' IP-hash salt:
+ * Brings a table written by 0.1.0 or 0.2 to item layout 3 (run-migration.ts), and moves the suppressions
+ * kept under an unkeyed address hash to the keyed one (suppression-keys.ts; needs the functions' IP-hash salt:
  * locally .data/ip-hash-salt, on AWS --ip-hash-salt or IP_HASH_SALT); until it has run, the functions
  * answer 503 naming this command. On DynamoDB Local it adds the indexes the table lacks; on AWS those come
  * from deploying the stack, first. Safe to rerun, and to run again after it was stopped: it finishes
  * what is left. Prints a report on stdout.
  *
- * Exit code: 0 when the table is in layout 2 (or a dry run found nothing in the way); 1 when something
+ * Exit code: 0 when the table is in layout 3 (or a dry run found nothing in the way); 1 when something
  * stopped the run (the message says what; nothing was marked); 2 when some items could not be migrated
  * (the report lists them; the table stays unmarked), or suppressions were left under an unkeyed hash.
  */

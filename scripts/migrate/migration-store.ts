@@ -3,19 +3,14 @@
  * page's counters holds only if the item is still as the migration read it, so a rerun, or a second run
  * beside the first, never writes twice nor over a change it did not see.
  */
-import {
-  GetCommand,
-  type NumberValue,
-  UpdateCommand,
-  type DynamoDBDocumentClient,
-} from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { layoutVersion } from '../../functions/shared/storage/table-definition.js';
 import { queryArticleComments } from '../../functions/shared/storage/article-comments.js';
 import { attributes, entities, type Key, keys } from '../../functions/shared/storage/keys.js';
 import { projection } from '../../functions/shared/storage/projection.js';
 import { transactWrite } from '../../functions/shared/storage/transact.js';
-import { countComments, type PageCounts, pageCountNames } from './plan-comment.js';
+import { countComments, type DerivedAttributes, type PageCounts, pageCountNames } from './plan-comment.js';
 
 type Item = Record<string, unknown>;
 
@@ -70,14 +65,18 @@ export function createMigrationStore(client: DynamoDBDocumentClient, tableName: 
         .Item;
     },
 
-    /** Moves the reply `item` to `to`, whole, in one transaction: the new item appears as the old one goes. */
-    async moveReply(item: Item, to: Key): Promise<ChangeOutcome> {
+    /**
+     * Moves the reply `item` to `to`, whole, with its derived attributes, in one transaction: the new item
+     * appears as the old one goes.
+     */
+    async moveReply(item: Item, to: Key, derived: DerivedAttributes): Promise<ChangeOutcome> {
+      const kept = Object.entries(item).filter(([name]) => !derived.remove.includes(name));
       const outcome = await transactWrite(client, {
         TransactItems: [
           {
             Put: {
               TableName: tableName,
-              Item: { ...item, ...to },
+              Item: { ...Object.fromEntries(kept), ...to, ...derived.set },
               // Never over another item: a comment already at the new key is reported, not replaced.
               ConditionExpression: 'attribute_not_exists(#pk)',
               ExpressionAttributeNames: { '#pk': attributes.pk },
@@ -92,32 +91,33 @@ export function createMigrationStore(client: DynamoDBDocumentClient, tableName: 
     },
 
     /**
-     * Gives the root `item` its roots-index partition and like sort value (and a like count of 0 if it has none),
-     * as read: a vote meanwhile refuses the change, and the next run computes the key afresh.
+     * Sets the derived attributes of the comment `item` (and removes the stale ones), as read: a vote or
+     * any change meanwhile refuses it, and the next run derives them afresh.
      */
-    async indexRoot(item: Item, rootsPk: string, likeSort: NumberValue): Promise<ChangeOutcome> {
+    async setDerived(item: Item, derived: DerivedAttributes): Promise<ChangeOutcome> {
       const condition = asRead(item);
+      const sets = Object.entries(derived.set);
+      const names: Record<string, string> = { ...condition.ExpressionAttributeNames };
+      const values: Record<string, unknown> = { ...condition.ExpressionAttributeValues };
+      const clauses = sets.map(([name, value], i) => {
+        names[`#s${i}`] = name;
+        values[`:s${i}`] = value;
+        // if_not_exists: a like count already there stays (roots-by-like holds only items with one).
+        return name === 'like' ? `#s${i} = if_not_exists(#s${i}, :s${i})` : `#s${i} = :s${i}`;
+      });
+      derived.remove.forEach((name, i) => {
+        names[`#r${i}`] = name;
+      });
+      const removal = derived.remove.map((_, i) => `#r${i}`).join(', ');
       try {
         await client.send(
           new UpdateCommand({
             TableName: tableName,
             Key: keyOf(item),
-            // if_not_exists: roots-by-like holds only items with a like count; an existing count stays.
-            UpdateExpression:
-              'SET #rootsPk = :rootsPk, #likeSort = :likeSort, #like = if_not_exists(#like, :zero)',
+            UpdateExpression: `SET ${clauses.join(', ')}${removal ? ` REMOVE ${removal}` : ''}`,
             ConditionExpression: condition.ConditionExpression,
-            ExpressionAttributeNames: {
-              ...condition.ExpressionAttributeNames,
-              '#rootsPk': attributes.rootsPk,
-              '#likeSort': attributes.likeSort,
-              '#like': 'like',
-            },
-            ExpressionAttributeValues: {
-              ...condition.ExpressionAttributeValues,
-              ':rootsPk': rootsPk,
-              ':likeSort': likeSort,
-              ':zero': 0,
-            },
+            ExpressionAttributeNames: names,
+            ExpressionAttributeValues: values,
           }),
         );
         return 'done';
@@ -206,7 +206,7 @@ export function createMigrationStore(client: DynamoDBDocumentClient, tableName: 
       return { exists: true, layout: typeof layout === 'number' ? layout : undefined };
     },
 
-    /** Marks the site item as holding layout 2: from then on the functions accept comment writes. */
+    /** Marks the site item as holding this layout: from then on the functions accept comment writes. */
     async markLayout(): Promise<void> {
       await client.send(
         new UpdateCommand({

@@ -3,18 +3,32 @@
  * decide alike, and a rerun finds nothing left to do.
  */
 import type { CommentStatus } from '../../functions/shared/domain/comment.js';
-import { indexAttributes } from '../../functions/shared/storage/comment-item.js';
+import {
+  indexAttributes,
+  staleIndexAttributes,
+  textBytesOf,
+} from '../../functions/shared/storage/comment-item.js';
 import { contribution } from '../../functions/shared/storage/counter-deltas.js';
 import type { NumberValue } from '@aws-sdk/lib-dynamodb';
 import { attributes, entities, type Key, keys, likeSortValue } from '../../functions/shared/storage/keys.js';
 
-/** The step one comment item needs to be in layout 2. */
+/**
+ * The attributes layout 3 derives from a comment, to set (`set`), and those it must not carry (`remove`):
+ * its card-index keys and `textBytes`; for a root its roots-index partition, its like sort value and a like
+ * count (0 when it has none); no layout 2 `recent` keys.
+ */
+export interface DerivedAttributes {
+  readonly set: Readonly<Record<string, string | number | NumberValue>>;
+  readonly remove: readonly string[];
+}
+
+/** The step one comment item needs to be in layout 3. */
 export type CommentStep =
-  /** A reply not yet under its root: it moves to `to`, whole. */
-  | { readonly kind: 'move'; readonly to: Key }
-  /** A root without its roots-index keys (or with stale ones): it gets `rootsPk` and `likeSort`. */
-  | { readonly kind: 'index'; readonly rootsPk: string; readonly likeSort: NumberValue }
-  /** Already as layout 2 keeps it. */
+  /** A reply not yet under its root: it moves to `to`, whole, with its derived attributes. */
+  | ({ readonly kind: 'move'; readonly to: Key } & DerivedAttributes)
+  /** A comment in place whose derived attributes are missing or stale: they are set (and removed). */
+  | ({ readonly kind: 'index' } & DerivedAttributes)
+  /** Already as layout 3 keeps it. */
   | { readonly kind: 'in-place' }
   /** Not a comment the migration understands: left as it is and reported. */
   | { readonly kind: 'invalid'; readonly reason: string };
@@ -31,7 +45,7 @@ export function isPageCountersItem(item: Record<string, unknown>): boolean {
   return item.entity === entities.pageCounters;
 }
 
-/** The step `item` (a comment item of either layout) needs. */
+/** The step `item` (a comment item of any layout) needs. */
 export function planComment(item: Record<string, unknown>): CommentStep {
   const url = item.url;
   const id = item[attributes.commentId];
@@ -47,22 +61,35 @@ export function planComment(item: Record<string, unknown>): CommentStep {
   const target = keys.comment(place);
   // A move never leaves the item's partition: a url that does not name it is a damaged item.
   if (item[attributes.pk] !== target.pk) return invalid(`its url ${url} does not name its partition`);
-  if (rid !== undefined) {
-    return item[attributes.sk] === target.sk ? { kind: 'in-place' } : { kind: 'move', to: target };
-  }
+  const derived = derive(item, place);
+  if (rid !== undefined && item[attributes.sk] !== target.sk) return { kind: 'move', to: target, ...derived };
   if (item[attributes.sk] !== target.sk) return invalid('a root away from its key');
-  const rootsPk = indexAttributes({ ...place, sticky: item.sticky === true })[attributes.rootsPk] as string;
-  // The like key spells out the count as stored (none counts as 0, as the functions read it).
-  // The like sort value spells out the count as stored (none counts as 0, as the functions read it).
-  const likeSort = likeSortValue(typeof item.like === 'number' ? item.like : 0, id);
-  const indexed =
-    item[attributes.rootsPk] === rootsPk &&
-    String(item[attributes.likeSort]) === likeSort.toString() &&
-    typeof item.like === 'number';
-  return indexed ? { kind: 'in-place' } : { kind: 'index', rootsPk, likeSort };
+  const current =
+    Object.entries(derived.set).every(([name, value]) => String(item[name]) === String(value)) &&
+    derived.remove.length === 0;
+  return current ? { kind: 'in-place' } : { kind: 'index', ...derived };
 }
 
-/** The comment counters of a page, as layout 2 keeps them on its counters item. */
+/** What layout 3 derives from the comment `item` at `place` (DerivedAttributes). */
+function derive(
+  item: Record<string, unknown>,
+  place: { url: string; id: string; rid?: string; status: CommentStatus },
+): DerivedAttributes {
+  const text = (name: string) => (typeof item[name] === 'string' ? (item[name] as string) : '');
+  const root = place.rid === undefined;
+  // A root's like sort value spells out the count as stored (none counts as 0, as the functions read it).
+  const like = typeof item.like === 'number' ? item.like : 0;
+  return {
+    set: {
+      ...indexAttributes({ ...place, sticky: item.sticky === true }),
+      [attributes.textBytes]: textBytesOf({ orig: text('orig'), html: text('html') }),
+      ...(root ? { [attributes.likeSort]: likeSortValue(like, place.id), like } : {}),
+    },
+    remove: staleIndexAttributes(place.status).filter((name) => item[name] !== undefined),
+  };
+}
+
+/** The comment counters of a page, as layouts 2 and 3 keep them on its counters item. */
 export interface PageCounts {
   readonly comments: number;
   readonly roots: number;

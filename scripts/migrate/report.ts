@@ -1,13 +1,14 @@
 /** The final report of a migration, as text for the terminal. */
+import { layoutVersion } from '../../functions/shared/storage/table-definition.js';
 import type { MigrationOutcome, SiteOutcome } from './run-migration.js';
 
 /** Errors listed one by one; the rest are counted. */
 const errorsShown = 10;
 
 const siteLines: Record<SiteOutcome, string> = {
-  marked: 'table marked as layout 2: the functions accept comment writes again',
-  already: 'table already marked as layout 2',
-  'would-mark': 'the table would then be marked as layout 2',
+  marked: `table marked as layout ${layoutVersion}: the functions accept comment writes again`,
+  already: `table already marked as layout ${layoutVersion}`,
+  'would-mark': `the table would then be marked as layout ${layoutVersion}`,
   left:
     'table left unmarked because of the errors above: the functions keep answering 503. ' +
     'Run the migration again once they are fixed; what is done stays done.',
@@ -20,7 +21,7 @@ export function formatReport(outcome: MigrationOutcome, context: { target: strin
   const alreadyTotal = already.replies + already.roots + already.pages;
   const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
   const lines = [
-    `${dryRun ? 'Dry run (nothing written) of the migration' : 'Migration'} of ${context.target} to item layout 2`,
+    `${dryRun ? 'Dry run (nothing written) of the migration' : 'Migration'} of ${context.target} to item layout ${layoutVersion}`,
   ];
   if (outcome.indexesCreated.length > 0) {
     lines.push(`  indexes ${dryRun ? 'to create' : 'created'}: ${outcome.indexesCreated.join(', ')}`);
@@ -29,8 +30,9 @@ export function formatReport(outcome: MigrationOutcome, context: { target: strin
     `  items scanned: ${outcome.scanned}`,
     `  replies ${dryRun ? 'to move' : 'moved'}: ${outcome.repliesMoved}`,
     `  roots ${dryRun ? 'to index' : 'indexed'}: ${outcome.rootsIndexed}`,
+    `  replies ${dryRun ? 'to index' : 'indexed'}: ${outcome.repliesIndexed}`,
     `  pages ${dryRun ? 'to recount' : 'recounted'}: ${outcome.pagesRecounted}`,
-    `  already in layout 2: ${alreadyTotal} (${count(already.replies, 'reply', 'replies')}, ` +
+    `  already in layout ${layoutVersion}: ${alreadyTotal} (${count(already.replies, 'reply', 'replies')}, ` +
       `${count(already.roots, 'root', 'roots')}, ${count(already.pages, 'page', 'pages')})`,
     `  errors: ${outcome.errors.length}`,
   );

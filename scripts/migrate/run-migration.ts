@@ -1,10 +1,11 @@
 /**
- * Brings a table written by 0.1.0 (item layout 1) to layout 2, in the order that keeps the functions
- * safe: the indexes, then every comment where layout 2 keeps it (replies moved under their root, roots
- * given their roots-index partition), then each page's counters recounted, and only then, when all of it
- * succeeded, the site item's layout mark, which is what lets the functions write again.
+ * Brings a table written by 0.1.0 (item layout 1) or 0.2 (layout 2) to layout 3, in the order that keeps
+ * the functions safe: the indexes, then every comment where layout 3 keeps it (replies moved under their
+ * root, roots given their roots-index partition, every comment its card-index keys and `textBytes`, and
+ * no layout 2 `recent` keys), then each page's counters recounted, and only then, when all of it
+ * succeeded, the site item's layout mark, which is what lets the functions read and write again.
  *
- * Every step looks at the table before it changes anything, and changes only what is not yet in layout 2:
+ * Every step looks at the table before it changes anything, and changes only what is not yet in layout 3:
  * a rerun, or a run after one that was stopped half way, finishes the work and repeats none of it.
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
@@ -38,9 +39,9 @@ export interface MigrationOptions {
 
 /** What became of the site item's layout mark. */
 export type SiteOutcome =
-  /** Set to 2 by this run. */
+  /** Set to this layout by this run. */
   | 'marked'
-  /** It said 2 already. */
+  /** It said this layout already. */
   | 'already'
   /** A dry run that found nothing in the way. */
   | 'would-mark'
@@ -57,6 +58,8 @@ export interface MigrationOutcome {
   readonly scanned: number;
   readonly repliesMoved: number;
   readonly rootsIndexed: number;
+  /** Replies in place given their layout 3 attributes (card-index keys, `textBytes`). */
+  readonly repliesIndexed: number;
   readonly pagesRecounted: number;
   /** What needed nothing. */
   readonly already: { readonly replies: number; readonly roots: number; readonly pages: number };
@@ -101,12 +104,12 @@ export async function runMigration(
     );
   }
 
-  const counts = { scanned: 0, repliesMoved: 0, rootsIndexed: 0, pagesRecounted: 0 };
+  const counts = { scanned: 0, repliesMoved: 0, rootsIndexed: 0, repliesIndexed: 0, pagesRecounted: 0 };
   const already = { replies: 0, roots: 0, pages: 0 };
   const errors: { item: string; reason: string }[] = [];
   const pages = new Set<string>();
 
-  // Steps 1 and 2: every comment where layout 2 keeps it, as the scan comes upon it.
+  // Steps 1 and 2: every comment where layout 3 keeps it, as the scan comes upon it.
   const comments = createCommentMigration(store, { dryRun, counts, already, errors });
   const scanning = progress('Scanning', itemCount);
   const pool = createPool(commentConcurrency);
@@ -161,12 +164,12 @@ export async function runMigration(
   return { dryRun, indexesCreated: created, ...counts, already, errors, site: siteOutcome };
 }
 
-/** Moves replies and indexes roots, one comment at a time, counting what it did. */
+/** Moves replies and indexes comments, one at a time, counting what it did. */
 function createCommentMigration(
   store: MigrationStore,
   state: {
     dryRun: boolean;
-    counts: { repliesMoved: number; rootsIndexed: number };
+    counts: { repliesMoved: number; rootsIndexed: number; repliesIndexed: number };
     already: { replies: number; roots: number };
     errors: { item: string; reason: string }[];
   },
@@ -191,7 +194,7 @@ function createCommentMigration(
       if (!dryRun) {
         const target = keyId(step.to);
         moved.add(target);
-        const outcome = await store.moveReply(item, step.to);
+        const outcome = await store.moveReply(item, step.to, step);
         if (outcome === 'changed') return 'changed';
         if (outcome === 'taken') {
           moved.delete(target);
@@ -202,8 +205,9 @@ function createCommentMigration(
       counts.repliesMoved++;
       return 'done';
     }
-    if (!dryRun && (await store.indexRoot(item, step.rootsPk, step.likeSort)) === 'changed') return 'changed';
-    counts.rootsIndexed++;
+    if (!dryRun && (await store.setDerived(item, step)) === 'changed') return 'changed';
+    if (isReply) counts.repliesIndexed++;
+    else counts.rootsIndexed++;
     return 'done';
   };
 

@@ -1,5 +1,5 @@
 /**
- * The indexes layout 2 reads: on DynamoDB Local the migration adds the missing ones itself; on AWS the
+ * The indexes layout 3 reads: on DynamoDB Local the migration adds the missing ones itself; on AWS the
  * stack owns them, so a missing one stops the migration until the stack is deployed.
  */
 import { DescribeTableCommand, type DynamoDBClient, type TableDescription } from '@aws-sdk/client-dynamodb';
@@ -14,17 +14,30 @@ export interface IndexCheck {
   readonly itemCount: number;
 }
 
+/** The indexes added since 0.1.0, in the order the upgrade deploys add them (lib/marginalia-stack.ts). */
+const addedIndexes = [
+  tableDefinition.indexes.rootsByTime.name,
+  tableDefinition.indexes.rootsByLike.name,
+  tableDefinition.indexes.recent.name,
+  tableDefinition.indexes.held.name,
+];
+
 /**
- * The message for a deployed table without every index of layout 2. CloudFormation adds one index per
- * stack update: from 0.1.0 it takes a deploy without roots-by-like, then the full one.
+ * The message for a deployed table without every index of layout 3. CloudFormation adds one index per
+ * stack update: one deploy per missing index, `-c upgradeIndexes=N` (which keeps layout 2's `recent`
+ * index), then the migration, then a plain deploy that removes `recent`.
  */
 export function deployFirstMessage(tableName: string, missing: readonly string[]): string {
-  const deploys = missing.includes(tableDefinition.indexes.rootsByTime.name)
-    ? 'twice, first `npx cdk deploy -c rootsByLikeIndex=false`, then `npx cdk deploy`'
-    : 'with `npx cdk deploy`';
+  const steps = addedIndexes.flatMap((name, i) =>
+    missing.includes(name) ? [`\`npx cdk deploy -c upgradeIndexes=${i + 1}\``] : [],
+  );
+  const deploys =
+    steps.length === 0
+      ? 'with `npx cdk deploy`'
+      : `${steps.length === 1 ? 'once' : `${steps.length} times, one index each`}: ${steps.join(', then ')}`;
   return (
     `Table ${tableName} lacks the index${missing.length > 1 ? 'es' : ''} ${missing.join(', ')}: ` +
-    `deploy the stack first, ${deploys}; then run \`npm run migrate\` again.`
+    `deploy the stack first, ${deploys}; then run \`npm run migrate\` again, and last \`npx cdk deploy\`.`
   );
 }
 

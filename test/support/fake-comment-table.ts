@@ -53,8 +53,10 @@ export function commentItem(
     like: extra.like ?? 0,
     sticky,
     insertedAt: 1_700_000_000_000,
-    recentPk: `STATUS#${status}`,
-    recentSk: id,
+    textBytes: Buffer.byteLength(`text of ${id}`) + Buffer.byteLength(`<p>text of ${id}</p>\n`),
+    ...(status === 'approved'
+      ? { approvedPk: `STATUS#${status}`, approvedSk: id }
+      : { heldPk: `STATUS#${status}`, heldSk: id }),
     ...(extra.rid === undefined
       ? {
           rootsPk: `R#${status}#${sticky ? 'pinned' : 'flow'}#${url}`,
@@ -173,15 +175,22 @@ export function serveCommentTable(
           input,
           (row) => ({ pk: row.pk, sk: row.sk, commentId: row.commentId, url: row.url, like: row.like }),
         );
-      case 'recent': {
+      case 'approved-by-time':
+      case 'held-by-time': {
+        // Sparse card indexes: the keys, and the card as the projection asks for it (never a text).
+        const [partitionKey, sortKey] =
+          input.IndexName === 'approved-by-time' ? ['approvedPk', 'approvedSk'] : ['heldPk', 'heldSk'];
         const partition = Object.values(values)[0];
         return page(
           ordered(
-            items.filter((row) => row.recentPk === partition),
-            'recentSk',
+            items.filter((row) => row[partitionKey] === partition),
+            sortKey,
           ),
           input,
-          (row) => row,
+          (row) => {
+            const { orig: _orig, html: _html, ua: _ua, ...card } = row;
+            return projected(card, input);
+          },
         );
       }
       case undefined: {

@@ -3,6 +3,7 @@
  * pins it: everything a list may show, never the user agent.
  */
 export const listedAttributeNames = [
+  // The card, as the card indexes copy it...
   'commentId',
   'url',
   'pid',
@@ -13,12 +14,13 @@ export const listedAttributeNames = [
   'link',
   'browser',
   'os',
-  'orig',
-  'html',
+  'type',
   'status',
   'like',
   'sticky',
   'insertedAt',
-  // Read from the base table only: the recent index does not copy it.
-  'type',
+  'textBytes',
+  // ...and the texts, which only the table holds.
+  'orig',
+  'html',
 ] as const;

@@ -47,6 +47,13 @@ export const limits = {
   /** Root keys before a page past which the page's counters are read first, to skip a page past the end. */
   listDeepPageKeys: 1000,
   recentCountMax: 50,
+  /**
+   * Bytes of stored comments whose texts one recent list, site feed or moderation page reads from the
+   * table, each comment counted as DynamoDB counts a read (its texts and card, rounded up to 4 KB): at most
+   * 32 read units, whatever is stored. Fifty common comments take a fifth of it; a comment of the largest
+   * texts (380 KB) does not fit, and is shown without its text (`textOmitted`).
+   */
+  textReadBytes: 256 * 1024,
   /** Items of a comment feed (`GET /api/comment/rss`): `count` goes up to this. */
   feedItemsMax: 50,
   /**

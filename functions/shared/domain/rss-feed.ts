@@ -93,8 +93,11 @@ export function commentLink(siteUrl: string | undefined, path: string, id: strin
   return link.href;
 }
 
-/** What a feed shows of a comment: never its mail, IP hash or user agent. */
-export type FeedComment = Pick<ListedComment, 'id' | 'url' | 'nick' | 'html' | 'insertedAt'>;
+/**
+ * What a feed shows of a comment: never its mail, IP hash or user agent. `textLeftOut`: read without its
+ * text (the site feed reads texts within a budget of bytes), so it shows the note.
+ */
+export type FeedComment = Pick<ListedComment, 'id' | 'url' | 'nick' | 'html' | 'insertedAt' | 'textLeftOut'>;
 
 /** What a comment feed is made of. */
 export interface CommentFeedInput {
@@ -176,7 +179,9 @@ export function renderCommentFeed(input: CommentFeedInput): string {
   const shells = comments.map((comment) => renderItem(comment, input, note));
   for (const shell of shells) budget.force(shell);
   const items = comments.map((comment, index) =>
-    budget.take(comment.html) ? renderItem(comment, input, comment.html) : (shells[index] as string),
+    !comment.textLeftOut && budget.take(comment.html)
+      ? renderItem(comment, input, comment.html)
+      : (shells[index] as string),
   );
   return `${[head, ...items].join('\n')}\n${tail}`;
 }

@@ -1,4 +1,5 @@
 import type { ListedComment } from '../domain/comment.js';
+import { limits } from '../domain/limits.js';
 import type { FeedComment } from '../domain/rss-feed.js';
 import type { CommentRepository } from './comment-repository.js';
 import type { StoredPage } from './list-page.js';
@@ -13,10 +14,12 @@ export interface CachedRepositories {
 
 /** Bytes kept across all cached pages: a tenth of a 512 MB function. */
 const maxPageBytes = 48 * 1024 * 1024;
-/** Bytes kept across all cached recent lists (one per `count` asked for, 1 to 50). */
+/** Bytes kept for the cached recent list (the newest 50, whatever `count` was asked for). */
 const maxRecentBytes = 8 * 1024 * 1024;
 /** Bytes kept across all cached page feeds (one per page, 50 comments at most). */
 const maxFeedBytes = 8 * 1024 * 1024;
+/** What the cached recent read holds: the most any `count` asks for. */
+const recentRead = Math.max(limits.recentCountMax, limits.feedItemsMax);
 /** Articles remembered as written to. */
 const maxWrittenArticles = 10_000;
 /** What a listed comment holds besides its text and HTML: ids, names, link, flags. */
@@ -117,10 +120,13 @@ export function cacheListReads(
         if (recentlyWritten(url)) return comments.pageFeed(url, { consistent: true });
         return feeds.get(url, async () => frozen(await comments.pageFeed(url)));
       },
-      recent: (count) =>
-        now() - lastWriteAt < ttlMs
-          ? comments.recent(count)
-          : recent.get(String(count), async () => frozen(await comments.recent(count))),
+      // One read serves every `count` (and the site feed): the newest 50, sliced. A `count` per read would
+      // let a caller cycling through 1..50 make every request a read.
+      recent: async (count) => {
+        if (now() - lastWriteAt < ttlMs) return comments.recent(count);
+        const newest = await recent.get('newest', async () => frozen(await comments.recent(recentRead)));
+        return newest.length <= count ? newest : frozen(newest.slice(0, count));
+      },
       insert: (comment, guards) => writing(comment.url, () => comments.insert(comment, guards)),
       vote: (target, voterHash, like) => writing(target.url, () => comments.vote(target, voterHash, like)),
     },

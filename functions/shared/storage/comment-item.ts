@@ -1,16 +1,21 @@
 import type { CommentStatus, ListedComment, StoredComment } from '../domain/comment.js';
-import { recentIndexAttributes } from './table-definition.js';
+import { cardAttributes, legacyRecentIndex } from './table-definition.js';
 import { attributes, entities, keys, likeSortValue, rootsPartition, statusPartition } from './keys.js';
 import { storedCount } from './stored-count.js';
 
-/** Attributes read back by list and recent: the stored comment minus ua and ipHash (what the recent index copies). */
-export const listedAttributes = recentIndexAttributes;
+/** A comment's texts: the raw text and its rendered HTML, the only large part of a comment. */
+export const textAttributes = ['orig', 'html'] as const;
 
-/**
- * Attributes read back from the base table (threads, a parent): the listed ones and `type`, which the
- * recent index does not copy (adding it there would mean rebuilding that index).
- */
-export const threadAttributes = [...listedAttributes, 'type'] as const;
+/** Attributes read back by lists: the card (what the card indexes copy) and the texts; never the user agent. */
+export const listedAttributes = [...cardAttributes, ...textAttributes] as const;
+
+/** Attributes read back from the base table (threads, a parent): the listed ones. */
+export const threadAttributes = listedAttributes;
+
+/** What one comment's texts weigh as stored: the UTF-8 bytes of `orig` and `html`. */
+export function textBytesOf(comment: { readonly orig: string; readonly html: string }): number {
+  return Buffer.byteLength(comment.orig) + Buffer.byteLength(comment.html);
+}
 
 /** The thread attributes but the texts (`orig`, `html`): a comment's shell, for a list with no room left. */
 export const shellAttributes = threadAttributes.filter((name) => name !== 'orig' && name !== 'html');
@@ -23,8 +28,9 @@ export const shellAttributes = threadAttributes.filter((name) => name !== 'orig'
 export const replyNotifiedAttribute = 'replyNotified';
 
 /**
- * The index attributes of a comment in `status`: the recent index's status partition for every comment,
- * and for a root its roots-index partition (by status, pinned or not).
+ * The index attributes of a comment in `status`: the keys of its card index (approved-by-time when
+ * approved, held-by-time when waiting or spam), and for a root its roots-index partition (by status,
+ * pinned or not).
  */
 export function indexAttributes(comment: {
   url: string;
@@ -33,9 +39,13 @@ export function indexAttributes(comment: {
   status: CommentStatus;
   sticky: boolean;
 }): Record<string, string> {
+  const [partition, sort] =
+    comment.status === 'approved'
+      ? [attributes.approvedPk, attributes.approvedSk]
+      : [attributes.heldPk, attributes.heldSk];
   return {
-    [attributes.recentPk]: statusPartition(comment.status),
-    [attributes.recentSk]: comment.id,
+    [partition]: statusPartition(comment.status),
+    [sort]: comment.id,
     ...(comment.rid === undefined
       ? { [attributes.rootsPk]: rootsPartition(comment.url, comment.status, comment.sticky) }
       : {}),
@@ -43,9 +53,23 @@ export function indexAttributes(comment: {
 }
 
 /**
+ * The index attributes a comment in `status` must not carry: the other card index's keys (a status
+ * change moves a comment from one to the other), and layout 2's `recent` keys (legacyRecentIndex).
+ */
+export function staleIndexAttributes(status: CommentStatus): string[] {
+  return [
+    ...(status === 'approved'
+      ? [attributes.heldPk, attributes.heldSk]
+      : [attributes.approvedPk, attributes.approvedSk]),
+    legacyRecentIndex.partitionKey,
+    legacyRecentIndex.sortKey,
+  ];
+}
+
+/**
  * The DynamoDB item of a comment, at the key its status gives it (keys.ts). Every comment carries the
- * recent-index keys of its status, so the approved partition is the site's recent comments and the
- * others are the moderation queues; roots also carry their roots-index partition and their like sort
+ * card-index keys of its status (approved-by-time: the site's recent comments; held-by-time: the
+ * moderation queues) and `textBytes`, what its texts weigh; roots also carry their roots-index partition and their like sort
  * value (which only a vote moves after this, with `ADD`). `contentHash` names its duplicate mark, removed with
  * the comment.
  */
@@ -57,6 +81,7 @@ export function toCommentItem(comment: StoredComment, contentHash?: string): Rec
     [attributes.commentId]: id,
     ...fields,
     ...(contentHash ? { contentHash } : {}),
+    [attributes.textBytes]: textBytesOf(comment),
     ...indexAttributes(comment),
     ...(comment.rid === undefined ? { [attributes.likeSort]: likeSortValue(comment.like, id) } : {}),
   };

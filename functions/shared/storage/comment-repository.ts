@@ -2,15 +2,9 @@ import { newUlid } from '../domain/new-ulid.js';
 import { type DynamoDBDocumentClient, GetCommand, NumberValue, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { ListedComment, StoredComment } from '../domain/comment.js';
 import { fromCommentItem, threadAttributes } from './comment-item.js';
-import {
-  attributes,
-  entities,
-  indexNames,
-  keys,
-  likeSortStep,
-  parseCommentSk,
-  statusPartition,
-} from './keys.js';
+import { queryCards, withTexts } from './card-index.js';
+import { readBesideLayoutCheck } from './layout.js';
+import { attributes, entities, indexNames, keys, likeSortStep, parseCommentSk } from './keys.js';
 import { createListPage, type ListPage } from './list-page.js';
 import { createPageFeed, type PageFeed } from './page-feed.js';
 import { projection } from './projection.js';
@@ -41,7 +35,10 @@ export interface CommentLocation extends CommentRef {
 export interface CommentRepository {
   /** A page of an article's threads (list-page.ts, where its requests are sent). */
   readonly listPage: ListPage;
-  /** The site's `count` newest approved comments, newest first. */
+  /**
+   * The site's `count` newest approved comments, newest first: their cards from approved-by-time, then
+   * their texts while a budget of bytes allows (card-index.ts); past it, marked `textLeftOut`.
+   */
   recent(count: number): Promise<readonly ListedComment[]>;
   /** The newest approved comments of one page, for its feed (page-feed.ts, where its request is sent). */
   readonly pageFeed: PageFeed;
@@ -76,27 +73,11 @@ export function createCommentRepository(
     pageFeed: createPageFeed(client, tableName, ensureLayout),
 
     async recent(count) {
-      const comments: ListedComment[] = [];
-      let startKey: Record<string, unknown> | undefined;
-      do {
-        const output = await client.send(
-          new QueryCommand({
-            TableName: tableName,
-            IndexName: indexNames.recent,
-            KeyConditionExpression: '#partition = :approved',
-            ExpressionAttributeNames: { '#partition': attributes.recentPk },
-            ExpressionAttributeValues: { ':approved': statusPartition('approved') },
-            // ULID sort keys: descending order is newest first, and Limit stops the read there. A Query
-            // stops at 1 MB too: large comments take more than one to reach `count`.
-            ScanIndexForward: false,
-            Limit: count - comments.length,
-            ExclusiveStartKey: startKey,
-          }),
-        );
-        comments.push(...(output.Items ?? []).map(fromCommentItem));
-        startKey = output.LastEvaluatedKey;
-      } while (startKey && comments.length < count);
-      return comments;
+      // The card index exists, filled, only in this layout: an unmigrated table answers 503.
+      const cards = await readBesideLayoutCheck(ensureLayout, () =>
+        queryCards(client, tableName, 'approved', count),
+      );
+      return withTexts(client, tableName, cards);
     },
 
     async find(ref, options = {}) {

@@ -27,7 +27,10 @@ export const commentSkPrefixes = { visible: 'C#', held: 'H#' } as const;
 /** Sorts after every id character: the upper end of a thread's range. */
 const rangeEnd = '\uffff';
 
-/** Partition value of the recent index for a status: one Query returns the newest comments of it. */
+/**
+ * Partition value of a status in its card index (approved-by-time for approved comments, held-by-time for
+ * waiting and spam): one Query returns the newest comments of that status.
+ */
 export const statusPartition = (status: CommentStatus) => `STATUS#${status}`;
 
 /**
@@ -209,8 +212,12 @@ export const attributes = {
   pk: tableDefinition.partitionKey,
   sk: tableDefinition.sortKey,
   expiresAt: tableDefinition.timeToLiveAttribute,
-  recentPk: tableDefinition.indexes.recent.partitionKey,
-  recentSk: tableDefinition.indexes.recent.sortKey,
+  approvedPk: tableDefinition.indexes.recent.partitionKey,
+  approvedSk: tableDefinition.indexes.recent.sortKey,
+  heldPk: tableDefinition.indexes.held.partitionKey,
+  heldSk: tableDefinition.indexes.held.sortKey,
+  /** The UTF-8 bytes of a comment's text and HTML (`orig`, `html`), in its card. */
+  textBytes: 'textBytes',
   commentId: tableDefinition.indexes.byId.partitionKey,
   rootsPk: tableDefinition.indexes.rootsByTime.partitionKey,
   likeSort: tableDefinition.indexes.rootsByLike.sortKey,
@@ -221,6 +228,7 @@ export const attributes = {
 /** Index names. */
 export const indexNames = {
   recent: tableDefinition.indexes.recent.name,
+  held: tableDefinition.indexes.held.name,
   byId: tableDefinition.indexes.byId.name,
   rootsByTime: tableDefinition.indexes.rootsByTime.name,
   rootsByLike: tableDefinition.indexes.rootsByLike.name,

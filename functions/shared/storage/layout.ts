@@ -43,3 +43,18 @@ export function createLayoutCheck(client: DynamoDBDocumentClient, tableName: str
   };
   return once(check);
 }
+
+/**
+ * Runs `read` beside `ensureLayout` (one round trip, not two, on an instance's first read) and answers its
+ * result, but a failed check wins over the read's own failure: on a table not yet migrated, an index the
+ * read needs may be missing or empty, and the answer must be the 503 that names the migration.
+ */
+export async function readBesideLayoutCheck<T>(
+  ensureLayout: () => Promise<void>,
+  read: () => Promise<T>,
+): Promise<T> {
+  const [checked, result] = await Promise.allSettled([ensureLayout(), read()]);
+  if (checked.status === 'rejected') throw checked.reason;
+  if (result.status === 'rejected') throw result.reason;
+  return result.value;
+}

@@ -1,9 +1,14 @@
 import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { type CommentStatus, isRoot, type ListedComment } from '../domain/comment.js';
 import { commentEvent, outboxPut } from './outbox-event.js';
-import { indexAttributes, replyNotifiedAttribute } from './comment-item.js';
+import {
+  indexAttributes,
+  replyNotifiedAttribute,
+  staleIndexAttributes,
+  textBytesOf,
+} from './comment-item.js';
 import { combine, contribution, counterUpdates, noDelta } from './counter-deltas.js';
-import { entities, keys } from './keys.js';
+import { attributes, entities, keys } from './keys.js';
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
@@ -74,9 +79,15 @@ export function moderationItems(
       : []),
     ...(event ? [outboxPut(tableName, event)] : []),
   ];
-  // The recent index follows the status, a root's roots index its status and pin.
+  // The card indexes follow the status, a root's roots index its status and pin.
   const index =
     statusChanges || change.sticky !== undefined ? indexAttributes({ ...comment, status, sticky }) : {};
+  // A status change takes the comment out of the other card index (and layout 2's recent index).
+  const stale = statusChanges ? staleIndexAttributes(status) : [];
+  // New text, new weight: the cards tell readers what the texts cost.
+  const text = change.text
+    ? { orig: change.text.orig, html: change.text.html, [attributes.textBytes]: textBytesOf(change.text) }
+    : {};
 
   if (movesKey(comment, change)) {
     if (!stored) throw new Error(`moving comment ${comment.id} needs its item as read`);
@@ -109,10 +120,10 @@ export function moderationItems(
         Put: {
           TableName: tableName,
           Item: {
-            ...stored,
+            ...Object.fromEntries(Object.entries(stored).filter(([name]) => !stale.includes(name))),
             ...keys.comment({ ...comment, status }),
             status,
-            ...(change.text ? { orig: change.text.orig, html: change.text.html } : {}),
+            ...text,
             ...(change.sticky === undefined ? {} : { sticky }),
             ...index,
             // The mark moves with the item (`stored`); an approval that tells the parent's author sets it.
@@ -127,7 +138,7 @@ export function moderationItems(
 
   const sets = Object.entries({
     ...(statusChanges ? { status } : {}),
-    ...(change.text ? { orig: change.text.orig, html: change.text.html } : {}),
+    ...text,
     ...(change.sticky === undefined ? {} : { sticky }),
     ...index,
   });
@@ -138,12 +149,15 @@ export function moderationItems(
       Update: {
         TableName: tableName,
         Key: keys.comment(comment),
-        UpdateExpression: `SET ${sets.map((_, i) => `#a${i} = :a${i}`).join(', ')}`,
+        UpdateExpression:
+          `SET ${sets.map((_, i) => `#a${i} = :a${i}`).join(', ')}` +
+          (stale.length > 0 ? ` REMOVE ${stale.map((_, i) => `#r${i}`).join(', ')}` : ''),
         // Never create a bare item for a comment deleted meanwhile, nor count or index it from a stale status;
         // a root's roots-index partition is rebuilt from its pin as read, so a pin meanwhile refuses it too.
         ConditionExpression: `attribute_exists(pk) AND #status = :read${rootsIndexed ? ` AND ${pinnedAs(comment.sticky)}` : ''}`,
         ExpressionAttributeNames: {
           ...Object.fromEntries(sets.map(([name], i) => [`#a${i}`, name])),
+          ...Object.fromEntries(stale.map((name, i) => [`#r${i}`, name])),
           '#status': 'status',
           ...(rootsIndexed ? { '#sticky': 'sticky' } : {}),
         },

@@ -1,16 +1,13 @@
 import { newUlid } from '../domain/new-ulid.js';
-import {
-  type DynamoDBDocumentClient,
-  GetCommand,
-  QueryCommand,
-  type QueryCommandOutput,
-} from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { type CommentStatus, isRoot, type ListedComment, newestFirstById } from '../domain/comment.js';
 import { readCommentRange } from './article-comments.js';
 import { batchGet, keyId } from './batch-get.js';
 import type { CommentRef } from './comment-repository.js';
 import { fromCommentItem, listedAttributes, replyNotifiedAttribute } from './comment-item.js';
-import { attributes, indexNames, type Key, keys, statusPartition, threadRange } from './keys.js';
+import { type Card, queryCards, withTexts } from './card-index.js';
+import { readBesideLayoutCheck } from './layout.js';
+import { attributes, type Key, keys, threadRange } from './keys.js';
 import {
   type ModeratedComment,
   type ModerationChange,
@@ -42,12 +39,16 @@ export interface ModerationRepository {
    * is conditioned on that status: a link from a mail deletes only what the owner saw.
    */
   remove(ref: CommentRef, expected?: { readonly status: CommentStatus }): Promise<number | 'conflict'>;
-  /** Every comment of `status`, newest first, texts included: for a search, which must see them all. */
+  /**
+   * Every comment of `status`, newest first, texts included (their cards from the card index, then the
+   * items): for a search, which must see them all.
+   */
   listByStatus(status: CommentStatus): Promise<ListedComment[]>;
   /**
-   * Comments `first` to `first + count - 1` of the queues of `statuses` merged, newest first: the index keys
-   * of each queue up to the page's end, then the page's comments alone, so that the comments a page skips
-   * cost their keys and not their texts. A comment deleted between the two reads is left out.
+   * Comments `first` to `first + count - 1` of the queues of `statuses` merged, newest first: the cards of
+   * each queue up to the page's end, then the page's texts within a budget of bytes (card-index.ts), so
+   * that neither the comments a page skips nor the size of its own can make it expensive. A comment deleted
+   * between the two reads is left out.
    */
   pageByStatus(statuses: readonly CommentStatus[], first: number, count: number): Promise<ListedComment[]>;
   /** How many comments of each status the site has (from its counters). */
@@ -70,6 +71,9 @@ const moderated = (item: Record<string, unknown>): ModeratedComment => {
   };
 };
 
+/** The table key of a card. */
+const cardKey = (card: Card): Key => ({ pk: String(card[attributes.pk]), sk: String(card[attributes.sk]) });
+
 /**
  * Builds the moderation repository on `client` and `tableName`; `ensureLayout` runs before each read, `now`
  * (milliseconds since the epoch) times approvals and tombstones.
@@ -82,33 +86,6 @@ export function createModerationRepository(
 ): ModerationRepository {
   const readItem = async (key: Key) =>
     (await client.send(new GetCommand({ TableName: tableName, Key: key, ConsistentRead: true }))).Item;
-
-  /**
-   * The items of `status`'s queue (the recent index's partition), newest first, with the attributes
-   * `names`: the newest `limit` of them, or all without a limit.
-   */
-  const readQueue = async (status: CommentStatus, names: readonly string[], limit?: number) => {
-    const items: Record<string, unknown>[] = [];
-    let startKey: QueryCommandOutput['LastEvaluatedKey'];
-    do {
-      const output = await client.send(
-        new QueryCommand({
-          TableName: tableName,
-          IndexName: indexNames.recent,
-          KeyConditionExpression: '#partition = :status',
-          ...projection(names, { '#partition': attributes.recentPk }),
-          ExpressionAttributeValues: { ':status': statusPartition(status) },
-          // Newest first, as the moderation list shows them; a page reads no further than it shows.
-          ScanIndexForward: false,
-          ExclusiveStartKey: startKey,
-          ...(limit === undefined ? {} : { Limit: limit - items.length }),
-        }),
-      );
-      items.push(...(output.Items ?? []));
-      startKey = output.LastEvaluatedKey;
-    } while (startKey && (limit === undefined || items.length < limit));
-    return items;
-  };
 
   return {
     async get(ref) {
@@ -168,35 +145,31 @@ export function createModerationRepository(
     },
 
     async listByStatus(status) {
-      return (await readQueue(status, listedAttributes)).map(fromCommentItem);
+      // The card indexes exist, filled, only in this layout: an unmigrated table answers 503.
+      const cards = await readBesideLayoutCheck(ensureLayout, () => queryCards(client, tableName, status));
+      // A search through the texts reads them all: an administrator's request, never a visitor's.
+      const found = await batchGet(client, tableName, cards.map(cardKey), listedAttributes);
+      return cards.flatMap((card) => {
+        const item = found.get(keyId(cardKey(card)));
+        return item ? [fromCommentItem(item)] : [];
+      });
     },
 
     async pageByStatus(statuses, first, count) {
       const end = first + count;
-      // The keys alone: the index holds each comment's texts too, and only the page's are read.
-      const queues = await Promise.all(
-        statuses.map((status) => readQueue(status, [attributes.pk, attributes.sk, attributes.recentSk], end)),
+      // The cards up to the page's end, from each status's card index (held-by-time for the queues).
+      const queues = await readBesideLayoutCheck(ensureLayout, () =>
+        Promise.all(statuses.map((status) => queryCards(client, tableName, status, end))),
       );
       const page = queues
         .flat()
-        .map((item) => ({
-          pk: String(item[attributes.pk]),
-          sk: String(item[attributes.sk]),
-          id: String(item[attributes.recentSk]),
-        }))
+        .map((card) => ({ card, id: String(card[attributes.commentId]) }))
         .sort(newestFirstById)
-        .slice(first, end);
+        .slice(first, end)
+        .map(({ card }) => card);
       if (page.length === 0) return [];
-      const found = await batchGet(
-        client,
-        tableName,
-        page.map(({ pk, sk }) => ({ pk, sk })),
-        listedAttributes,
-      );
-      return page.flatMap((key) => {
-        const item = found.get(keyId(key));
-        return item ? [fromCommentItem(item)] : [];
-      });
+      // Then the page's texts, within a budget of bytes: the rest are shown without theirs.
+      return withTexts(client, tableName, page);
     },
 
     async queueSizes() {

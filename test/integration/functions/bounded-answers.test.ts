@@ -176,6 +176,9 @@ describe('answers bounded whatever the article holds', { timeout: 120_000 }, () 
 
   it('keeps the feeds of maximum-size comments within the limit, the site feed with every item, texts left out past the budget', async () => {
     await storeMany(50, (i) => ({ url: `/feed-${i % 2}` }));
+    // And the newest, a common comment: the site feed reads texts within a budget of bytes that no
+    // maximum-size comment fits in, and this one does.
+    await store({ url: '/feed-1', orig: 'A common comment', html: '<p>A common comment</p>\n' });
     const feed = async (query: string) => {
       const result = await handler(buildEvent({ path: '/api/comment/rss', query }), testContext);
       return { bytes: Buffer.byteLength(JSON.stringify(result)), feed: parseRss(result.body) };

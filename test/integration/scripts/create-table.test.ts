@@ -2,7 +2,7 @@ import { DescribeTableCommand, DescribeTimeToLiveCommand } from '@aws-sdk/client
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   byIdIndexAttributes,
-  recentIndexAttributes,
+  cardAttributes,
   tableDefinition,
 } from '../../../functions/shared/storage/table-definition.js';
 import { ensureTable } from '../../../scripts/create-table.js';
@@ -36,21 +36,24 @@ describe('ensureTable', () => {
     expect(description.BillingModeSummary?.BillingMode).toBe('PAY_PER_REQUEST');
   });
 
-  it('creates the recent and by-id indexes with their INCLUDE projections, and the keys-only roots indexes, when the table is new', async () => {
+  it('creates the card and by-id indexes with their INCLUDE projections, and the keys-only roots indexes, when the table is new', async () => {
     const description = await describeTable();
     const indexes = Object.fromEntries(
       (description.GlobalSecondaryIndexes ?? []).map((index) => [index.IndexName, index]),
     );
 
-    const recent = indexes[tableDefinition.indexes.recent.name];
-    expect(recent?.KeySchema).toEqual([
-      { AttributeName: 'recentPk', KeyType: 'HASH' },
-      { AttributeName: 'recentSk', KeyType: 'RANGE' },
-    ]);
-    expect(recent?.Projection?.ProjectionType).toBe('INCLUDE');
-    expect([...(recent?.Projection?.NonKeyAttributes ?? [])].sort()).toEqual(
-      [...recentIndexAttributes].sort(),
-    );
+    for (const [name, keys] of [
+      [tableDefinition.indexes.recent.name, ['approvedPk', 'approvedSk']],
+      [tableDefinition.indexes.held.name, ['heldPk', 'heldSk']],
+    ] as const) {
+      const cards = indexes[name];
+      expect(cards?.KeySchema).toEqual([
+        { AttributeName: keys[0], KeyType: 'HASH' },
+        { AttributeName: keys[1], KeyType: 'RANGE' },
+      ]);
+      expect(cards?.Projection?.ProjectionType).toBe('INCLUDE');
+      expect([...(cards?.Projection?.NonKeyAttributes ?? [])].sort()).toEqual([...cardAttributes].sort());
+    }
 
     const byId = indexes[tableDefinition.indexes.byId.name];
     expect(byId?.KeySchema).toEqual([{ AttributeName: 'commentId', KeyType: 'HASH' }]);
@@ -69,7 +72,7 @@ describe('ensureTable', () => {
       { AttributeName: 'likeSort', KeyType: 'RANGE' },
     ]);
     expect(byLike?.Projection?.ProjectionType).toBe('KEYS_ONLY');
-    expect(Object.keys(indexes)).toHaveLength(4);
+    expect(Object.keys(indexes)).toHaveLength(5);
   });
 
   it('enables time to live on the expiry attribute when the table is new', async () => {

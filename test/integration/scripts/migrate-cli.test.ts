@@ -78,7 +78,7 @@ describe('npm run migrate', () => {
     expect(stdout).toContain('replies to move: 7');
     expect(stdout).toContain('roots to index: 9');
     expect(stdout).toContain('pages to recount: 2');
-    expect(stdout).toContain('the table would then be marked as layout 2');
+    expect(stdout).toContain('the table would then be marked as layout 3');
     expect(await itemsOf(client, table.tableName)).toEqual(before);
   });
 
@@ -92,13 +92,14 @@ describe('npm run migrate', () => {
     expect(first.stderr).toContain('Recounting pages: 3/3');
     expect(first.stdout).toContain('replies moved: 7');
     expect(first.stdout).toContain('roots indexed: 9');
+    expect(first.stdout).toContain('replies indexed: 0');
     expect(first.stdout).toContain('pages recounted: 2');
     expect(first.stdout).toContain('errors: 0');
-    expect(first.stdout).toContain('table marked as layout 2: the functions accept comment writes again');
+    expect(first.stdout).toContain('table marked as layout 3: the functions accept comment writes again');
     expect(second.code).toBe(0);
     expect(second.stdout).toContain('replies moved: 0');
-    expect(second.stdout).toContain('already in layout 2: 19 (7 replies, 9 roots, 3 pages)');
-    expect(second.stdout).toContain('table already marked as layout 2');
+    expect(second.stdout).toContain('already in layout 3: 19 (7 replies, 9 roots, 3 pages)');
+    expect(second.stdout).toContain('table already marked as layout 3');
   });
 
   // Independent of the rest and of each other: these two run side by side.

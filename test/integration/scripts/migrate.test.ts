@@ -14,6 +14,7 @@ import {
   v1Ip,
   v1Urls,
 } from '../../support/layout-v1.js';
+import { rewriteAsLayout2 } from '../../support/layout-v2.js';
 import { createLocalApi } from '../../support/local-services.js';
 import { createTestTable, type TestTable } from '../../support/test-table.js';
 
@@ -94,14 +95,23 @@ function likeSortOf(like: number, id: string): NumberValue {
   return NumberValue.from((BigInt(like) * 2n ** 96n + (ulid >> 32n)).toString());
 }
 
-/** Where layout 2 keeps each comment of a 0.1.0 table, as the layout describes it; the rest as it was. */
+/** Where layout 3 keeps each comment of a 0.1.0 table, as the layout describes it; the rest as it was. */
 function expectedAfterMigration(before: Item[]): Item[] {
   return before.map((item) => {
     if (item.entity !== 'comment') return item;
+    const { recentPk: _pk, recentSk: _sk, ...kept } = item;
     const { url, commentId: id, rid, status } = item as Record<string, string>;
-    if (rid !== undefined) return { ...item, sk: `${status === 'approved' ? 'C' : 'H'}#${rid}#${id}` };
+    // Its card-index keys (approved-by-time or held-by-time), what its texts weigh, no layout 2 recent keys.
+    const carded = {
+      ...kept,
+      ...(status === 'approved'
+        ? { approvedPk: 'STATUS#approved', approvedSk: id }
+        : { heldPk: `STATUS#${status}`, heldSk: id }),
+      textBytes: Buffer.byteLength(String(item.orig)) + Buffer.byteLength(String(item.html)),
+    };
+    if (rid !== undefined) return { ...carded, sk: `${status === 'approved' ? 'C' : 'H'}#${rid}#${id}` };
     return {
-      ...item,
+      ...carded,
       rootsPk: `R#${status}#${item.sticky === true ? 'pinned' : 'flow'}#${url}`,
       // The like count times 2^96, plus the top 96 bits of the ULID.
       likeSort: likeSortOf(Number(item.like ?? 0), String(id)),
@@ -216,6 +226,7 @@ describe('npm run migrate on a table written by 0.1.0', () => {
       scanned: v1Items.length,
       repliesMoved: 7,
       rootsIndexed: 9,
+      repliesIndexed: 0,
       pagesRecounted: 2,
       already: { replies: 0, roots: 0, pages: 1 },
       errors: [],
@@ -233,6 +244,7 @@ describe('npm run migrate on a table written by 0.1.0', () => {
       scanned: v1Items.length,
       repliesMoved: 7,
       rootsIndexed: 9,
+      repliesIndexed: 0,
       pagesRecounted: 2,
       already: { replies: 0, roots: 0, pages: 1 },
       errors: [],
@@ -246,7 +258,7 @@ describe('npm run migrate on a table written by 0.1.0', () => {
     };
     const expected = expectedAfterMigration(v1Items)
       .map((item) => (item.sk === 'PAGE' ? { ...item, ...pageCounts[String(item.pk)] } : item))
-      .map((item) => (item.pk === 'SITE' ? { ...item, layout: 2 } : item));
+      .map((item) => (item.pk === 'SITE' ? { ...item, layout: 3 } : item));
     expect(await scan(client, table.tableName)).toEqual(sorted(expected));
     const site = v1Items.find((item) => item.pk === 'SITE');
     expect(site).toMatchObject({ comments: 11, waiting: 3, spam: 2 });
@@ -431,9 +443,9 @@ describe('npm run migrate on a table written by 0.1.0', () => {
     expect(await counts()).toEqual(envelope([9, 2, 1]));
   });
 
-  it('changes nothing when run again, and reports everything as already in layout 2', async () => {
+  it('changes nothing when run again, and reports everything as already in layout 3', async () => {
     await migrate(table, client);
-    // The site goes on in layout 2 before the second run: a new root, and a reply to a 0.1.0 root.
+    // The site goes on in layout 3 before the second run: a new root, and a reply to a 0.1.0 root.
     expect((await post({ comment: 'After the migration', nick: 'Sam', url: a })).status).toBe(200);
     const c1 = get('c1');
     expect(
@@ -447,6 +459,7 @@ describe('npm run migrate on a table written by 0.1.0', () => {
       scanned: before.length,
       repliesMoved: 0,
       rootsIndexed: 0,
+      repliesIndexed: 0,
       pagesRecounted: 0,
       already: { replies: 8, roots: 10, pages: 3 },
       errors: [],
@@ -554,14 +567,14 @@ describe('npm run migrate on a local table made before the roots indexes', () =>
     await table?.drop();
   });
 
-  it('refuses to run against a deployed table without them, naming the two deploys', async () => {
+  it('refuses to run against a deployed table without them, naming the four deploys', async () => {
     await expect(
       runMigration(
         { client, admin: table.client, tableName: table.tableName },
         { dryRun: false, local: false },
       ),
     ).rejects.toThrow(
-      /roots-by-time, roots-by-like.*`npx cdk deploy -c rootsByLikeIndex=false`, then `npx cdk deploy`/,
+      /roots-by-time, roots-by-like, approved-by-time, held-by-time: .*4 times, one index each: `npx cdk deploy -c upgradeIndexes=1`, then `npx cdk deploy -c upgradeIndexes=2`, then `npx cdk deploy -c upgradeIndexes=3`, then `npx cdk deploy -c upgradeIndexes=4`; then run `npm run migrate` again, and last `npx cdk deploy`/,
     );
     expect(await indexNames(table.tableName)).toEqual(['by-id ACTIVE', 'recent ACTIVE']);
   });
@@ -569,7 +582,12 @@ describe('npm run migrate on a local table made before the roots indexes', () =>
   it('names them on a dry run without creating them', async () => {
     const outcome = await migrate(table, client, { dryRun: true });
 
-    expect(outcome.indexesCreated).toEqual(['roots-by-time', 'roots-by-like']);
+    expect(outcome.indexesCreated).toEqual([
+      'roots-by-time',
+      'roots-by-like',
+      'approved-by-time',
+      'held-by-time',
+    ]);
     expect(await indexNames(table.tableName)).toEqual(['by-id ACTIVE', 'recent ACTIVE']);
   });
 
@@ -577,12 +595,14 @@ describe('npm run migrate on a local table made before the roots indexes', () =>
     const outcome = await migrate(table, client);
 
     expect(outcome).toMatchObject({
-      indexesCreated: ['roots-by-time', 'roots-by-like'],
+      indexesCreated: ['roots-by-time', 'roots-by-like', 'approved-by-time', 'held-by-time'],
       errors: [],
       site: 'marked',
     });
     expect(await indexNames(table.tableName)).toEqual([
+      'approved-by-time ACTIVE',
       'by-id ACTIVE',
+      'held-by-time ACTIVE',
       'recent ACTIVE',
       'roots-by-like ACTIVE',
       'roots-by-time ACTIVE',
@@ -620,7 +640,9 @@ describe('npm run migrate on a local table made before the roots indexes', () =>
       await ensureTable(table.client, old);
 
       expect(await indexNames(old)).toEqual([
+        'approved-by-time ACTIVE',
         'by-id ACTIVE',
+        'held-by-time ACTIVE',
         'recent ACTIVE',
         'roots-by-like ACTIVE',
         'roots-by-time ACTIVE',
@@ -628,5 +650,77 @@ describe('npm run migrate on a local table made before the roots indexes', () =>
     } finally {
       await table.client.send(new DeleteTableCommand({ TableName: old }));
     }
+  });
+});
+
+describe('npm run migrate on a table written by 0.2 (item layout 2)', () => {
+  let table: TestTable;
+  let client: DynamoDBDocumentClient;
+  let migrated: Item[];
+
+  // A 0.1.0 table migrated to layout 3 and written back as 0.2 left it: the same comments, in place.
+  beforeAll(async () => {
+    table = await createTestTable();
+    ({ client } = await seededTable(table));
+    await migrate(table, client);
+    migrated = await scan(client, table.tableName);
+    await rewriteAsLayout2(client, table.tableName);
+  });
+  afterAll(async () => {
+    client?.destroy();
+    await table?.drop();
+  });
+
+  it('answers 503 naming npm run migrate to the recent list and the moderation queue until it has run', async () => {
+    const api = createLocalApi(table, env);
+    const auth = { authorization: `Bearer ${token}` };
+    await api.services.admins.save({
+      ...administrator,
+      displayName: 'The Admin',
+      passwordHash: 'not used: the token is signed here',
+      createdAt: 0,
+    });
+
+    const recent = await api.call({ path: '/api/comment', query: 'type=recent&count=4' });
+    const queue = await api.call({ path: '/api/comment', query: 'type=list&status=waiting', headers: auth });
+
+    for (const answer of [recent, queue]) {
+      expect(answer.status).toBe(503);
+      expect(answer.body.errmsg).toContain('npm run migrate');
+    }
+  });
+
+  it('counts on a dry run every comment to index, and writes nothing', async () => {
+    const before = await scan(client, table.tableName);
+
+    const outcome = await migrate(table, client, { dryRun: true });
+
+    expect(outcome).toMatchObject({
+      repliesMoved: 0,
+      rootsIndexed: 9,
+      repliesIndexed: 7,
+      pagesRecounted: 0,
+      already: { replies: 0, roots: 0, pages: 3 },
+      errors: [],
+      site: 'would-mark',
+    });
+    expect(await scan(client, table.tableName)).toEqual(before);
+  });
+
+  it('gives every comment its card keys and textBytes, drops its recent keys, and marks layout 3; a rerun changes nothing', async () => {
+    const outcome = await migrate(table, client);
+    const after = await scan(client, table.tableName);
+    const again = await migrate(table, client);
+
+    expect(outcome).toMatchObject({ rootsIndexed: 9, repliesIndexed: 7, errors: [], site: 'marked' });
+    // The administrator the first test saved aside, the table is as a migration from 0.1.0 left it.
+    expect(after.filter((item) => !String(item.pk).startsWith('ADMIN#'))).toEqual(migrated);
+    expect(after.some((item) => 'recentPk' in item || 'recentSk' in item)).toBe(false);
+    expect(again).toMatchObject({ rootsIndexed: 0, repliesIndexed: 0, already: { replies: 7, roots: 9 } });
+    expect(await scan(client, table.tableName)).toEqual(after);
+    const api = createLocalApi(table, env);
+    const recent = await api.call({ path: '/api/comment', query: 'type=recent&count=4' });
+    expect(recent.status).toBe(200);
+    expect(recent.body.data).toHaveLength(4);
   });
 });

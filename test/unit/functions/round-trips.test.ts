@@ -51,24 +51,6 @@ const call = async (spec: EventSpec) => {
   return { status: response.statusCode, body: JSON.parse(response.body) };
 };
 
-const storedComment = (id: string, extra: Record<string, unknown> = {}) => ({
-  pk: 'URL#/p',
-  sk: `C#${id}`,
-  commentId: id,
-  url: '/p',
-  nick: 'Ann',
-  mail: 'ann@example.com',
-  link: '',
-  browser: 'Chrome120.0',
-  os: 'Linux',
-  orig: 'hi',
-  html: '<p>hi</p>\n',
-  status: 'approved',
-  like: 0,
-  insertedAt: 1_700_000_000_000,
-  ...extra,
-});
-
 const listedProjection = {
   ProjectionExpression: listedAttributeNames.map((_, i) => `#p${i}`).join(', '),
   ExpressionAttributeNames: {
@@ -123,7 +105,7 @@ const heldSpanQuery = (first: string, last: string) => rangeQuery(`H#${first}#`,
 
 /** An article with a pinned root, three roots, an approved and a held reply, and a waiting root. */
 const articleItems = () => [
-  { pk: 'SITE', sk: 'SITE', entity: 'site', layout: 2, comments: 5, waiting: 2 },
+  { pk: 'SITE', sk: 'SITE', entity: 'site', layout: 3, comments: 5, waiting: 2 },
   { pk: 'URL#/p', sk: 'PAGE', entity: 'page', comments: 5, roots: 4, held: 2, heldRoots: 1 },
   commentItem('/p', '01A'),
   commentItem('/p', '01C', { nick: 'Cy' }),
@@ -330,15 +312,27 @@ describe('DynamoDB round trips per operation', () => {
     expect(ddb.commandCalls(GetCommand)[0]?.args[0].input.Key).toEqual({ pk: 'SITE', sk: 'SITE' });
   });
 
-  it('reads recent comments with one Query on the recent index, newest first, limited to count', async () => {
-    ddb.on(QueryCommand).resolves({ Items: [storedComment('01B'), storedComment('01A')] });
+  it('reads recent comments in two rounds: the cards of approved-by-time (beside the layout check of a new instance), then their texts', async () => {
+    const sent = serveCommentTable(ddb, [
+      ...articleItems(),
+      { pk: 'SITE', sk: 'SITE', entity: 'site', layout: 3 },
+    ]);
 
     const { body } = await call({ path: '/api/comment', query: 'type=recent&count=2' });
 
-    expect(body.data.map((c: { objectId: string }) => c.objectId)).toEqual(['01B', '01A']);
-    expect(ddb.calls()).toHaveLength(1);
-    const input = ddb.commandCalls(QueryCommand)[0]?.args[0].input;
-    expect(input).toMatchObject({ IndexName: 'recent', ScanIndexForward: false, Limit: 2 });
+    expect(body.data.map((c: { objectId: string; orig: string }) => [c.objectId, c.orig])).toEqual([
+      ['01P', 'text of 01P'],
+      ['01D', 'text of 01D'],
+    ]);
+    expect(byRound(sent).map((round) => round.map(({ command }) => command))).toEqual([
+      ['GetItem', 'Query'],
+      ['BatchGetItem'],
+    ]);
+    expect(sent.find(({ command }) => command === 'Query')?.input).toMatchObject({
+      IndexName: 'approved-by-time',
+      ScanIndexForward: false,
+      Limit: 2,
+    });
   });
 
   it("reads a page's feed in one round: one Query of its visible range, backwards, beside the layout check of a new instance", async () => {
@@ -365,15 +359,18 @@ describe('DynamoDB round trips per operation', () => {
     });
   });
 
-  it("reads the site's feed with the one Query of recent comments", async () => {
-    ddb.on(QueryCommand).resolves({ Items: [storedComment('01B'), storedComment('01A')] });
+  it("reads the site's feed as the recent comments: their cards, then their texts", async () => {
+    const sent = serveCommentTable(ddb, articleItems());
 
     const response = await comment(buildEvent({ path: '/comment/rss' }), testContext);
 
     expect(response.statusCode).toBe(200);
-    expect(ddb.calls()).toHaveLength(1);
-    expect(ddb.commandCalls(QueryCommand)[0]?.args[0].input).toMatchObject({
-      IndexName: 'recent',
+    expect(byRound(sent).map((round) => round.map(({ command }) => command))).toEqual([
+      ['GetItem', 'Query'],
+      ['BatchGetItem'],
+    ]);
+    expect(sent.find(({ command }) => command === 'Query')?.input).toMatchObject({
+      IndexName: 'approved-by-time',
       ScanIndexForward: false,
       Limit: 20,
     });
@@ -469,7 +466,7 @@ describe('DynamoDB round trips per operation', () => {
     expect(items[6]?.Update).toMatchObject({
       Key: { pk: 'SITE', sk: 'SITE' },
       ConditionExpression: 'attribute_not_exists(#layoutPk) OR #layout = :layout',
-      ExpressionAttributeValues: { ':layout': 2 },
+      ExpressionAttributeValues: { ':layout': 3 },
     });
   });
 
@@ -561,7 +558,7 @@ describe('DynamoDB round trips per operation', () => {
 
   it('likes a comment in two round trips: the id lookup (beside the layout check of a new instance) and one transaction', async () => {
     const sent = serveCommentTable(ddb, [
-      { pk: 'SITE', sk: 'SITE', layout: 2 },
+      { pk: 'SITE', sk: 'SITE', layout: 3 },
       commentItem('/p', '01A', { like: 4 }),
     ]);
 
@@ -678,7 +675,7 @@ describe('DynamoDB round trips per operation', () => {
   });
 
   it('looks a brand-new comment up again before calling it missing when liking it', async () => {
-    ddb.on(GetCommand).resolves({ Item: { layout: 2 } });
+    ddb.on(GetCommand).resolves({ Item: { layout: 3 } });
     ddb
       .on(QueryCommand)
       .resolvesOnce({ Items: [] })

@@ -44,7 +44,8 @@ const everyOption: MarginaliaStackProps = {
   siteUrl: 'https://blog.example.com',
   alarmEmail: 'owner@example.com',
   monthlyBudgetUsd: 25,
-  rootsByLikeIndex: false,
+  // An upgrade step: layout 2's recent index beside the new ones.
+  upgradeIndexes: 3,
 };
 
 describe('cdk-nag AwsSolutions', () => {

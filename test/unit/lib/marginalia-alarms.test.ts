@@ -161,9 +161,9 @@ describe('MarginaliaAlarms', () => {
 
       expect(properties).toMatchObject({ Threshold: threshold, EvaluationPeriods: 3 });
       expect(metrics.find((metric) => metric.Expression)?.Expression).toBe(
-        'MAX([m0, m1, m2, m3, m4]) / PERIOD(m0)',
+        'MAX([m0, m1, m2, m3, m4, m5]) / PERIOD(m0)',
       );
-      expect(metrics.filter((metric) => metric.MetricStat?.Metric.MetricName === metricName)).toHaveLength(5);
+      expect(metrics.filter((metric) => metric.MetricStat?.Metric.MetricName === metricName)).toHaveLength(6);
       expect(indexes.sort()).toEqual(
         Object.values(tableDefinition.indexes)
           .map((index) => index.name)

@@ -10,7 +10,8 @@ import { MarginaliaStack, type MarginaliaStackProps } from '../../../lib/margina
 import { routeKeys, sharedRouteKeys } from '../../../lib/route-throttles.js';
 import {
   byIdIndexAttributes,
-  recentIndexAttributes,
+  cardAttributes,
+  legacyRecentIndex,
   tableDefinition,
 } from '../../../functions/shared/storage/table-definition.js';
 
@@ -35,6 +36,17 @@ const rootsByLike = {
   Projection: { ProjectionType: 'KEYS_ONLY' },
   WriteOnDemandThroughputSettings: { MaxWriteRequestUnits: 25 },
 };
+
+/** The card indexes: sparse, by status, newest first, the card attributes but no text. */
+const cardIndex = (index: { name: string; partitionKey: string; sortKey: string }) => ({
+  IndexName: index.name,
+  KeySchema: [
+    { AttributeName: index.partitionKey, KeyType: 'HASH' },
+    { AttributeName: index.sortKey, KeyType: 'RANGE' },
+  ],
+  Projection: { ProjectionType: 'INCLUDE', NonKeyAttributes: [...cardAttributes] },
+  WriteOnDemandThroughputSettings: { MaxWriteRequestUnits: 25 },
+});
 
 const commentActions = [
   'dynamodb:BatchGetItem',
@@ -70,7 +82,7 @@ let resources: Record<string, Resource>;
 let assemblyDir: string;
 let customStack: MarginaliaStack;
 let custom: Template;
-let withoutLike: Template;
+const upgradeSteps = new Map<number, Template>();
 
 /** The logical id of a function's CloudFormation resource. */
 function functionId(owner: Stack, fn: MarginaliaFunction): string {
@@ -147,14 +159,17 @@ beforeAll(() => {
   });
   customStack = new MarginaliaStack(customApp, 'Custom', customProps);
   custom = Template.fromStack(customStack);
-  // The first of the two upgrade deploys, in an app of its own (a synthesized app takes no new stack).
-  const withoutLikeApp = new App({
-    builtinCloudFormationValidation: false,
-    context: { 'aws:cdk:bundling-stacks': [] },
-  });
-  withoutLike = Template.fromStack(
-    new MarginaliaStack(withoutLikeApp, 'WithoutLike', { rootsByLikeIndex: false }),
-  );
+  // The upgrade deploys, each in an app of its own (a synthesized app takes no new stack).
+  for (const step of [1, 2, 3, 4]) {
+    const stepApp = new App({
+      builtinCloudFormationValidation: false,
+      context: { 'aws:cdk:bundling-stacks': [] },
+    });
+    upgradeSteps.set(
+      step,
+      Template.fromStack(new MarginaliaStack(stepApp, `Upgrade${step}`, { upgradeIndexes: step })),
+    );
+  }
 }, 60_000);
 
 describe('MarginaliaStack', () => {
@@ -168,12 +183,14 @@ describe('MarginaliaStack', () => {
       AttributeDefinitions: Match.arrayEquals([
         { AttributeName: 'pk', AttributeType: 'S' },
         { AttributeName: 'sk', AttributeType: 'S' },
-        { AttributeName: tableDefinition.indexes.recent.partitionKey, AttributeType: 'S' },
-        { AttributeName: tableDefinition.indexes.recent.sortKey, AttributeType: 'S' },
         { AttributeName: tableDefinition.indexes.byId.partitionKey, AttributeType: 'S' },
         { AttributeName: tableDefinition.indexes.rootsByTime.partitionKey, AttributeType: 'S' },
         // The like sort value is a number: votes move it with ADD, beside the count.
         { AttributeName: tableDefinition.indexes.rootsByLike.sortKey, AttributeType: 'N' },
+        { AttributeName: tableDefinition.indexes.recent.partitionKey, AttributeType: 'S' },
+        { AttributeName: tableDefinition.indexes.recent.sortKey, AttributeType: 'S' },
+        { AttributeName: tableDefinition.indexes.held.partitionKey, AttributeType: 'S' },
+        { AttributeName: tableDefinition.indexes.held.sortKey, AttributeType: 'S' },
       ]),
       BillingMode: 'PAY_PER_REQUEST',
     });
@@ -188,18 +205,9 @@ describe('MarginaliaStack', () => {
     });
   });
 
-  it('builds four GSIs, the two roots ones keys only, when synthesized', () => {
+  it('builds five GSIs, the roots ones keys only and the card ones without texts, when synthesized', () => {
     template.hasResourceProperties('AWS::DynamoDB::GlobalTable', {
       GlobalSecondaryIndexes: Match.arrayEquals([
-        {
-          IndexName: tableDefinition.indexes.recent.name,
-          KeySchema: [
-            { AttributeName: tableDefinition.indexes.recent.partitionKey, KeyType: 'HASH' },
-            { AttributeName: tableDefinition.indexes.recent.sortKey, KeyType: 'RANGE' },
-          ],
-          Projection: { ProjectionType: 'INCLUDE', NonKeyAttributes: [...recentIndexAttributes] },
-          WriteOnDemandThroughputSettings: { MaxWriteRequestUnits: 25 },
-        },
         {
           IndexName: tableDefinition.indexes.byId.name,
           KeySchema: [{ AttributeName: tableDefinition.indexes.byId.partitionKey, KeyType: 'HASH' }],
@@ -208,8 +216,13 @@ describe('MarginaliaStack', () => {
         },
         rootsByTime,
         rootsByLike,
+        cardIndex(tableDefinition.indexes.recent),
+        cardIndex(tableDefinition.indexes.held),
       ]),
     });
+    expect(cardAttributes).not.toContain('orig');
+    expect(cardAttributes).not.toContain('html');
+    expect(cardAttributes).not.toContain('ua');
     expect(rootsByTime.KeySchema).toEqual([
       { AttributeName: 'rootsPk', KeyType: 'HASH' },
       { AttributeName: 'sk', KeyType: 'RANGE' },
@@ -220,16 +233,49 @@ describe('MarginaliaStack', () => {
     ]);
   });
 
-  it('leaves the roots-by-like index and its key attribute out when rootsByLikeIndex is false', () => {
-    const table = Object.values(withoutLike.findResources('AWS::DynamoDB::GlobalTable'))[0];
+  it('changes one GSI per deploy from a 0.1.0 or a 0.2 stack through upgradeIndexes, the recent index removed last', () => {
+    const indexesOf = (step: Template) => {
+      const table = Object.values(step.findResources('AWS::DynamoDB::GlobalTable'))[0];
+      return (table?.Properties.GlobalSecondaryIndexes as { IndexName: string }[]).map((i) => i.IndexName);
+    };
+    const { byId, rootsByTime: time, rootsByLike: like, recent, held } = tableDefinition.indexes;
+    const version010 = [legacyRecentIndex.name, byId.name];
+    const version02 = [...version010, time.name, like.name];
+    const steps = [1, 2, 3, 4].map((step) => indexesOf(upgradeSteps.get(step) as Template));
+    const final = indexesOf(template);
+
+    expect(steps[1]).toEqual(version02);
+    expect(steps[3]).toEqual([...version02, recent.name, held.name]);
+    expect(final).toEqual([byId.name, time.name, like.name, recent.name, held.name]);
+    // CloudFormation creates or deletes one GSI per stack update.
+    const changed = (a: string[], b: string[]) =>
+      a.filter((name) => !b.includes(name)).length + b.filter((name) => !a.includes(name)).length;
+    for (const [from, to] of [
+      [version010, steps[0]],
+      [steps[0], steps[1]],
+      [steps[1], steps[2]],
+      [steps[2], steps[3]],
+      [steps[3], final],
+    ] as const) {
+      expect(changed(from as string[], to as string[])).toBe(1);
+    }
+  });
+
+  it('leaves the roots-by-like index and its key attribute out at the first upgrade step', () => {
+    const table = Object.values(
+      (upgradeSteps.get(1) as Template).findResources('AWS::DynamoDB::GlobalTable'),
+    )[0];
 
     expect(
       table?.Properties.GlobalSecondaryIndexes.map((index: { IndexName: string }) => index.IndexName),
     ).toEqual([
-      tableDefinition.indexes.recent.name,
+      legacyRecentIndex.name,
       tableDefinition.indexes.byId.name,
       tableDefinition.indexes.rootsByTime.name,
     ]);
+    expect(table?.Properties.GlobalSecondaryIndexes[0]).toMatchObject({
+      Projection: { ProjectionType: 'INCLUDE', NonKeyAttributes: [...legacyRecentIndex.attributes] },
+    });
     expect(table?.Properties.AttributeDefinitions).not.toContainEqual({
       AttributeName: 'likeSort',
       AttributeType: 'N',

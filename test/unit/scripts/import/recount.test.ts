@@ -41,7 +41,7 @@ describe('the counters of an import', () => {
     mock.on(TransactWriteCommand).resolves({});
     mock.on(UpdateCommand).resolves({});
     // The site item: its counters, and the layout this code writes (else the import refuses to start).
-    mock.on(GetCommand).resolves({ Item: { comments: 12, waiting: 1, spam: 0, layout: 2 } });
+    mock.on(GetCommand).resolves({ Item: { comments: 12, waiting: 1, spam: 0, layout: 3 } });
     // The page had one live root and a spam reply (held, under H#); after the writes it has the two
     // imported roots too, the waiting one under C# like every root.
     const range = (prefix: string) => ({ ExpressionAttributeValues: { ':from': prefix } });
@@ -87,7 +87,7 @@ describe('the counters of an import', () => {
     });
     expect(site?.Update?.UpdateExpression).toMatch(/^ADD /);
     expect(site?.Update?.ConditionExpression).toBe('attribute_not_exists(#layoutPk) OR #layout = :layout');
-    expect(site?.Update?.ExpressionAttributeValues).toMatchObject({ ':layout': 2 });
+    expect(site?.Update?.ExpressionAttributeValues).toMatchObject({ ':layout': 3 });
     expect(
       Object.fromEntries(
         Object.entries(site?.Update?.ExpressionAttributeNames ?? {})

@@ -129,8 +129,25 @@ describe('createCommentRepository', () => {
         pk: 'URL#/p',
         sk: 'C#01N',
         rootsPk: 'R#waiting#flow#/p',
-        recentPk: 'STATUS#waiting',
+        heldPk: 'STATUS#waiting',
+        heldSk: '01N',
       });
+      expect(sentItems()[0]?.Put?.Item).not.toHaveProperty('approvedPk');
+    });
+
+    it('puts an approved comment in approved-by-time with what its texts weigh, and in no other card index', async () => {
+      ddb.on(TransactWriteCommand).resolves({});
+      const comment = newComment({ status: 'approved', orig: 'é', html: '<p>é</p>' });
+
+      await repository().insert(comment, { contentHash: 'x' });
+
+      expect(sentItems()[0]?.Put?.Item).toMatchObject({
+        approvedPk: 'STATUS#approved',
+        approvedSk: '01N',
+        textBytes: 2 + 9,
+      });
+      expect(sentItems()[0]?.Put?.Item).not.toHaveProperty('heldPk');
+      expect(sentItems()[0]?.Put?.Item).not.toHaveProperty('recentPk');
     });
 
     it('puts a held reply under H# without a roots-index partition', async () => {
@@ -138,7 +155,7 @@ describe('createCommentRepository', () => {
 
       await repository().insert(newComment({ rid: '01A', pid: '01A', status: 'spam' }), { contentHash: 'x' });
 
-      expect(sentItems()[0]?.Put?.Item).toMatchObject({ sk: 'H#01A#01N', recentPk: 'STATUS#spam' });
+      expect(sentItems()[0]?.Put?.Item).toMatchObject({ sk: 'H#01A#01N', heldPk: 'STATUS#spam' });
       expect(sentItems()[0]?.Put?.Item).not.toHaveProperty('rootsPk');
     });
 

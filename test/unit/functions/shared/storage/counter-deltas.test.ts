@@ -6,11 +6,11 @@ import {
   noDelta,
 } from '../../../../../functions/shared/storage/counter-deltas.js';
 
-/** The guard the site update carries: a new site item, or one of layout 2. */
+/** The guard the site update carries: a new site item, or one of layout 3. */
 const layoutGuard = {
   ConditionExpression: 'attribute_not_exists(#layoutPk) OR #layout = :layout',
   names: { '#layoutPk': 'pk', '#layout': 'layout' },
-  values: { ':layout': 2 },
+  values: { ':layout': 3 },
 };
 
 describe('counter deltas', () => {
@@ -109,7 +109,7 @@ describe('counter deltas', () => {
             '#s1': 'layout',
             ...layoutGuard.names,
           },
-          ExpressionAttributeValues: { ':c0': -1, ':c1': 1, ':s0': 'site', ':s1': 2, ...layoutGuard.values },
+          ExpressionAttributeValues: { ':c0': -1, ':c1': 1, ':s0': 'site', ':s1': 3, ...layoutGuard.values },
         },
       },
     ]);

@@ -29,8 +29,8 @@ describe('createLayoutCheck', () => {
     expect(reads()).toEqual([siteRead]);
   });
 
-  it('passes a table of layout 2 with one GetItem for every check of the instance', async () => {
-    ddb.on(GetCommand).resolves({ Item: { layout: 2 } });
+  it('passes a table of layout 3 with one GetItem for every check of the instance', async () => {
+    ddb.on(GetCommand).resolves({ Item: { layout: 3 } });
     const check = createLayoutCheck(client, 't');
 
     await Promise.all([check(), check()]);
@@ -54,7 +54,7 @@ describe('createLayoutCheck', () => {
     ddb
       .on(GetCommand)
       .resolvesOnce({ Item: { layout: 1 } })
-      .resolves({ Item: { layout: 2 } });
+      .resolves({ Item: { layout: 3 } });
     const check = createLayoutCheck(client, 't');
 
     await expect(check()).rejects.toMatchObject({ name: 'UpgradeRequiredError', storedLayout: 1 });
@@ -67,7 +67,7 @@ describe('createLayoutCheck', () => {
     ddb
       .on(GetCommand)
       .rejectsOnce(new Error('throttled'))
-      .resolves({ Item: { layout: 2 } });
+      .resolves({ Item: { layout: 3 } });
     const check = createLayoutCheck(client, 't');
 
     await expect(check()).rejects.toThrow('throttled');

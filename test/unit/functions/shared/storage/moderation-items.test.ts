@@ -44,8 +44,8 @@ const siteUpdate = (counts: Record<string, number>) => ({
     ExpressionAttributeValues: {
       ...Object.fromEntries(Object.values(counts).map((value, i) => [`:c${i}`, value])),
       ':s0': 'site',
-      ':s1': 2,
-      ':layout': 2,
+      ':s1': 3,
+      ':layout': 3,
     },
     ConditionExpression: 'attribute_not_exists(#layoutPk) OR #layout = :layout',
   },
@@ -168,17 +168,25 @@ describe('moderationItems', () => {
         Update: {
           TableName: 't',
           Key: { pk: 'URL#/p', sk: 'C#01A' },
-          UpdateExpression: 'SET #a0 = :a0, #a1 = :a1, #a2 = :a2, #a3 = :a3, #a4 = :a4, #a5 = :a5, #a6 = :a6',
+          // Into approved-by-time, out of held-by-time (and layout 2's recent index), its new text weighed.
+          UpdateExpression:
+            'SET #a0 = :a0, #a1 = :a1, #a2 = :a2, #a3 = :a3, #a4 = :a4, #a5 = :a5, #a6 = :a6, #a7 = :a7' +
+            ' REMOVE #r0, #r1, #r2, #r3',
           ConditionExpression:
             'attribute_exists(pk) AND #status = :read AND (attribute_not_exists(#sticky) OR #sticky = :readsticky)',
           ExpressionAttributeNames: {
             '#a0': 'status',
             '#a1': 'orig',
             '#a2': 'html',
-            '#a3': 'sticky',
-            '#a4': 'recentPk',
-            '#a5': 'recentSk',
-            '#a6': 'rootsPk',
+            '#a3': 'textBytes',
+            '#a4': 'sticky',
+            '#a5': 'approvedPk',
+            '#a6': 'approvedSk',
+            '#a7': 'rootsPk',
+            '#r0': 'heldPk',
+            '#r1': 'heldSk',
+            '#r2': 'recentPk',
+            '#r3': 'recentSk',
             '#status': 'status',
             '#sticky': 'sticky',
           },
@@ -186,10 +194,11 @@ describe('moderationItems', () => {
             ':a0': 'approved',
             ':a1': 'new',
             ':a2': '<p>new</p>',
-            ':a3': true,
-            ':a4': 'STATUS#approved',
-            ':a5': '01A',
-            ':a6': 'R#approved#pinned#/p',
+            ':a3': 13,
+            ':a4': true,
+            ':a5': 'STATUS#approved',
+            ':a6': '01A',
+            ':a7': 'R#approved#pinned#/p',
             ':read': 'waiting',
             ':readsticky': false,
           },
@@ -216,7 +225,16 @@ describe('moderationItems', () => {
   });
 
   it('moves an edited reply from visible to held: Delete as read, Put with the change, then the counters', () => {
-    const stored = { pk: 'URL#/p', sk: 'C#01A#01B', status: 'approved', like: 3, orig: 'old', rid: '01A' };
+    const stored = {
+      pk: 'URL#/p',
+      sk: 'C#01A#01B',
+      status: 'approved',
+      like: 3,
+      orig: 'old',
+      rid: '01A',
+      approvedPk: 'STATUS#approved',
+      approvedSk: '01B',
+    };
 
     const items = moderationItems(
       't',
@@ -252,9 +270,11 @@ describe('moderationItems', () => {
             like: 3,
             orig: 'new',
             html: '<p>new</p>',
+            textBytes: 13,
             rid: '01A',
-            recentPk: 'STATUS#spam',
-            recentSk: '01B',
+            // Out of approved-by-time, into held-by-time.
+            heldPk: 'STATUS#spam',
+            heldSk: '01B',
           },
           ConditionExpression: 'attribute_not_exists(pk)',
         },
@@ -281,12 +301,16 @@ describe('moderationItems', () => {
         Update: {
           TableName: 't',
           Key: { pk: 'URL#/p', sk: 'H#01A#01B' },
-          UpdateExpression: 'SET #a0 = :a0, #a1 = :a1, #a2 = :a2',
+          UpdateExpression: 'SET #a0 = :a0, #a1 = :a1, #a2 = :a2 REMOVE #r0, #r1, #r2, #r3',
           ConditionExpression: 'attribute_exists(pk) AND #status = :read',
           ExpressionAttributeNames: {
             '#a0': 'status',
-            '#a1': 'recentPk',
-            '#a2': 'recentSk',
+            '#a1': 'heldPk',
+            '#a2': 'heldSk',
+            '#r0': 'approvedPk',
+            '#r1': 'approvedSk',
+            '#r2': 'recentPk',
+            '#r3': 'recentSk',
             '#status': 'status',
           },
           ExpressionAttributeValues: {
@@ -309,10 +333,10 @@ describe('moderationItems', () => {
         Update: {
           TableName: 't',
           Key: { pk: 'URL#/p', sk: 'C#01A' },
-          UpdateExpression: 'SET #a0 = :a0, #a1 = :a1',
+          UpdateExpression: 'SET #a0 = :a0, #a1 = :a1, #a2 = :a2',
           ConditionExpression: 'attribute_exists(pk) AND #status = :read',
-          ExpressionAttributeNames: { '#a0': 'orig', '#a1': 'html', '#status': 'status' },
-          ExpressionAttributeValues: { ':a0': 'new', ':a1': '<p>new</p>', ':read': 'waiting' },
+          ExpressionAttributeNames: { '#a0': 'orig', '#a1': 'html', '#a2': 'textBytes', '#status': 'status' },
+          ExpressionAttributeValues: { ':a0': 'new', ':a1': '<p>new</p>', ':a2': 13, ':read': 'waiting' },
         },
       },
     ]);

@@ -79,7 +79,16 @@ describe('createModerationRepository', () => {
       {
         Put: {
           TableName: 't',
-          Item: { ...stored, sk: 'H#01A#01B', status: 'spam', recentPk: 'STATUS#spam', recentSk: '01B' },
+          // Out of approved-by-time, into held-by-time.
+          Item: {
+            ...Object.fromEntries(
+              Object.entries(stored).filter(([name]) => name !== 'approvedPk' && name !== 'approvedSk'),
+            ),
+            sk: 'H#01A#01B',
+            status: 'spam',
+            heldPk: 'STATUS#spam',
+            heldSk: '01B',
+          },
           ConditionExpression: 'attribute_not_exists(pk)',
         },
       },
@@ -108,7 +117,7 @@ describe('createModerationRepository', () => {
     expect(transactions(sent)).toEqual([]);
   });
 
-  it('updates a root in place, with its recent and roots-index partitions, when its status changes', async () => {
+  it('updates a root in place, with its card-index keys and roots-index partition, when its status changes', async () => {
     const sent = serveCommentTable(ddb, [commentItem('/p', '01A', { status: 'waiting', sticky: true })]);
     const comment = await asRead({ url: '/p', id: '01A' });
 
@@ -119,13 +128,17 @@ describe('createModerationRepository', () => {
       Update: {
         TableName: 't',
         Key: { pk: 'URL#/p', sk: 'C#01A' },
-        UpdateExpression: 'SET #a0 = :a0, #a1 = :a1, #a2 = :a2, #a3 = :a3',
+        UpdateExpression: 'SET #a0 = :a0, #a1 = :a1, #a2 = :a2, #a3 = :a3 REMOVE #r0, #r1, #r2, #r3',
         ConditionExpression: 'attribute_exists(pk) AND #status = :read AND #sticky = :readsticky',
         ExpressionAttributeNames: {
           '#a0': 'status',
-          '#a1': 'recentPk',
-          '#a2': 'recentSk',
+          '#a1': 'approvedPk',
+          '#a2': 'approvedSk',
           '#a3': 'rootsPk',
+          '#r0': 'heldPk',
+          '#r1': 'heldSk',
+          '#r2': 'recentPk',
+          '#r3': 'recentSk',
           '#status': 'status',
           '#sticky': 'sticky',
         },
@@ -165,8 +178,8 @@ describe('createModerationRepository', () => {
             'attribute_exists(pk) AND #status = :read AND (attribute_not_exists(#sticky) OR #sticky = :readsticky)',
           ExpressionAttributeNames: {
             '#a0': 'sticky',
-            '#a1': 'recentPk',
-            '#a2': 'recentSk',
+            '#a1': 'heldPk',
+            '#a2': 'heldSk',
             '#a3': 'rootsPk',
             '#status': 'status',
             '#sticky': 'sticky',
@@ -192,9 +205,9 @@ describe('createModerationRepository', () => {
 
     expect(transactions(sent)[0]?.[0]?.Update).toMatchObject({
       Key: { pk: 'URL#/p', sk: 'H#01A#01B' },
-      UpdateExpression: 'SET #a0 = :a0, #a1 = :a1',
-      ExpressionAttributeNames: { '#a0': 'orig', '#a1': 'html' },
-      ExpressionAttributeValues: { ':a0': 'x', ':a1': '<p>x</p>', ':read': 'waiting' },
+      UpdateExpression: 'SET #a0 = :a0, #a1 = :a1, #a2 = :a2',
+      ExpressionAttributeNames: { '#a0': 'orig', '#a1': 'html', '#a2': 'textBytes' },
+      ExpressionAttributeValues: { ':a0': 'x', ':a1': '<p>x</p>', ':a2': 9, ':read': 'waiting' },
     });
   });
 
@@ -374,7 +387,7 @@ describe('pageByStatus', () => {
     commentItem('/a', '01E', { status: 'waiting' }),
   ];
 
-  it('reads the keys of each queue up to the page, then only the page comments, newest first across queues', async () => {
+  it('reads the cards of each queue up to the page, then only the page texts, newest first across queues', async () => {
     const sent = serveCommentTable(ddb, queued);
 
     const page = await repository().pageByStatus(['approved', 'waiting', 'spam'], 1, 2);
@@ -385,21 +398,46 @@ describe('pageByStatus', () => {
     ]);
     const queries = sent.filter(({ command }) => command === 'Query');
     expect(queries).toHaveLength(3);
+    // Approved cards from approved-by-time, the queues' from held-by-time: no text of any comment.
+    expect(queries.map(({ input }) => input.IndexName)).toEqual([
+      'approved-by-time',
+      'held-by-time',
+      'held-by-time',
+    ]);
     for (const { input } of queries) {
-      expect(input).toMatchObject({ IndexName: 'recent', ScanIndexForward: false, Limit: 3 });
-      // The keys alone: no text of a skipped comment is read.
-      expect(Object.values(input.ExpressionAttributeNames as Item).sort()).toEqual([
-        'pk',
-        'recentPk',
-        'recentSk',
-        'sk',
-      ]);
+      expect(input).toMatchObject({ ScanIndexForward: false, Limit: 3 });
+      const read = Object.values(input.ExpressionAttributeNames as Item);
+      expect(read).not.toContain('orig');
+      expect(read).not.toContain('html');
     }
     const batches = sent.filter(({ command }) => command === 'BatchGetItem');
     expect(batches).toHaveLength(1);
     expect((batches[0]?.input.RequestItems as Record<string, { Keys: Item[] }>).t?.Keys).toEqual([
       { pk: 'URL#/b', sk: 'C#01D' },
       { pk: 'URL#/a', sk: 'C#01C' },
+    ]);
+    // The texts alone (and the keys, to match them): the cards came with the index.
+    expect(
+      Object.values(
+        (batches[0]?.input.RequestItems as Record<string, { ExpressionAttributeNames: Item }>).t
+          ?.ExpressionAttributeNames ?? {},
+      ),
+    ).toEqual(['pk', 'sk', 'orig', 'html']);
+  });
+
+  it('shows without its text a comment whose texts would take the page past its read budget, and reads the lighter one after it', async () => {
+    const heavy = { ...commentItem('/a', '01F', { status: 'waiting' }), textBytes: 300 * 1024 };
+    const sent = serveCommentTable(ddb, [...queued, heavy]);
+
+    const page = await repository().pageByStatus(['waiting'], 0, 2);
+
+    expect(page.map((comment) => [comment.id, comment.orig, comment.textLeftOut])).toEqual([
+      ['01F', '', true],
+      ['01E', 'text of 01E', undefined],
+    ]);
+    const batches = sent.filter(({ command }) => command === 'BatchGetItem');
+    expect((batches[0]?.input.RequestItems as Record<string, { Keys: Item[] }>).t?.Keys).toEqual([
+      { pk: 'URL#/a', sk: 'C#01E' },
     ]);
   });
 
