@@ -78,6 +78,10 @@ describe('loadMarkdownRenderer', () => {
 
   it('tries a renderer that failed to load again on the next comment', async () => {
     let attempts = 0;
+    // Replace beforeEach's mock of the renderer outright, and drop any module it already produced, so that the
+    // first import of this test is the one that fails (a run under load once saw beforeEach's module served).
+    vi.doUnmock(rendererPath);
+    vi.resetModules();
     vi.doMock(rendererPath, async (importOriginal) => {
       attempts += 1;
       if (attempts === 1) throw new Error('chunk missing');
