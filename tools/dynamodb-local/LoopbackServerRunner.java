@@ -32,14 +32,12 @@ public final class LoopbackServerRunner {
     String host = System.getProperty("marginalia.host", "127.0.0.1");
     DynamoDBProxyServer proxy = ServerRunner.createServerFromCommandLineArgs(args);
     Server server = jettyServer(proxy, host);
-    int port = -1;
     for (Connector connector : server.getConnectors()) {
       if (!(connector instanceof ServerConnector)) incompatible(host, "a connector is a " + connector);
       ((ServerConnector) connector).setHost(host);
-      port = ((ServerConnector) connector).getPort();
     }
     if (server.getHandler() == null) incompatible(host, "its server has no handler");
-    server.setHandler(new LoopbackGuard(server.getHandler(), port));
+    server.setHandler(new LoopbackGuard(server.getHandler()));
     proxy.start();
     System.out.println("marginalia: DynamoDB Local listens on " + host + " only");
   }
@@ -65,7 +63,7 @@ public final class LoopbackServerRunner {
 
   /**
    * Refuses, with a 403, a request whose Host is not a loopback name (127.0.0.1, localhost or [::1], with
-   * this port or none), or that carries an Origin. Listening on 127.0.0.1 keeps other hosts out, but not a
+   * any port or none: a test's proxy in front forwards its own), or that carries an Origin. Listening on 127.0.0.1 keeps other hosts out, but not a
    * web page in the developer's browser: DynamoDB Local answers CORS for any origin, so a page could call it
    * on 127.0.0.1, or rebind its own name to 127.0.0.1 (DNS rebinding) and call it as same-origin. The SDK
    * sends Host 127.0.0.1:port and no Origin; a browser always sends the page's name as Host, and an Origin
@@ -74,11 +72,10 @@ public final class LoopbackServerRunner {
   static final class LoopbackGuard extends Handler.Wrapper {
     private final Pattern loopbackHost;
 
-    LoopbackGuard(Handler handler, int port) {
+    LoopbackGuard(Handler handler) {
       super(handler);
       loopbackHost =
-          Pattern.compile(
-              "(?:127\\.0\\.0\\.1|localhost|\\[::1\\])(?::" + port + ")?", Pattern.CASE_INSENSITIVE);
+          Pattern.compile("(?:127\\.0\\.0\\.1|localhost|\\[::1\\])(?::\\d{1,5})?", Pattern.CASE_INSENSITIVE);
     }
 
     @Override

@@ -83,7 +83,6 @@ describe('startDynamoDbLocal, as npm start runs it', () => {
     const refused = [
       await call({ Host: `evil.example:${port}` }),
       await call({ Host: 'evil.example' }),
-      await call({ Host: `127.0.0.1:${port + 1}` }),
       await call({ Origin: 'https://evil.example' }),
       await call({ Origin: `http://127.0.0.1:${port}` }),
     ];
@@ -96,14 +95,16 @@ describe('startDynamoDbLocal, as npm start runs it', () => {
       await call({ Host: `localhost:${port}` }),
       await call({ Host: `[::1]:${port}` }),
       await call({ Host: 'LOCALHOST' }),
+      // A loopback name with another port: what a test's proxy in front of the engine forwards.
+      await call({ Host: `127.0.0.1:${port + 1}` }),
     ];
 
-    expect(refused.map((reply) => reply.status)).toEqual([403, 403, 403, 403, 403]);
+    expect(refused.map((reply) => reply.status)).toEqual([403, 403, 403, 403]);
     expect(refused[0]!.body).not.toContain('TableNames');
     expect(preflight.status).toBe(403);
     expect(preflight.headers['access-control-allow-origin']).toBeUndefined();
     expect(loopback.map((reply) => [reply.status, JSON.parse(reply.body)])).toEqual(
-      Array.from({ length: 4 }, () => [200, { TableNames: [] }]),
+      Array.from({ length: 5 }, () => [200, { TableNames: [] }]),
     );
   });
 
