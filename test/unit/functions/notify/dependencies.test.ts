@@ -23,7 +23,11 @@ describe('the notifier secrets', () => {
   it('reads each plain variable locally', async () => {
     const secrets = plainNotifySecrets(
       testConfig({ JWT_TOKEN: jwt }),
-      loadNotifyConfig({ SMTP_PASS: 'pass', TG_BOT_TOKEN: '1:token', WEBHOOK_SECRET: 'whsec_abc' }),
+      loadNotifyConfig({
+        SMTP_PASS: 'pass',
+        TG_BOT_TOKEN: '1:token',
+        WEBHOOK_SECRET: 'whsec_MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=',
+      }),
     );
 
     expect([
@@ -31,7 +35,7 @@ describe('the notifier secrets', () => {
       await secrets.botToken(),
       await secrets.webhookSecret(),
       await secrets.linkKey(),
-    ]).toEqual(['pass', '1:token', 'whsec_abc', jwt]);
+    ]).toEqual(['pass', '1:token', 'whsec_MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=', jwt]);
   });
 
   it('reads each parameter through the extension on AWS, a plain variable winning, and nothing for neither', async () => {

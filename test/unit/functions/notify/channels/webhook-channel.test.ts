@@ -41,7 +41,7 @@ describe('the webhook channel', () => {
     server = await startRecordingServer((_request, index) => answer(index));
     const channels = createChannels({
       config,
-      notify: notifyConfig({ WEBHOOK: `${server.endpoint}/hooks/comments` }),
+      notify: notifyConfig({ WEBHOOK: `${server.endpoint}/hooks/comments`, WEBHOOK_SECRET: secret }),
       secrets: secrets({ webhookSecret: secretOf(secret) }),
       now: Date.now,
     });
