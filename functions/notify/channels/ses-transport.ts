@@ -20,7 +20,11 @@ export interface SesTransportSettings {
  * in the sandbox, a virus), the From domain's MAIL FROM setup, a request SES cannot take. Throttling and SES's
  * own failures are temporary.
  */
-const permanentErrors = new Set(['MessageRejected', 'MailFromDomainNotVerifiedException', 'BadRequestException']);
+const permanentErrors = new Set([
+  'MessageRejected',
+  'MailFromDomainNotVerifiedException',
+  'BadRequestException',
+]);
 
 /** SES answers in well under a second; a stuck connection must not hold the invocation. */
 const requestHandler = { connectionTimeout: 3000, requestTimeout: 10_000 };

@@ -33,7 +33,10 @@ export function createTelegramChannel(settings: TelegramChannelSettings): SendNo
   const send = settings.fetch ?? fetch;
   return async (notice) => {
     const token = await settings.botToken();
-    if (!token) throw new PermanentFailure('the Telegram bot token (TG_BOT_TOKEN or TG_BOT_TOKEN_PARAMETER) is not set');
+    if (!token)
+      throw new PermanentFailure(
+        'the Telegram bot token (TG_BOT_TOKEN or TG_BOT_TOKEN_PARAMETER) is not set',
+      );
     // A token is `<bot id>:<secret>`; anything else could rewrite the URL's path.
     if (!/^\d+:[\w-]+$/.test(token))
       throw new PermanentFailure('the Telegram bot token is not of the form <digits>:<letters>');

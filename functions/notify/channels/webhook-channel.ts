@@ -74,7 +74,9 @@ function allowedTarget(url: string): URL {
   const target = new URL(url);
   if (target.protocol === 'https:') return target;
   if (target.protocol === 'http:' && isLoopback(target.hostname)) return target;
-  throw new PermanentFailure('WEBHOOK must be an https URL (plain http only to localhost, 127.0.0.1 or [::1])');
+  throw new PermanentFailure(
+    'WEBHOOK must be an https URL (plain http only to localhost, 127.0.0.1 or [::1])',
+  );
 }
 
 function isLoopback(hostname: string): boolean {

@@ -97,6 +97,47 @@ export interface DeliveryStore {
 
 const truncated = (error: string | undefined) => error?.slice(0, maxKeptErrorChars);
 
+/**
+ * The part of an update that records how an event or a delivery ended: its state, time and error (or
+ * none), and its retry schedule: `retryAt` when it is tried again, `gaveUp` when it never is automatically.
+ */
+function outcomeUpdate(
+  outcome: { readonly state: string; readonly lastError?: string; readonly retryAt?: number },
+  gaveUp: boolean,
+  at: number,
+) {
+  const lastError = truncated(outcome.lastError);
+  const retryAt = outcome.state === 'failed' ? outcome.retryAt : undefined;
+  return {
+    set: [
+      '#state = :state',
+      '#updatedAt = :at',
+      ...(lastError === undefined ? [] : ['#lastError = :error']),
+      ...(retryAt === undefined ? [] : ['#retryAt = :retryAt']),
+      ...(gaveUp ? ['#gaveUp = :true'] : []),
+    ],
+    remove: [
+      ...(lastError === undefined ? ['#lastError'] : []),
+      ...(retryAt === undefined ? ['#retryAt'] : []),
+      ...(gaveUp ? [] : ['#gaveUp']),
+    ],
+    names: {
+      '#state': 'state',
+      '#updatedAt': 'updatedAt',
+      '#lastError': 'lastError',
+      '#retryAt': 'retryAt',
+      '#gaveUp': 'gaveUp',
+    },
+    values: {
+      ':state': outcome.state,
+      ':at': at,
+      ...(lastError === undefined ? {} : { ':error': lastError }),
+      ...(retryAt === undefined ? {} : { ':retryAt': retryAt }),
+      ...(gaveUp ? { ':true': true } : {}),
+    },
+  };
+}
+
 /** Builds the delivery store on `client` and `tableName`. */
 export function createDeliveryStore(client: DynamoDBDocumentClient, tableName: string): DeliveryStore {
   /** The attributes every write of a delivery sets, so that whichever write comes first makes a whole item. */
@@ -125,22 +166,8 @@ export function createDeliveryStore(client: DynamoDBDocumentClient, tableName: s
     },
 
     async finishEvent(eventId, outcome, at) {
-      const lastError = truncated(outcome.lastError);
-      const retrying = outcome.state === 'failed' && outcome.retryAt !== undefined;
-      const gaveUp = outcome.state === 'failed' && !retrying && outcome.gaveUp === true;
-      const set = [
-        '#state = :state',
-        '#updatedAt = :at',
-        ...(lastError === undefined ? [] : ['#lastError = :error']),
-        ...(retrying ? ['#retryAt = :retryAt'] : []),
-        ...(gaveUp ? ['#gaveUp = :true'] : []),
-      ];
-      const remove = [
-        '#byHand',
-        ...(lastError === undefined ? ['#lastError'] : []),
-        ...(retrying ? [] : ['#retryAt']),
-        ...(gaveUp ? [] : ['#gaveUp']),
-      ];
+      const gaveUp = outcome.state === 'failed' && outcome.retryAt === undefined && outcome.gaveUp === true;
+      const update = outcomeUpdate(outcome, gaveUp, at);
       try {
         await client.send(
           new UpdateCommand({
@@ -148,26 +175,11 @@ export function createDeliveryStore(client: DynamoDBDocumentClient, tableName: s
             Key: keys.outboxEvent(eventId),
             // ADD counts this processing among the event's attempts, whoever else counted meanwhile. `retryAt`
             // is when the sweep re-drives it; `byHand` (a /ui re-drive) has been served.
-            UpdateExpression: `SET ${set.join(', ')} ADD #attempts :one REMOVE ${remove.join(', ')}`,
+            UpdateExpression: `SET ${update.set.join(', ')} ADD #attempts :one REMOVE ${['#byHand', ...update.remove].join(', ')}`,
             // Never a bare item for an event that expired (TTL) while it was being sent.
             ConditionExpression: 'attribute_exists(pk)',
-            ExpressionAttributeNames: {
-              '#state': 'state',
-              '#updatedAt': 'updatedAt',
-              '#attempts': 'attempts',
-              '#lastError': 'lastError',
-              '#retryAt': 'retryAt',
-              '#gaveUp': 'gaveUp',
-              '#byHand': 'byHand',
-            },
-            ExpressionAttributeValues: {
-              ':state': outcome.state,
-              ':at': at,
-              ':one': 1,
-              ...(lastError === undefined ? {} : { ':error': lastError }),
-              ...(retrying ? { ':retryAt': outcome.retryAt } : {}),
-              ...(gaveUp ? { ':true': true } : {}),
-            },
+            ExpressionAttributeNames: { ...update.names, '#attempts': 'attempts', '#byHand': 'byHand' },
+            ExpressionAttributeValues: { ...update.values, ':one': 1 },
           }),
         );
       } catch (error) {
@@ -236,31 +248,15 @@ export function createDeliveryStore(client: DynamoDBDocumentClient, tableName: s
 
     async record(eventId, recipient, outcome, at) {
       const identity = deliveryIdentity(eventId, recipient);
-      const lastError = truncated(outcome.lastError);
-      const retrying = outcome.state === 'failed' && outcome.retryAt !== undefined;
-      const gaveUp = outcome.state === 'failed' && !retrying;
-      const set = [
-        identity.set,
-        '#state = :state',
-        '#updatedAt = :at',
-        ...(lastError === undefined ? [] : ['#lastError = :error']),
-        ...(outcome.counted ? ['#counted = :counted'] : []),
-        ...(retrying ? ['#retryAt = :retryAt'] : []),
-        ...(gaveUp ? ['#gaveUp = :true'] : []),
-      ];
-      const remove = [
-        '#leaseUntil',
-        ...(lastError === undefined ? ['#lastError'] : []),
-        ...(retrying ? [] : ['#retryAt']),
-        ...(gaveUp ? [] : ['#gaveUp']),
-      ];
+      const update = outcomeUpdate(outcome, outcome.state === 'failed' && outcome.retryAt === undefined, at);
+      const set = [identity.set, ...update.set, ...(outcome.counted ? ['#counted = :counted'] : [])];
       try {
         await client.send(
           new UpdateCommand({
             TableName: tableName,
             Key: keys.delivery(eventId, recipient),
             // A failure keeps when it is tried again (`retryAt`) or that it never is (`gaveUp`).
-            UpdateExpression: `SET ${set.join(', ')} REMOVE ${remove.join(', ')}`,
+            UpdateExpression: `SET ${set.join(', ')} REMOVE ${['#leaseUntil', ...update.remove].join(', ')}`,
             // A sender whose lease ran out may finish after the one that took over: a failure or a skip
             // never overwrites a recorded send, which would send it again. A send is always recorded.
             ...(outcome.state === 'sent'
@@ -268,23 +264,15 @@ export function createDeliveryStore(client: DynamoDBDocumentClient, tableName: s
               : { ConditionExpression: 'attribute_not_exists(#state) OR #state <> :sent' }),
             ExpressionAttributeNames: {
               ...identity.names,
-              '#state': 'state',
-              '#updatedAt': 'updatedAt',
+              ...update.names,
               '#leaseUntil': 'leaseUntil',
-              '#lastError': 'lastError',
-              '#retryAt': 'retryAt',
-              '#gaveUp': 'gaveUp',
               ...(outcome.counted ? { '#counted': 'counted' } : {}),
             },
             ExpressionAttributeValues: {
               ...identity.values,
-              ':state': outcome.state,
-              ':at': at,
+              ...update.values,
               ...(outcome.state === 'sent' ? {} : { ':sent': 'sent' }),
-              ...(lastError === undefined ? {} : { ':error': lastError }),
               ...(outcome.counted ? { ':counted': true } : {}),
-              ...(retrying ? { ':retryAt': outcome.retryAt } : {}),
-              ...(gaveUp ? { ':true': true } : {}),
             },
           }),
         );
