@@ -1,5 +1,5 @@
 import { Token } from 'aws-cdk-lib';
-import { loadNotifyConfig, singleAddress } from '../functions/notify/notify-config.js';
+import { loadNotifyConfig, singleAddress, webhookWithoutSecret } from '../functions/notify/notify-config.js';
 
 /**
  * The notification settings a deploy takes, under Waline's names (functions/notify/notify-config.ts), so a
@@ -33,6 +33,7 @@ export const notificationVariables = [
   'NOTIFY_CAP_PER_HOUR',
   'NOTIFY_CAP_PER_DAY',
   'MODERATION_LINK_HOURS',
+  'CHANNEL_TIMEOUT_MS',
 ] as const;
 
 /** One notification setting's name. */
@@ -111,11 +112,7 @@ export function planNotifications(given: NotificationVariables = {}): Notificati
     if (!set.WEBHOOK.startsWith('https://')) {
       throw new Error(`WEBHOOK: "${set.WEBHOOK}" must be https://`);
     }
-    if (set.WEBHOOK_SECRET_PARAMETER === undefined) {
-      throw new Error(
-        'WEBHOOK: set WEBHOOK_SECRET_PARAMETER too, the SSM SecureString holding its signing secret (whsec_...)',
-      );
-    }
+    if (set.WEBHOOK_SECRET_PARAMETER === undefined) throw new Error(webhookWithoutSecret);
   } else if (set.WEBHOOK_SECRET_PARAMETER !== undefined) {
     throw new Error('WEBHOOK_SECRET_PARAMETER: set WEBHOOK too, the address it signs deliveries to');
   }

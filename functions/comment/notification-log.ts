@@ -30,6 +30,8 @@ export function presentLogEntry(entry: OutboxLogEntry) {
     state: entry.state,
     attempts: entry.attempts,
     ...(entry.lastError === undefined ? {} : { lastError: withoutAddresses(entry.lastError) }),
+    ...(entry.retryAt === undefined ? {} : { retryAt: entry.retryAt }),
+    ...(entry.gaveUp ? { gaveUp: true } : {}),
     ...(subject === undefined
       ? {}
       : {
@@ -47,6 +49,8 @@ export function presentLogEntry(entry: OutboxLogEntry) {
       state: delivery.state,
       attempts: delivery.attempts,
       ...(delivery.lastError === undefined ? {} : { lastError: withoutAddresses(delivery.lastError) }),
+      ...(delivery.retryAt === undefined ? {} : { retryAt: delivery.retryAt }),
+      ...(delivery.gaveUp ? { gaveUp: true } : {}),
       updatedAt: delivery.updatedAt,
     })),
   };

@@ -47,6 +47,8 @@ export interface NotifyDependencies {
   readonly hashAddress: HashAddress;
   /** How long a claimed delivery is its sender's (process-event.ts). */
   readonly leaseMs?: number;
+  /** The waits before each retry of a failed delivery (delivery-retry.ts; tests make them short). */
+  readonly retryDelaysMs?: readonly number[];
 }
 
 /** The secrets as plain variables (local mode, tests): SMTP_PASS, TG_BOT_TOKEN, WEBHOOK_SECRET, LINK_SECRET. */

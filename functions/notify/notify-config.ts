@@ -1,6 +1,7 @@
 import { coercedInt } from '../shared/domain/coerced-int.js';
 import { type Lang, resolveLang } from '../shared/domain/messages.js';
 import * as z from '../shared/domain/zod.js';
+import { webhookKey } from './channels/webhook-secret.js';
 
 /**
  * The notifier's settings, beside the shared ones (shared/config.ts), read once at cold start. Waline's
@@ -85,6 +86,8 @@ const notifyEnvironmentSchema = z.object({
   /** Most notices one address receives per hour and per day: replies cannot flood an inbox. */
   NOTIFY_CAP_PER_HOUR: coercedInt({ min: 1, max: 1000, default: 5 }),
   NOTIFY_CAP_PER_DAY: coercedInt({ min: 1, max: 10_000, default: 20 }),
+  /** How long the webhook and Telegram may take to answer, in ms; past it the delivery fails for now (retried). */
+  CHANNEL_TIMEOUT_MS: coercedInt({ min: 100, max: 30_000, default: 5000 }),
   /** How long the approve / spam / delete links in the owner's mail stay valid, in hours. */
   MODERATION_LINK_HOURS: coercedInt({ min: 1, max: 24 * 30, default: 72 }),
 });
@@ -95,6 +98,19 @@ export type NotifyConfig = z.output<typeof notifyEnvironmentSchema> & {
   readonly mailTransport: 'ses' | 'smtp' | undefined;
 };
 
+/** How to make a webhook secret, as the errors say it. */
+const makeSecret = '`echo "whsec_$(openssl rand -base64 32)"`';
+
+/**
+ * A webhook is only ever sent signed: WEBHOOK without its secret would fail every delivery, so the notifier
+ * refuses to start (and `cdk synth` to build) instead. Waline's WEBHOOK is unsigned, so a migrating site
+ * meets this first.
+ */
+export const webhookWithoutSecret =
+  'WEBHOOK: set WEBHOOK_SECRET too (on AWS WEBHOOK_SECRET_PARAMETER, the SSM SecureString holding it): ' +
+  `every delivery is signed with it as Standard Webhooks signs. Make one with ${makeSecret} and give the ` +
+  'receiver the same secret';
+
 /** Parses the notifier's settings from `env`, or throws one error naming every bad variable and its rule. */
 export function loadNotifyConfig(env: NodeJS.ProcessEnv = process.env): NotifyConfig {
   const result = notifyEnvironmentSchema.safeParse(env);
@@ -103,6 +119,13 @@ export function loadNotifyConfig(env: NodeJS.ProcessEnv = process.env): NotifyCo
     throw new Error(`Invalid configuration: ${problems.join('; ')}`);
   }
   const settings = result.data;
+  if (settings.WEBHOOK !== undefined && !settings.WEBHOOK_SECRET && !settings.WEBHOOK_SECRET_PARAMETER) {
+    throw new Error(`Invalid configuration: ${webhookWithoutSecret}`);
+  }
+  const secretRead = settings.WEBHOOK_SECRET === undefined ? undefined : webhookKey(settings.WEBHOOK_SECRET);
+  if (secretRead && 'problem' in secretRead) {
+    throw new Error(`Invalid configuration: ${secretRead.problem} (make one with ${makeSecret})`);
+  }
   const mailTransport =
     settings.MAIL_TRANSPORT ?? (settings.SMTP_HOST || settings.SMTP_SERVICE ? 'smtp' : undefined);
   return { ...settings, mailTransport };

@@ -42,10 +42,11 @@ const eventIdOf = (record: DynamoDBRecord) => record.dynamodb?.NewImage?.eventId
 
 /**
  * Builds the notifier's one entry point. A stream batch: each record that passes the mapping's filter (an
- * outbox event put or set back to pending) is processed, all at once; a record whose event is not final
- * (a delivery failed) or whose processing threw is answered as a batch item failure, so Lambda retries it
- * (bisecting) and finally sends it to the on-failure queue, while its event stays failed for the sweep and
- * `/ui`. A scheduled event runs the sweep (which sets events back to pending for the stream, within the
+ * outbox event put or set back to pending) is processed, all at once. A failed delivery does not fail its
+ * record (it keeps its own retry schedule, which the sweep serves): a record stuck in the stream's retries
+ * would hold back every record after it on the shard, other readers' mail among them. Only a record whose
+ * processing broke (the table unreachable) is answered as a batch item failure, so Lambda retries it
+ * (bisecting) and finally sends it to the on-failure queue, while its event stays for the sweep and `/ui`. A scheduled event runs the sweep (which sets events back to pending for the stream, within the
  * invocation's time). An SNS event is SES feedback (bounces, complaints).
  */
 export function createNotifyFunction(dependencies: NotifyDependencies): NotifyFunction {

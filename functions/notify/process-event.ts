@@ -4,6 +4,8 @@ import type { RecipientKind } from '../shared/storage/keys.js';
 import type { MailGuards } from '../shared/storage/mail-guards.js';
 import type { NotifiedComment, ReadNotifiedComments } from '../shared/storage/notified-comments.js';
 import type { StoredOutboxEvent } from '../shared/storage/outbox-items.js';
+import { isPermanentFailure } from './channels/permanent-failure.js';
+import { nextRetryAt } from './delivery-retry.js';
 import type { Channels, Notice, NoticeComment } from './notice.js';
 import type { NotifyConfig } from './notify-config.js';
 import { noticesFor, type PlannedNotice, type RuleComment } from './rules.js';
@@ -23,11 +25,15 @@ export interface ProcessEventDependencies {
   readonly hashAddress: HashAddress;
   /** How long a claimed delivery is this sender's before another may take it over (its sender died). */
   readonly leaseMs?: number;
+  /** The waits before each retry of a delivery that failed for now (delivery-retry.ts). */
+  readonly retryDelaysMs?: readonly number[];
 }
 
 /**
- * How processing ended: `final` when the event needs nothing more from this sender (sent, skipped, gone, or
- * a delivery held by another sender, who finishes it); false when a delivery failed (re-driven later).
+ * How processing ended: `final` when the event needs nothing more from this invocation (sent, skipped,
+ * gone, a delivery held by another sender, who finishes it, or a delivery failed: it keeps its own retry
+ * schedule, which the sweep serves, so the stream record is done and holds back nothing behind it); false
+ * only when processing itself broke (the table unreachable), for the stream to hand the record over again.
  */
 export interface EventOutcome {
   readonly final: boolean;
@@ -44,7 +50,8 @@ const defaultLeaseMs = 120_000;
 /** What one delivery came to in this processing. */
 type DeliveryResult =
   | { readonly state: 'sent' | 'skipped' | 'held elsewhere' }
-  | { readonly state: 'failed'; readonly error: string };
+  /** Failed now or earlier: tried again at `retryAt`, or (absent) given up. */
+  | { readonly state: 'failed'; readonly error: string; readonly retryAt?: number };
 
 /** The longest error kept in the table. */
 const maxErrorChars = 500;
@@ -91,13 +98,16 @@ const ruleComment = (comment: NotifiedComment): RuleComment => ({
 /**
  * Builds the processing of one event: read it (consistently); leave it when it is final; read its comment
  * and parent as they are now (a comment deleted meanwhile: the event is `skipped`); ask the rules; then per
- * recipient claim the delivery, check suppressions (site, and thread for a reader) and caps (reader mail),
- * send through the recipient's channel and record what came of it; finally record the event `sent` (every
- * delivery final), `failed` (with the first error) or `skipped` (nobody to tell, and why).
+ * recipient claim the delivery (one that failed before only when its retry is due, unless re-driven by
+ * hand), check suppressions (site, and thread for a reader) and caps (reader mail), send through the
+ * recipient's channel and record what came of it (a failure with its next try, or given up); finally record
+ * the event `sent` (every delivery final), `failed` (with the errors, and its earliest retry or that it was
+ * given up) or `skipped` (nobody to tell, and why).
  */
 export function createProcessEvent(dependencies: ProcessEventDependencies): ProcessEvent {
   const { deliveries, guards, readComments, channels, notify, now, hashAddress } = dependencies;
   const leaseMs = dependencies.leaseMs ?? defaultLeaseMs;
+  const { retryDelaysMs } = dependencies;
   const kinds = (Object.keys(channels) as RecipientKind[]).filter((kind) => channels[kind] !== undefined);
 
   /** Suppression and caps of a mail recipient: why it is skipped, or undefined to send (and whether a cap slot was taken). */
@@ -129,9 +139,22 @@ export function createProcessEvent(dependencies: ProcessEventDependencies): Proc
   ): Promise<DeliveryResult> {
     const send = channels[planned.recipient];
     if (!send) return { state: 'skipped' };
-    const claim = await deliveries.claim(event.id, planned.recipient, { at: now(), leaseMs });
+    const claim = await deliveries.claim(event.id, planned.recipient, {
+      at: now(),
+      leaseMs,
+      byHand: event.byHand === true,
+    });
     if (!claim.claimed) {
-      return { state: claim.state === 'sent' || claim.state === 'skipped' ? claim.state : 'held elsewhere' };
+      if (claim.state === 'sent' || claim.state === 'skipped') return { state: claim.state };
+      // Failed earlier and not due yet (or given up): it keeps its schedule, and the event shows it.
+      if (claim.state === 'failed' && (claim.retryAt !== undefined || claim.gaveUp)) {
+        return {
+          state: 'failed',
+          error: claim.lastError ?? 'failed earlier',
+          ...(claim.gaveUp ? {} : { retryAt: claim.retryAt }),
+        };
+      }
+      return { state: 'held elsewhere' };
     }
     let counted = false;
     if (planned.to !== undefined) {
@@ -160,14 +183,22 @@ export function createProcessEvent(dependencies: ProcessEventDependencies): Proc
     try {
       await send(notice);
     } catch (error) {
-      const kept = keptError(error);
+      // A permanent refusal is never tried again; any other failure waits its turn, up to the schedule's end.
+      const permanent = isPermanentFailure(error);
+      const retryAt = permanent ? undefined : nextRetryAt(claim.attempts, now(), retryDelaysMs);
+      const kept = `${keptError(error)}${permanent ? ' (refused for good: not retried)' : ''}`;
       await deliveries.record(
         event.id,
         planned.recipient,
-        { state: 'failed', lastError: kept, ...(counted ? { counted } : {}) },
+        {
+          state: 'failed',
+          lastError: kept,
+          ...(counted ? { counted } : {}),
+          ...(retryAt === undefined ? {} : { retryAt }),
+        },
         now(),
       );
-      return { state: 'failed', error: kept };
+      return { state: 'failed', error: kept, ...(retryAt === undefined ? {} : { retryAt }) };
     }
     await deliveries.record(
       event.id,
@@ -211,9 +242,10 @@ export function createProcessEvent(dependencies: ProcessEventDependencies): Proc
     for (const { recipient, reason } of plan.skipped) {
       await deliveries.record(eventId, recipient, { state: 'skipped', lastError: reason }, now());
     }
-    // One recipient's failure (a channel down) neither delays nor stops another's; a delivery whose claim or
-    // record threw (the table unreachable) is a failure too, and every other one still finishes before the
-    // event is recorded, so nothing goes on sending unobserved.
+    // One recipient's failure (a channel down, misconfigured or refusing) neither delays nor stops another's:
+    // all are sent at once, and a failed one keeps its own retry schedule. A delivery whose claim or record
+    // threw (the table unreachable) is a failure too, and every other one still finishes before the event is
+    // recorded, so nothing goes on sending unobserved.
     const settled = await Promise.allSettled(
       plan.notices.map((planned) => deliver(event, planned, comments)),
     );
@@ -222,11 +254,25 @@ export function createProcessEvent(dependencies: ProcessEventDependencies): Proc
     );
     const failures = plan.notices.flatMap((planned, index) => {
       const result = results[index];
-      return result?.state === 'failed' ? [`${planned.recipient}: ${result.error}`] : [];
+      return result?.state === 'failed' ? [{ recipient: planned.recipient, ...result }] : [];
     });
     if (failures.length > 0) {
-      await deliveries.finishEvent(eventId, { state: 'failed', lastError: failures.join('; ') }, now());
-      return { final: false, state: 'failed' };
+      const lastError = failures.map((failure) => `${failure.recipient}: ${failure.error}`).join('; ');
+      // Processing broke: the event is left failed without a schedule (the sweep re-drives it, bounded) and
+      // the stream hands the record over again.
+      if (settled.some((outcome) => outcome.status === 'rejected')) {
+        await deliveries.finishEvent(eventId, { state: 'failed', lastError }, now());
+        return { final: false, state: 'failed' };
+      }
+      const retries = failures.flatMap((failure) => (failure.retryAt === undefined ? [] : [failure.retryAt]));
+      await deliveries.finishEvent(
+        eventId,
+        retries.length > 0
+          ? { state: 'failed', lastError, retryAt: Math.min(...retries) }
+          : { state: 'failed', lastError, gaveUp: true },
+        now(),
+      );
+      return { final: true, state: 'failed' };
     }
     // Another sender holds a delivery: it finishes the event (or, if it dies, the sweep re-drives it).
     if (results.some((result) => result.state === 'held elsewhere'))

@@ -35,8 +35,10 @@ export type Sweep = (timeLeftMs?: () => number) => Promise<SweepReport>;
 const dayMs = 86_400_000;
 
 /**
- * Builds the sweep: the events of today and yesterday (UTC) left `pending` for more than `staleMs` (5
- * minutes), or `failed`, each at most `maxSweeps` (5) times, are set back to `pending` (`limit`: 25 a run).
+ * Builds the sweep: the events of today and yesterday (UTC) that are `failed` with a delivery retry due
+ * (each delivery bounds its own tries: delivery-retry.ts), and, each at most `maxSweeps` (5) times, those left
+ * `pending` for more than `staleMs` (5 minutes) or failed before retries were scheduled, are set back to
+ * `pending` (`limit`: 25 a run).
  * The stream then processes each, as it does a `/ui` re-drive: the sweep processes nothing itself, so an event
  * is never run by the sweep and the stream at once, and a run lasts a few writes, not a few sends. It takes no
  * further event once less than `minTimeLeftMs` (25 s) is left of its invocation: the next run takes the rest.
@@ -52,6 +54,7 @@ export function createSweep(dependencies: SweepDependencies, settings: SweepSett
     const day = (at: number) => new Date(at).toISOString().slice(0, 10);
     const eventIds = await deliveries.eventsToRedrive({
       days: [day(time - dayMs), day(time)],
+      now: time,
       staleBefore: time - staleMs,
       maxSweeps,
       limit,

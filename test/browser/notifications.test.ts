@@ -85,7 +85,13 @@ describe('the notification log in /ui', () => {
       attempts: 3,
       lastError: `smtp ${markup}`,
       comment: { url: `/p/${markup}`, id: '01C', status: 'approved', byAdmin: false },
-      deliveries: [{ recipient: 'parent', state, attempts: 3, lastError: `550 ${markup}`, updatedAt: 0 }],
+      ...(state === 'failed' ? { gaveUp: true } : {}),
+      deliveries: [
+        { recipient: 'parent', state, attempts: 3, lastError: `550 ${markup}`, updatedAt: 0 },
+        ...(state === 'failed'
+          ? [{ recipient: 'webhook', state, attempts: 1, retryAt: Date.UTC(2026, 10, 25, 13), updatedAt: 0 }]
+          : []),
+      ],
     });
     const redrives: unknown[] = [];
     const { page, problems, log } = await openUi(async (page) => {
@@ -118,6 +124,9 @@ describe('the notification log in /ui', () => {
 
     expect(await failed.textContent()).toContain(`Last error: smtp ${markup}`);
     expect(await failed.textContent()).toContain(`parent: failed · 3 attempts · 550 ${markup}`);
+    // A delivery waiting for its next try says when; an event given up says so.
+    expect(await failed.textContent()).toMatch(/webhook: failed · 1 attempt · next try \S/);
+    expect(await failed.textContent()).toContain('3 attempts · given up (re-drive to try again)');
     expect(await failed.textContent()).toContain(`on /p/${markup}`);
     expect(await log.locator('img').count()).toBe(0);
     expect(await page.evaluate('window.__pwned')).toBeUndefined();

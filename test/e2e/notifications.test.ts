@@ -29,7 +29,15 @@ interface LogEntry {
   readonly attempts: number;
   readonly lastError?: string;
   readonly comment?: { readonly id: string };
-  readonly deliveries: readonly { recipient: string; state: string; attempts: number; lastError?: string }[];
+  readonly gaveUp?: boolean;
+  readonly deliveries: readonly {
+    recipient: string;
+    state: string;
+    attempts: number;
+    lastError?: string;
+    retryAt?: number;
+    gaveUp?: boolean;
+  }[];
 }
 
 /** A table, the local API over it, and the notifier reading its stream, with a mail sink and a webhook receiver. */
@@ -56,14 +64,22 @@ describe('notifications end to end', () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
   });
 
-  async function startPipeline(options: { smtpPort: number; retryAttempts?: number }): Promise<Pipeline> {
+  async function startPipeline(options: {
+    smtpPort: number;
+    /** Notification settings on top (undefined removes one: no WEBHOOK, no secret). */
+    env?: Record<string, string | undefined>;
+    /** The waits before each retry of a failed delivery (the sweep serves them; tests call it). */
+    retryDelaysMs?: readonly number[];
+    /** The stream mapping's own retries at the stack's pace (1 s, doubling), not the fast ones of the other tests. */
+    stackPacedStream?: boolean;
+  }): Promise<Pipeline> {
     const table: TestTable = await createTestTable();
     cleanups.push(() => table.drop());
     let webhookStatus = 204;
     const receiver = await startRecordingServer(() => ({ status: webhookStatus, body: '' }));
     cleanups.push(() => receiver.close());
     const webhookSecret = `whsec_${randomBytes(32).toString('base64')}`;
-    const env = {
+    const given: Record<string, string | undefined> = {
       IPQPS: '0',
       LIST_CACHE_MS: '0',
       JWT_TOKEN: 'notifications-e2e-secret-0123456789abcdef',
@@ -79,7 +95,11 @@ describe('notifications end to end', () => {
       SENDER_NAME: 'Test Blog',
       WEBHOOK: `${receiver.endpoint}/hook`,
       WEBHOOK_SECRET: webhookSecret,
+      ...options.env,
     };
+    const env = Object.fromEntries(
+      Object.entries(given).filter((entry): entry is [string, string] => entry[1] !== undefined),
+    );
     const api = createLocalApi(table, env);
     const files = await createPollerFiles();
     cleanups.push(() => files.remove());
@@ -94,12 +114,11 @@ describe('notifications end to end', () => {
       notify: loadNotifyConfig(env),
       checkpointPath: files.checkpointPath,
       deadLetterPath: files.deadLetterPath,
+      ...(options.retryDelaysMs ? { overrides: { retryDelaysMs: options.retryDelaysMs } } : {}),
       poller: {
         pollIntervalMs: 25,
         batchingWindowMs: 0,
-        retryDelayMs: 50,
-        maxRetryDelayMs: 100,
-        settings: { retryAttempts: options.retryAttempts ?? 2 },
+        ...(options.stackPacedStream ? {} : { retryDelayMs: 50, maxRetryDelayMs: 100 }),
       },
       sweepIntervalMs: 0,
       log: () => {},
@@ -251,7 +270,7 @@ describe('notifications end to end', () => {
 
   it('mails each notice exactly once to an SMTP server that was down and then came up', async () => {
     const port = await closedPort();
-    const pipeline = await startPipeline({ smtpPort: port, retryAttempts: 100 });
+    const pipeline = await startPipeline({ smtpPort: port, retryDelaysMs: [100, 100, 100, 100, 100] });
     const alice = 'alice.down@reader.example.test';
     const root = await pipeline.post({ comment: 'While the server is down', nick: 'Alice', mail: alice });
     const reply = await pipeline.post({
@@ -261,21 +280,29 @@ describe('notifications end to end', () => {
       pid: root,
       rid: root,
     });
-    // The stream hands records over in order: the first event's failure holds the reply back, as on AWS.
+    // Each event's failure is its deliveries' own: neither holds the other back in the stream.
     await vi.waitFor(async () => {
-      const entry = await pipeline.logEntry(root);
-      expect(entry?.deliveries).toContainEqual(
-        expect.objectContaining({
-          recipient: 'owner',
-          state: 'failed',
-          lastError: expect.stringMatching(/ECONNREFUSED/),
-        }),
-      );
+      for (const [comment, recipient] of [
+        [root, 'owner'],
+        [reply, 'parent'],
+      ] as const) {
+        const entry = await pipeline.logEntry(comment);
+        expect(entry?.deliveries).toContainEqual(
+          expect.objectContaining({
+            recipient,
+            state: 'failed',
+            lastError: expect.stringMatching(/ECONNREFUSED/),
+            retryAt: expect.any(Number),
+          }),
+        );
+      }
     }, waitLong);
 
     const sink = await startSink(port);
 
+    // The sweep (every 10 minutes; here by hand) re-drives each event once a retry is due.
     await vi.waitFor(async () => {
+      await pipeline.notifier.sweep();
       expect((await pipeline.logEntry(root))?.state).toBe('sent');
       expect((await pipeline.logEntry(reply))?.state).toBe('sent');
     }, waitLong);
@@ -289,9 +316,9 @@ describe('notifications end to end', () => {
     expect(sink.mails).toHaveLength(3);
   });
 
-  it('shows a channel that keeps failing as failed in the log, and delivers it once re-driven after the fix', async () => {
+  it('shows a channel that keeps failing as failed in the log, gives it up after its retries, and delivers it once re-driven after the fix', async () => {
     const sink = await startSink();
-    const pipeline = await startPipeline({ smtpPort: sink.port, retryAttempts: 2 });
+    const pipeline = await startPipeline({ smtpPort: sink.port, retryDelaysMs: [50, 50] });
     pipeline.webhookStatus = 500;
 
     const id = await pipeline.post({
@@ -300,18 +327,27 @@ describe('notifications end to end', () => {
       mail: 'frank@reader.example.test',
     });
 
-    await vi.waitFor(async () => expect(await pipeline.files.deadLetters()).toHaveLength(1), waitLong);
+    await vi.waitFor(async () => {
+      await pipeline.notifier.sweep();
+      expect((await pipeline.logEntry(id))?.deliveries).toContainEqual(
+        expect.objectContaining({ recipient: 'webhook', gaveUp: true }),
+      );
+    }, waitLong);
     const failed = await pipeline.logEntry(id);
-    expect(failed).toMatchObject({ state: 'failed' });
+    expect(failed).toMatchObject({ state: 'failed', gaveUp: true });
     expect(failed?.deliveries).toContainEqual(
       expect.objectContaining({
         recipient: 'webhook',
         state: 'failed',
+        attempts: 3,
         lastError: expect.stringContaining('500'),
       }),
     );
     expect(failed?.deliveries).toContainEqual(expect.objectContaining({ recipient: 'owner', state: 'sent' }));
-    // Once and two retries, as the mapping's settings say.
+    // Once and two retries, as the schedule says; the stream's record was never retried nor dead-lettered.
+    expect(pipeline.receiver.requests).toHaveLength(3);
+    expect(await pipeline.files.deadLetters()).toEqual([]);
+    await pipeline.notifier.sweep();
     expect(pipeline.receiver.requests).toHaveLength(3);
 
     pipeline.webhookStatus = 204;
@@ -326,6 +362,126 @@ describe('notifications end to end', () => {
     await vi.waitFor(async () => expect((await pipeline.logEntry(id))?.state).toBe('sent'), waitLong);
     expect(pipeline.receiver.requests).toHaveLength(4);
     expect(sink.mailsTo(owner)).toHaveLength(1);
+  });
+
+  describe('a channel that fails, beside a working SMTP server', () => {
+    /**
+     * Posts a root by a reader and a reply to it at once (the root's event just ahead of the reply's in the
+     * stream, as when a reply follows closely) and answers how long the reader's reply mail took to arrive.
+     * The stream keeps the stack's pace: a record failed as a whole would wait 1 s, 2 s, 4 s... before its
+     * retries, and hold back the reply's record behind it.
+     */
+    async function replyMailDelay(pipeline: Pipeline, sink: SmtpSink, reader: string): Promise<number> {
+      const root = await pipeline.post({ comment: 'A question', nick: 'Alice', mail: reader });
+      const started = performance.now();
+      await pipeline.post({
+        comment: 'An answer',
+        nick: 'Bob',
+        mail: `bob.${reader}`,
+        pid: root,
+        rid: root,
+      });
+      await vi.waitFor(() => expect(sink.mailsTo(reader)).toHaveLength(1), waitLong);
+      return performance.now() - started;
+    }
+
+    /** The reply mail's delay with no webhook nor Telegram at all. */
+    async function baseline(sink: SmtpSink): Promise<number> {
+      const pipeline = await startPipeline({
+        smtpPort: sink.port,
+        env: { WEBHOOK: undefined, WEBHOOK_SECRET: undefined },
+        stackPacedStream: true,
+      });
+      return replyMailDelay(pipeline, sink, 'alice.baseline@reader.example.test');
+    }
+
+    const refusing = (status: number) => async () => {
+      const server = await startRecordingServer(() => ({
+        status,
+        body: JSON.stringify({ ok: false, error_code: status, description: 'refused' }),
+      }));
+      cleanups.push(() => server.close());
+      return server.endpoint;
+    };
+
+    it.each([
+      {
+        way: 'misconfigured (a Telegram bot token the API refuses: 401)',
+        channel: 'telegram',
+        permanent: true,
+        env: async () => ({
+          WEBHOOK: undefined,
+          WEBHOOK_SECRET: undefined,
+          TG_BOT_TOKEN: '123456:not-a-real-token',
+          TG_CHAT_ID: '42',
+          TG_API_URL: await refusing(401)(),
+        }),
+      },
+      {
+        way: 'a refused connection',
+        channel: 'webhook',
+        permanent: false,
+        env: async () => ({ WEBHOOK: `http://127.0.0.1:${await closedPort()}/hook` }),
+      },
+      {
+        way: 'a 4xx',
+        channel: 'webhook',
+        permanent: true,
+        env: async () => ({ WEBHOOK: `${await refusing(404)()}/hook` }),
+      },
+      {
+        way: 'a 5xx',
+        channel: 'webhook',
+        permanent: false,
+        env: async () => ({ WEBHOOK: `${await refusing(503)()}/hook` }),
+      },
+      {
+        way: 'a timeout',
+        channel: 'webhook',
+        permanent: false,
+        env: async () => {
+          const silent = await startRecordingServer(() => undefined);
+          cleanups.push(() => silent.close());
+          return { WEBHOOK: `${silent.endpoint}/hook` };
+        },
+      },
+    ])(
+      "mails the reader's reply as fast as with no channel at all when it fails by $way, and records it $channel failed",
+      async ({ channel, permanent, env }) => {
+        const sink = await startSink();
+        const before = await baseline(sink);
+        const pipeline = await startPipeline({
+          smtpPort: sink.port,
+          env: { ...(await env()), CHANNEL_TIMEOUT_MS: '200' },
+          stackPacedStream: true,
+        });
+        const reader = 'alice.failing@reader.example.test';
+
+        const delay = await replyMailDelay(pipeline, sink, reader);
+
+        // The channel's own timeout (200 ms here) is the most a failing channel adds to the stream's batch.
+        expect(delay).toBeLessThan(before + 1000);
+        // The owner's notices of both comments through the failing channel: each recorded failed once, with
+        // its next try (a temporary failure) or given up (a refusal), once its exchange ended.
+        await vi.waitFor(async () => {
+          const log = await pipeline.api.call({
+            path: '/api/notification',
+            query: 'days=2&limit=200',
+            headers: { authorization: pipeline.adminAuthorization },
+          });
+          const channelDeliveries = (log.body.data.data as LogEntry[]).flatMap((entry) =>
+            entry.deliveries.filter((delivery) => delivery.recipient === channel),
+          );
+          expect(channelDeliveries).toHaveLength(2);
+          for (const delivery of channelDeliveries) {
+            expect(delivery).toMatchObject({ state: 'failed', attempts: 1 });
+            expect(delivery.gaveUp === true).toBe(permanent);
+            expect(delivery.retryAt !== undefined).toBe(!permanent);
+          }
+        }, waitLong);
+        expect(await pipeline.files.deadLetters()).toEqual([]);
+      },
+    );
   });
 });
 

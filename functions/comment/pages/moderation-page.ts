@@ -83,6 +83,8 @@ const log = document.getElementById('log');
 const logInfo = document.getElementById('log-info');
 const notifyResult = document.getElementById('notify-result');
 const attempts = (count) => count + (count === 1 ? ' attempt' : ' attempts');
+const retry = (entry) => entry.retryAt ? ' · next try ' + new Date(entry.retryAt).toLocaleString()
+  : entry.gaveUp ? ' · given up (re-drive to try again)' : '';
 const notificationAction = async (body, done) => {
   try {
     const data = await api('notification', { method: 'POST', body: JSON.stringify(body) });
@@ -99,7 +101,7 @@ async function loadLog() {
     item.dataset.state = event.state;
     const head = element('div', undefined, 'head');
     head.append(element('strong', event.state), element('span', ' · ' + event.cause + ' · ' +
-      new Date(event.at).toLocaleString() + ' · ' + attempts(event.attempts) + ' · ' + event.id, 'muted'));
+      new Date(event.at).toLocaleString() + ' · ' + attempts(event.attempts) + retry(event) + ' · ' + event.id, 'muted'));
     item.append(head);
     if (event.comment) {
       item.append(element('div', 'Comment ' + event.comment.id + ' on ' + event.comment.url + ' (' + event.comment.status + ')', 'muted'));
@@ -107,7 +109,7 @@ async function loadLog() {
     if (event.lastError) item.append(element('div', 'Last error: ' + event.lastError, 'error'));
     const deliveries = element('ul', undefined, 'deliveries');
     deliveries.append(...event.deliveries.map((delivery) => element('li', delivery.recipient + ': ' + delivery.state +
-      ' · ' + attempts(delivery.attempts) + (delivery.lastError ? ' · ' + delivery.lastError : ''))));
+      ' · ' + attempts(delivery.attempts) + retry(delivery) + (delivery.lastError ? ' · ' + delivery.lastError : ''))));
     if (event.deliveries.length) item.append(deliveries);
     if (event.state === 'failed' || event.state === 'pending') {
       const actions = element('div', undefined, 'actions');

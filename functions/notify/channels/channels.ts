@@ -70,6 +70,7 @@ export function createChannels(settings: ChannelSettings): Channels {
       secret: secrets.webhookSecret,
       site: config,
       now,
+      timeoutMs: notify.CHANNEL_TIMEOUT_MS,
       ...(settings.fetch ? { fetch: settings.fetch } : {}),
     });
   }
@@ -79,6 +80,7 @@ export function createChannels(settings: ChannelSettings): Channels {
       botToken: secrets.botToken,
       chatId: notify.TG_CHAT_ID,
       site: config,
+      timeoutMs: notify.CHANNEL_TIMEOUT_MS,
       ...(settings.fetch ? { fetch: settings.fetch } : {}),
     });
   }

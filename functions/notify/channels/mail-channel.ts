@@ -1,4 +1,5 @@
 import type { SendNotice } from '../notice.js';
+import { isPermanentFailure, PermanentFailure } from './permanent-failure.js';
 import { buildMailMessage, type MailMessage, type MailMessageSettings } from './mail-message.js';
 
 /**
@@ -8,7 +9,10 @@ import { buildMailMessage, type MailMessage, type MailMessageSettings } from './
  * otherwise keep the reader's address after the comment is gone.
  */
 
-/** Sends one built message to its one envelope recipient; throws when it was not accepted. */
+/**
+ * Sends one built message to its one envelope recipient; throws when it was not accepted (a
+ * PermanentFailure when trying again cannot help: SES's MessageRejected, an SMTP 5xx).
+ */
 export type MailTransport = (message: MailMessage) => Promise<void>;
 
 /** What the mail channel needs: how to build a message and who sends it. */
@@ -22,11 +26,12 @@ export interface MailChannelSettings extends Omit<MailMessageSettings, 'sender'>
 export function createMailChannel(settings: MailChannelSettings): SendNotice {
   return async (notice) => {
     const { sender } = settings;
-    if ('problem' in sender) throw new Error(sender.problem);
+    if ('problem' in sender) throw new PermanentFailure(sender.problem);
     const message = await buildMailMessage(notice, { ...settings, sender });
     // The failure in words, not as a cause: a cause would carry the addresses into the log.
     await settings.transport(message).catch((error: unknown) => {
-      throw new Error(
+      const failure = isPermanentFailure(error) ? PermanentFailure : Error;
+      throw new failure(
         `the mail was not sent: ${withoutAddresses(error instanceof Error ? error.message : String(error))}`,
       );
     });

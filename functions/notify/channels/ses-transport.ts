@@ -1,5 +1,6 @@
 import { SendEmailCommand, SESv2Client } from '@aws-sdk/client-sesv2';
 import type { MailTransport } from './mail-channel.js';
+import { PermanentFailure } from './permanent-failure.js';
 
 /**
  * Mail through Amazon SES (v2 SendEmail) with the function's role: the message as built (Content.Raw), its
@@ -14,6 +15,17 @@ export interface SesTransportSettings {
   readonly configurationSet?: string;
 }
 
+/**
+ * SES's refusals that sending again cannot mend: the message itself (MessageRejected: an unverified address
+ * in the sandbox, a virus), the From domain's MAIL FROM setup, a request SES cannot take. Throttling and SES's
+ * own failures are temporary.
+ */
+const permanentErrors = new Set([
+  'MessageRejected',
+  'MailFromDomainNotVerifiedException',
+  'BadRequestException',
+]);
+
 /** SES answers in well under a second; a stuck connection must not hold the invocation. */
 const requestHandler = { connectionTimeout: 3000, requestTimeout: 10_000 };
 
@@ -22,7 +34,7 @@ export function createSesTransport(settings: SesTransportSettings): MailTranspor
   let client = settings.client;
   return async (message) => {
     client ??= new SESv2Client({ requestHandler });
-    await client.send(
+    const sent = client.send(
       new SendEmailCommand({
         FromEmailAddress: message.from,
         Destination: { ToAddresses: [message.to] },
@@ -30,5 +42,11 @@ export function createSesTransport(settings: SesTransportSettings): MailTranspor
         ...(settings.configurationSet ? { ConfigurationSetName: settings.configurationSet } : {}),
       }),
     );
+    await sent.catch((error: unknown) => {
+      if (error instanceof Error && permanentErrors.has(error.name)) {
+        throw new PermanentFailure(`${error.name}: ${error.message}`);
+      }
+      throw error;
+    });
   };
 }

@@ -3,6 +3,7 @@ import wellKnown from 'nodemailer/lib/well-known';
 import type { SecretSource } from '../../shared/storage/parameter-secret.js';
 import type { NotifyConfig } from '../notify-config.js';
 import type { MailTransport } from './mail-channel.js';
+import { PermanentFailure } from './permanent-failure.js';
 
 /**
  * Mail through an SMTP server (Waline's settings): SMTP_SERVICE (a provider nodemailer knows), or
@@ -79,6 +80,16 @@ export function createSmtpTransport(
       };
     }
     // The built message as is (`raw`), and the envelope given, not read from its headers.
-    await held.transporter.sendMail({ envelope: { from: message.from, to: [message.to] }, raw: message.raw });
+    await held.transporter
+      .sendMail({ envelope: { from: message.from, to: [message.to] }, raw: message.raw })
+      .catch((error: unknown) => {
+        // A 5xx reply is the server's permanent refusal (RFC 5321 4.2.1: no such user, relaying denied); a
+        // 4xx asks to try later, and a connection that failed or timed out has no reply code.
+        const code = (error as { responseCode?: unknown }).responseCode;
+        if (typeof code === 'number' && code >= 500 && code <= 599) {
+          throw new PermanentFailure(error instanceof Error ? error.message : String(error));
+        }
+        throw error;
+      });
   };
 }

@@ -2,6 +2,7 @@ import type { SecretSource } from '../../shared/storage/parameter-secret.js';
 import type { SendNotice } from '../notice.js';
 import type { SiteSettings } from '../templates/site.js';
 import { failureReason } from './failure-reason.js';
+import { isPermanentStatus, PermanentFailure } from './permanent-failure.js';
 import { telegramMessage } from './telegram-message.js';
 
 /**
@@ -32,10 +33,13 @@ export function createTelegramChannel(settings: TelegramChannelSettings): SendNo
   const send = settings.fetch ?? fetch;
   return async (notice) => {
     const token = await settings.botToken();
-    if (!token) throw new Error('the Telegram bot token (TG_BOT_TOKEN or TG_BOT_TOKEN_PARAMETER) is not set');
+    if (!token)
+      throw new PermanentFailure(
+        'the Telegram bot token (TG_BOT_TOKEN or TG_BOT_TOKEN_PARAMETER) is not set',
+      );
     // A token is `<bot id>:<secret>`; anything else could rewrite the URL's path.
     if (!/^\d+:[\w-]+$/.test(token))
-      throw new Error('the Telegram bot token is not of the form <digits>:<letters>');
+      throw new PermanentFailure('the Telegram bot token is not of the form <digits>:<letters>');
     // `./`: a first path segment with a colon would be read as a URL scheme.
     const endpoint = new URL(
       `./bot${token}/sendMessage`,
@@ -66,7 +70,10 @@ export function createTelegramChannel(settings: TelegramChannelSettings): SendNo
     const parsed = parseAnswer(answer.body);
     if (answer.status < 200 || answer.status > 299 || parsed?.ok !== true) {
       const description = typeof parsed?.description === 'string' ? parsed.description : 'no description';
-      throw new Error(`Telegram answered ${answer.status}: ${hide(description).slice(0, 500)}`);
+      // A 4xx (a bad token 401, a chat the bot is not in 403, a message Telegram refuses 400) is for good; a 429
+      // (flood control) or a 5xx asks to come back later.
+      const failure = isPermanentStatus(answer.status) ? PermanentFailure : Error;
+      throw new failure(`Telegram answered ${answer.status}: ${hide(description).slice(0, 500)}`);
     }
   };
 }

@@ -29,36 +29,58 @@ const phrases: Readonly<Record<Lang, { readonly inReplyTo: string; readonly test
   'zh-CN': { inReplyTo: '回复', testBody: '通知可以正常发送到这个聊天。' },
 };
 
-/** Telegram cuts a message at 4096 characters; the comment is cut well before, so the rest always fits. */
-const maxCommentChars = 3000;
+/**
+ * Telegram refuses a message longer than 4,096 characters (after its entities are parsed). The message is
+ * measured as sent, escaped and with its tags, in UTF-16 units (never fewer than Telegram's characters), so
+ * what is measured is never shorter than what Telegram counts.
+ */
+export const maxTelegramMessageChars = 4096;
+
+/** What each part may take, escaped: their sum leaves the comment at least 2,000 characters. */
+const budgets = { heading: 300, nick: 150, pageText: 300, pageLink: 1000 } as const;
 
 /** Text for Telegram's HTML: `&`, `<`, `>` and `"` as entities (the four Telegram's parser knows). */
 export function escapeTelegramHtml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 
-/** The message of `notice`. */
+/**
+ * `text` escaped, cut (at a whole character, never inside an entity, and marked `…`) so that the escaped
+ * text is at most `max` UTF-16 units.
+ */
+export function escapedCut(text: string, max: number): string {
+  const escaped = escapeTelegramHtml(text);
+  if (escaped.length <= max) return escaped;
+  let kept = '';
+  for (const character of text) {
+    const next = escapeTelegramHtml(character);
+    if (kept.length + next.length + 1 > max) break;
+    kept += next;
+  }
+  return `${kept}…`;
+}
+
+/** The message of `notice`: never more than {@link maxTelegramMessageChars}, however long its parts. */
 export function telegramMessage(notice: Notice, site: SiteSettings): string {
   const { name, postUrl } = siteVariables(site, notice.self);
-  const heading = headings[notice.lang][notice.template].replace('{site}', name);
-  const lines = [`<b>${escapeTelegramHtml(heading)}</b>`];
+  const [before = '', after = ''] = headings[notice.lang][notice.template].split('{site}');
+  const heading = escapedCut(`${before}${name}${after}`, budgets.heading);
+  const lines = [`<b>${heading}</b>`];
   const { self, parent } = notice;
   if (!self) {
     lines.push(escapeTelegramHtml(phrases[notice.lang].testBody));
     return lines.join('\n');
   }
-  const page = postUrl
-    ? `<a href="${escapeTelegramHtml(postUrl)}">${escapeTelegramHtml(self.url)}</a>`
-    : escapeTelegramHtml(self.url);
+  const pageText = escapedCut(self.url, budgets.pageText);
+  const href = escapeTelegramHtml(postUrl);
+  // A link cannot be cut: one too long to fit is left out, and the page's path shows alone.
+  const page = postUrl && href.length <= budgets.pageLink ? `<a href="${href}">${pageText}</a>` : pageText;
   const replyTo = parent
-    ? ` ${escapeTelegramHtml(phrases[notice.lang].inReplyTo)} <b>${escapeTelegramHtml(parent.nick)}</b>`
+    ? ` ${escapeTelegramHtml(phrases[notice.lang].inReplyTo)} <b>${escapedCut(parent.nick, budgets.nick)}</b>`
     : '';
-  lines.push(`<b>${escapeTelegramHtml(self.nick)}</b>${replyTo} · ${page}`);
-  lines.push(`<blockquote>${escapeTelegramHtml(cut(htmlToText(self.html), maxCommentChars))}</blockquote>`);
+  lines.push(`<b>${escapedCut(self.nick, budgets.nick)}</b>${replyTo} · ${page}`);
+  const quoteTags = '<blockquote></blockquote>';
+  const used = lines.reduce((sum, line) => sum + line.length + 1, 0) + quoteTags.length;
+  lines.push(`<blockquote>${escapedCut(htmlToText(self.html), maxTelegramMessageChars - used)}</blockquote>`);
   return lines.join('\n');
-}
-
-function cut(text: string, max: number): string {
-  const characters = Array.from(text);
-  return characters.length <= max ? text : `${characters.slice(0, max - 1).join('')}…`;
 }

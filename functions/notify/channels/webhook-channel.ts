@@ -3,14 +3,18 @@ import type { SecretSource } from '../../shared/storage/parameter-secret.js';
 import type { SendNotice } from '../notice.js';
 import type { SiteSettings } from '../templates/site.js';
 import { failureReason } from './failure-reason.js';
+import { isPermanentStatus, PermanentFailure } from './permanent-failure.js';
 import { webhookPayload } from './webhook-payload.js';
+import { webhookKey } from './webhook-secret.js';
 
 /**
  * The webhook: each notice POSTed as JSON (webhook-payload.ts) to WEBHOOK, signed as Standard Webhooks
  * signs (https://www.standardwebhooks.com/): `webhook-id` (the same for every retry of one notice, so a
  * receiver can drop a repeat), `webhook-timestamp`, and `webhook-signature: v1,<base64 HMAC-SHA256 of
- * id.timestamp.body>` keyed with the `whsec_` secret. Any 2xx is success; anything else, a redirect
- * included (never followed), a timeout or a refused connection fails the delivery, which is retried.
+ * id.timestamp.body>` keyed with the `whsec_` secret. Any 2xx is success. A 4xx (but 408 and 429), a
+ * missing or bad secret or a URL it may not post to fails the delivery for good (permanent-failure.ts);
+ * anything else, a redirect (never followed), a 5xx, 408, 429, a timeout or a refused connection fails it
+ * for now, and it is retried.
  */
 
 /** What the webhook channel needs. */
@@ -28,8 +32,6 @@ export interface WebhookChannelSettings {
 }
 
 const defaultTimeoutMs = 5000;
-/** Standard Webhooks asks for 24 to 64 bytes; a shorter key is too easy to guess. */
-const minKeyBytes = 24;
 
 /** The webhook channel. */
 export function createWebhookChannel(settings: WebhookChannelSettings): SendNotice {
@@ -61,7 +63,8 @@ export function createWebhookChannel(settings: WebhookChannelSettings): SendNoti
     // Only the status matters: the body is let go unread.
     await response.body?.cancel().catch(() => undefined);
     if (response.status < 200 || response.status > 299) {
-      throw new Error(`the webhook answered ${response.status}`);
+      const failure = isPermanentStatus(response.status) ? PermanentFailure : Error;
+      throw new failure(`the webhook answered ${response.status}`);
     }
   };
 }
@@ -71,20 +74,19 @@ function allowedTarget(url: string): URL {
   const target = new URL(url);
   if (target.protocol === 'https:') return target;
   if (target.protocol === 'http:' && isLoopback(target.hostname)) return target;
-  throw new Error('WEBHOOK must be an https URL (plain http only to localhost, 127.0.0.1 or [::1])');
+  throw new PermanentFailure(
+    'WEBHOOK must be an https URL (plain http only to localhost, 127.0.0.1 or [::1])',
+  );
 }
 
 function isLoopback(hostname: string): boolean {
   return hostname === 'localhost' || hostname === '[::1]' || /^127(?:\.\d{1,3}){3}$/.test(hostname);
 }
 
-/** The HMAC key of the secret: the bytes after `whsec_`, in base64 (as the standardwebhooks libraries read it). */
+/** The HMAC key of the secret (webhook-secret.ts); a secret missing or malformed fails the delivery for good. */
 function signingKey(secret: string | undefined): Buffer {
-  if (!secret) throw new Error('WEBHOOK_SECRET is not set: the webhook is never sent unsigned');
-  const encoded = secret.startsWith('whsec_') ? secret.slice('whsec_'.length) : secret;
-  const key = Buffer.from(encoded, 'base64');
-  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(encoded) || key.length < minKeyBytes) {
-    throw new Error(`WEBHOOK_SECRET must be whsec_ and at least ${minKeyBytes} random bytes in base64`);
-  }
-  return key;
+  if (!secret) throw new PermanentFailure('WEBHOOK_SECRET is not set: the webhook is never sent unsigned');
+  const read = webhookKey(secret);
+  if ('problem' in read) throw new PermanentFailure(read.problem);
+  return read.key;
 }

@@ -22,8 +22,14 @@ export type DeliveryClaim =
     }
   | {
       readonly claimed: false;
-      /** `sent` or `skipped` (final), or `sending` (another sender holds an unexpired lease). */
+      /**
+       * `sent` or `skipped` (final), `sending` (another sender holds an unexpired lease), or `failed`: its
+       * next attempt is not due yet (`retryAt`), or it was given up (`gaveUp`).
+       */
       readonly state: DeliveryState | undefined;
+      readonly retryAt?: number;
+      readonly gaveUp?: boolean;
+      readonly lastError?: string;
     };
 
 /** How one delivery ended. */
@@ -33,26 +39,38 @@ export interface DeliveryOutcome {
   readonly lastError?: string;
   /** This attempt took the delivery's cap slot (so a retry does not take another). */
   readonly counted?: boolean;
+  /** Failed: when it is tried again (epoch ms); absent, it was given up (a permanent failure, or no tries left). */
+  readonly retryAt?: number;
+}
+
+/** How an event was left: pending deliveries' earliest retry, or given up. */
+export interface EventOutcome {
+  readonly state: Exclude<OutboxState, 'pending'>;
+  readonly lastError?: string;
+  /** Failed: the earliest next attempt of its deliveries (the sweep re-drives it then). */
+  readonly retryAt?: number;
+  /** Failed, and no delivery is tried again automatically (only a re-drive from /ui tries them). */
+  readonly gaveUp?: boolean;
 }
 
 /** The sender's own reads and writes of outbox events and their deliveries. */
 export interface DeliveryStore {
   /** Event `eventId`, read consistently (a re-drive just set it back to pending), or undefined. */
   getEvent(eventId: string): Promise<StoredOutboxEvent | undefined>;
-  /** Records that event `eventId` was processed once more and ended `state` (with why, for failed or skipped). */
-  finishEvent(
-    eventId: string,
-    outcome: { readonly state: Exclude<OutboxState, 'pending'>; readonly lastError?: string },
-    at: number,
-  ): Promise<void>;
   /**
-   * Takes the lease of one delivery: only when it is neither sent nor skipped and no other sender holds an
-   * unexpired lease. Counts the attempt.
+   * Records that event `eventId` was processed once more and ended `state` (with why, for failed or skipped;
+   * when it is retried, or that it was given up), and clears a re-drive by hand.
+   */
+  finishEvent(eventId: string, outcome: EventOutcome, at: number): Promise<void>;
+  /**
+   * Takes the lease of one delivery: only when it is neither sent nor skipped, no other sender holds an
+   * unexpired lease and (unless `byHand`, a re-drive from /ui) a failed one is due (`retryAt` passed) and
+   * not given up. Counts the attempt.
    */
   claim(
     eventId: string,
     recipient: RecipientKind,
-    lease: { readonly at: number; readonly leaseMs: number },
+    lease: { readonly at: number; readonly leaseMs: number; readonly byHand?: boolean },
   ): Promise<DeliveryClaim>;
   /** Records how a delivery ended and frees its lease; a delivery once `sent` stays sent. */
   record(eventId: string, recipient: RecipientKind, outcome: DeliveryOutcome, at: number): Promise<void>;
@@ -63,12 +81,14 @@ export interface DeliveryStore {
    */
   redriveBySweep(eventId: string, at: number): Promise<boolean>;
   /**
-   * Ids of the events of `days` (UTC days, e.g. today and yesterday) that the sweep should re-drive: pending
-   * and untouched since `staleBefore`, or failed; either only while swept fewer than `maxSweeps` times. At
-   * most `limit`, oldest first.
+   * Ids of the events of `days` (UTC days, e.g. today and yesterday) that the sweep should re-drive: failed
+   * with a retry due by `now`; or, only while swept fewer than `maxSweeps` times, pending and untouched since
+   * `staleBefore` or failed before retries were scheduled (neither `retryAt` nor `gaveUp`). At most `limit`,
+   * oldest first.
    */
   eventsToRedrive(options: {
     readonly days: readonly string[];
+    readonly now: number;
     readonly staleBefore: number;
     readonly maxSweeps: number;
     readonly limit: number;
@@ -76,6 +96,47 @@ export interface DeliveryStore {
 }
 
 const truncated = (error: string | undefined) => error?.slice(0, maxKeptErrorChars);
+
+/**
+ * The part of an update that records how an event or a delivery ended: its state, time and error (or
+ * none), and its retry schedule: `retryAt` when it is tried again, `gaveUp` when it never is automatically.
+ */
+function outcomeUpdate(
+  outcome: { readonly state: string; readonly lastError?: string; readonly retryAt?: number },
+  gaveUp: boolean,
+  at: number,
+) {
+  const lastError = truncated(outcome.lastError);
+  const retryAt = outcome.state === 'failed' ? outcome.retryAt : undefined;
+  return {
+    set: [
+      '#state = :state',
+      '#updatedAt = :at',
+      ...(lastError === undefined ? [] : ['#lastError = :error']),
+      ...(retryAt === undefined ? [] : ['#retryAt = :retryAt']),
+      ...(gaveUp ? ['#gaveUp = :true'] : []),
+    ],
+    remove: [
+      ...(lastError === undefined ? ['#lastError'] : []),
+      ...(retryAt === undefined ? ['#retryAt'] : []),
+      ...(gaveUp ? [] : ['#gaveUp']),
+    ],
+    names: {
+      '#state': 'state',
+      '#updatedAt': 'updatedAt',
+      '#lastError': 'lastError',
+      '#retryAt': 'retryAt',
+      '#gaveUp': 'gaveUp',
+    },
+    values: {
+      ':state': outcome.state,
+      ':at': at,
+      ...(lastError === undefined ? {} : { ':error': lastError }),
+      ...(retryAt === undefined ? {} : { ':retryAt': retryAt }),
+      ...(gaveUp ? { ':true': true } : {}),
+    },
+  };
+}
 
 /** Builds the delivery store on `client` and `tableName`. */
 export function createDeliveryStore(client: DynamoDBDocumentClient, tableName: string): DeliveryStore {
@@ -105,30 +166,20 @@ export function createDeliveryStore(client: DynamoDBDocumentClient, tableName: s
     },
 
     async finishEvent(eventId, outcome, at) {
-      const lastError = truncated(outcome.lastError);
+      const gaveUp = outcome.state === 'failed' && outcome.retryAt === undefined && outcome.gaveUp === true;
+      const update = outcomeUpdate(outcome, gaveUp, at);
       try {
         await client.send(
           new UpdateCommand({
             TableName: tableName,
             Key: keys.outboxEvent(eventId),
-            // ADD counts this processing among the event's attempts, whoever else counted meanwhile.
-            UpdateExpression:
-              `SET #state = :state, #updatedAt = :at${lastError === undefined ? '' : ', #lastError = :error'}` +
-              ` ADD #attempts :one${lastError === undefined ? ' REMOVE #lastError' : ''}`,
+            // ADD counts this processing among the event's attempts, whoever else counted meanwhile. `retryAt`
+            // is when the sweep re-drives it; `byHand` (a /ui re-drive) has been served.
+            UpdateExpression: `SET ${update.set.join(', ')} ADD #attempts :one REMOVE ${['#byHand', ...update.remove].join(', ')}`,
             // Never a bare item for an event that expired (TTL) while it was being sent.
             ConditionExpression: 'attribute_exists(pk)',
-            ExpressionAttributeNames: {
-              '#state': 'state',
-              '#updatedAt': 'updatedAt',
-              '#attempts': 'attempts',
-              '#lastError': 'lastError',
-            },
-            ExpressionAttributeValues: {
-              ':state': outcome.state,
-              ':at': at,
-              ':one': 1,
-              ...(lastError === undefined ? {} : { ':error': lastError }),
-            },
+            ExpressionAttributeNames: { ...update.names, '#attempts': 'attempts', '#byHand': 'byHand' },
+            ExpressionAttributeValues: { ...update.values, ':one': 1 },
           }),
         );
       } catch (error) {
@@ -136,7 +187,7 @@ export function createDeliveryStore(client: DynamoDBDocumentClient, tableName: s
       }
     },
 
-    async claim(eventId, recipient, { at, leaseMs }) {
+    async claim(eventId, recipient, { at, leaseMs, byHand = false }) {
       const identity = deliveryIdentity(eventId, recipient);
       try {
         const output = await client.send(
@@ -145,16 +196,22 @@ export function createDeliveryStore(client: DynamoDBDocumentClient, tableName: s
             Key: keys.delivery(eventId, recipient),
             UpdateExpression: `SET ${identity.set}, #state = :sending, #leaseUntil = :leaseUntil, #updatedAt = :at ADD #attempts :one`,
             // The idempotence of a send: never a delivery already sent (or skipped, also final), never one
-            // another sender holds; a lease that expired (its sender died mid-send) may be taken over.
+            // another sender holds; a lease that expired (its sender died mid-send) may be taken over. Its own
+            // schedule: a failed one only once its retry is due and never once given up, unless an
+            // administrator re-drove the event by hand.
             ConditionExpression:
               'attribute_not_exists(#state) OR (#state <> :sent AND #state <> :skipped AND ' +
-              '(attribute_not_exists(#leaseUntil) OR #leaseUntil < :at))',
+              '(attribute_not_exists(#leaseUntil) OR #leaseUntil < :at)' +
+              (byHand
+                ? ')'
+                : ' AND attribute_not_exists(#gaveUp) AND (attribute_not_exists(#retryAt) OR #retryAt <= :at))'),
             ExpressionAttributeNames: {
               ...identity.names,
               '#state': 'state',
               '#leaseUntil': 'leaseUntil',
               '#updatedAt': 'updatedAt',
               '#attempts': 'attempts',
+              ...(byHand ? {} : { '#gaveUp': 'gaveUp', '#retryAt': 'retryAt' }),
             },
             ExpressionAttributeValues: {
               ...identity.values,
@@ -177,27 +234,29 @@ export function createDeliveryStore(client: DynamoDBDocumentClient, tableName: s
         };
       } catch (error) {
         if (!(error instanceof ConditionalCheckFailedException)) throw error;
-        const state = error.Item?.state?.S as DeliveryState | undefined;
-        return { claimed: false, state };
+        const old = error.Item;
+        const retryAt = Number(old?.retryAt?.N);
+        return {
+          claimed: false,
+          state: old?.state?.S as DeliveryState | undefined,
+          ...(Number.isFinite(retryAt) ? { retryAt } : {}),
+          ...(old?.gaveUp?.BOOL === true ? { gaveUp: true } : {}),
+          ...(old?.lastError?.S === undefined ? {} : { lastError: old.lastError.S }),
+        };
       }
     },
 
     async record(eventId, recipient, outcome, at) {
       const identity = deliveryIdentity(eventId, recipient);
-      const lastError = truncated(outcome.lastError);
-      const set = [
-        identity.set,
-        '#state = :state',
-        '#updatedAt = :at',
-        ...(lastError === undefined ? [] : ['#lastError = :error']),
-        ...(outcome.counted ? ['#counted = :counted'] : []),
-      ];
+      const update = outcomeUpdate(outcome, outcome.state === 'failed' && outcome.retryAt === undefined, at);
+      const set = [identity.set, ...update.set, ...(outcome.counted ? ['#counted = :counted'] : [])];
       try {
         await client.send(
           new UpdateCommand({
             TableName: tableName,
             Key: keys.delivery(eventId, recipient),
-            UpdateExpression: `SET ${set.join(', ')} REMOVE #leaseUntil${lastError === undefined ? ', #lastError' : ''}`,
+            // A failure keeps when it is tried again (`retryAt`) or that it never is (`gaveUp`).
+            UpdateExpression: `SET ${set.join(', ')} REMOVE ${['#leaseUntil', ...update.remove].join(', ')}`,
             // A sender whose lease ran out may finish after the one that took over: a failure or a skip
             // never overwrites a recorded send, which would send it again. A send is always recorded.
             ...(outcome.state === 'sent'
@@ -205,18 +264,14 @@ export function createDeliveryStore(client: DynamoDBDocumentClient, tableName: s
               : { ConditionExpression: 'attribute_not_exists(#state) OR #state <> :sent' }),
             ExpressionAttributeNames: {
               ...identity.names,
-              '#state': 'state',
-              '#updatedAt': 'updatedAt',
+              ...update.names,
               '#leaseUntil': 'leaseUntil',
-              '#lastError': 'lastError',
               ...(outcome.counted ? { '#counted': 'counted' } : {}),
             },
             ExpressionAttributeValues: {
               ...identity.values,
-              ':state': outcome.state,
-              ':at': at,
+              ...update.values,
               ...(outcome.state === 'sent' ? {} : { ':sent': 'sent' }),
-              ...(lastError === undefined ? {} : { ':error': lastError }),
               ...(outcome.counted ? { ':counted': true } : {}),
             },
           }),
@@ -228,7 +283,7 @@ export function createDeliveryStore(client: DynamoDBDocumentClient, tableName: s
 
     redriveBySweep: (eventId, at) => redriveEvent(client, tableName, eventId, at, 'count'),
 
-    async eventsToRedrive({ days, staleBefore, maxSweeps, limit }) {
+    async eventsToRedrive({ days, now, staleBefore, maxSweeps, limit }) {
       const found: string[] = [];
       for (const day of days) {
         let startKey: Record<string, unknown> | undefined;
@@ -237,13 +292,17 @@ export function createDeliveryStore(client: DynamoDBDocumentClient, tableName: s
             new QueryCommand({
               TableName: tableName,
               KeyConditionExpression: 'pk = :pk',
-              // Events only (deliveries share the partition); pending ones only once the stream has had its
-              // chance (untouched since `staleBefore`: written then, or re-driven then), failed ones at once;
-              // either only while the sweep's own re-drives are below the bound.
+              // Events only (deliveries share the partition). Failed ones whose earliest retry is due (each
+              // delivery bounds its own tries). Pending ones only once the stream has had its chance
+              // (untouched since `staleBefore`: written then, or re-driven then), and failed ones written before
+              // retries were scheduled (neither `retryAt` nor `gaveUp`) at once, both only while the sweep's own
+              // re-drives are below the bound.
               FilterExpression:
-                '#entity = :outbox AND (attribute_not_exists(#sweeps) OR #sweeps < :maxSweeps) AND (' +
+                '#entity = :outbox AND ((#state = :failed AND #retryAt <= :now) OR (' +
+                '(attribute_not_exists(#sweeps) OR #sweeps < :maxSweeps) AND (' +
                 '(#state = :pending AND ((attribute_exists(#updatedAt) AND #updatedAt < :stale) OR ' +
-                '(attribute_not_exists(#updatedAt) AND #at < :stale))) OR #state = :failed)',
+                '(attribute_not_exists(#updatedAt) AND #at < :stale))) OR ' +
+                '(#state = :failed AND attribute_not_exists(#retryAt) AND attribute_not_exists(#gaveUp)))))',
               ExpressionAttributeNames: {
                 '#entity': 'entity',
                 '#sweeps': 'sweeps',
@@ -251,6 +310,8 @@ export function createDeliveryStore(client: DynamoDBDocumentClient, tableName: s
                 '#updatedAt': 'updatedAt',
                 '#at': 'at',
                 '#eventId': 'eventId',
+                '#retryAt': 'retryAt',
+                '#gaveUp': 'gaveUp',
               },
               ExpressionAttributeValues: {
                 ':pk': keys.outboxPartition(day),
@@ -259,6 +320,7 @@ export function createDeliveryStore(client: DynamoDBDocumentClient, tableName: s
                 ':pending': 'pending',
                 ':failed': 'failed',
                 ':stale': staleBefore,
+                ':now': now,
               },
               ProjectionExpression: '#eventId',
               ExclusiveStartKey: startKey,

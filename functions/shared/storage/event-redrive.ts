@@ -22,16 +22,25 @@ export async function redriveEvent(
         // The new `updatedAt` makes the write a change even for an event left pending, so the stream's filter
         // passes it and the stream alone processes it: nobody runs an event beside it. `sweeps` counts the
         // sweep's re-drives apart from attempts (which the stream's retries also move), and keeps the next
-        // sweep off it while the stream has its chance.
-        UpdateExpression: `SET #state = :pending, #updatedAt = :at ${sweeps === 'count' ? 'ADD #sweeps :one' : 'REMOVE #sweeps'}`,
+        // sweep off it while the stream has its chance. A re-drive by hand (`byHand`, until the sender has
+        // served it) tries every delivery not yet sent now, whatever its own schedule or a give-up says.
+        UpdateExpression:
+          sweeps === 'count'
+            ? 'SET #state = :pending, #updatedAt = :at ADD #sweeps :one'
+            : 'SET #state = :pending, #updatedAt = :at, #byHand = :true REMOVE #sweeps',
         // Only an existing event that is not final: one sent meanwhile is never sent again, none is made up.
         ConditionExpression: '#state IN (:pending, :failed)',
-        ExpressionAttributeNames: { '#state': 'state', '#updatedAt': 'updatedAt', '#sweeps': 'sweeps' },
+        ExpressionAttributeNames: {
+          '#state': 'state',
+          '#updatedAt': 'updatedAt',
+          '#sweeps': 'sweeps',
+          ...(sweeps === 'count' ? {} : { '#byHand': 'byHand' }),
+        },
         ExpressionAttributeValues: {
           ':pending': 'pending',
           ':failed': 'failed',
           ':at': at,
-          ...(sweeps === 'count' ? { ':one': 1 } : {}),
+          ...(sweeps === 'count' ? { ':one': 1 } : { ':true': true }),
         },
       }),
     );

@@ -20,6 +20,12 @@ export interface StoredOutboxEvent extends OutboxEvent {
   readonly state: OutboxState;
   readonly attempts: number;
   readonly lastError?: string;
+  /** Failed: when the sweep re-drives it for its earliest delivery retry (epoch ms). */
+  readonly retryAt?: number;
+  /** Failed, and none of its deliveries is tried again automatically. */
+  readonly gaveUp?: boolean;
+  /** Re-driven from /ui and not yet processed: its deliveries are tried whatever their schedule. */
+  readonly byHand?: boolean;
 }
 
 /** The longest error (or skip reason) kept in the table. */
@@ -35,6 +41,11 @@ const oneOf = <T extends string>(allowed: readonly T[], value: unknown): T | und
   allowed.find((candidate) => candidate === value);
 const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
 const count = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
+/** The retry schedule of an event or a delivery: `retryAt` when set, `gaveUp` when true. */
+const schedule = (item: Record<string, unknown>) => ({
+  ...(typeof item.retryAt === 'number' && Number.isFinite(item.retryAt) ? { retryAt: item.retryAt } : {}),
+  ...(item.gaveUp === true ? { gaveUp: true } : {}),
+});
 
 /** The TTL (epoch seconds) of the items of event `eventId`: its time (a ULID's) plus the retention. */
 export function outboxExpiry(eventId: string): number {
@@ -76,6 +87,8 @@ export function fromOutboxEventItem(item: Record<string, unknown>): StoredOutbox
     state,
     attempts: count(item.attempts),
     ...(lastError === undefined ? {} : { lastError }),
+    ...schedule(item),
+    ...(item.byHand === true ? { byHand: true } : {}),
   };
 }
 
@@ -94,6 +107,7 @@ export function fromDeliveryItem(
     state,
     attempts: count(item.attempts),
     ...(lastError === undefined ? {} : { lastError }),
+    ...schedule(item),
     updatedAt: count(item.updatedAt),
   };
 }

@@ -19,6 +19,10 @@ export interface DeliveryRecord {
   readonly attempts: number;
   /** Why the last attempt failed, or why it was skipped (suppressed, capped). */
   readonly lastError?: string;
+  /** Failed: when it is tried again (epoch ms). */
+  readonly retryAt?: number;
+  /** Failed for good: never tried again unless re-driven from /ui. */
+  readonly gaveUp?: boolean;
   /** Epoch ms of the last change. */
   readonly updatedAt: number;
 }
@@ -31,6 +35,10 @@ export interface OutboxLogEntry {
   readonly state: OutboxState;
   readonly attempts: number;
   readonly lastError?: string;
+  /** Failed: when the sweep tries its earliest delivery again (epoch ms). */
+  readonly retryAt?: number;
+  /** Failed, and no delivery of it is tried again automatically. */
+  readonly gaveUp?: boolean;
   readonly subject?: OutboxSubject;
   readonly deliveries: readonly DeliveryRecord[];
 }
@@ -111,6 +119,8 @@ export function createOutboxRepository(client: DynamoDBDocumentClient, tableName
                   state: event.state,
                   attempts: event.attempts,
                   ...(event.lastError === undefined ? {} : { lastError: event.lastError }),
+                  ...(event.retryAt === undefined ? {} : { retryAt: event.retryAt }),
+                  ...(event.gaveUp ? { gaveUp: true } : {}),
                   ...(event.subject ? { subject: event.subject } : {}),
                   deliveries: deliveries.reverse(),
                 });

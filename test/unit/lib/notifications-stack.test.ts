@@ -480,7 +480,11 @@ describe('MarginaliaStack notifications', () => {
       { WEBHOOK: 'http://hooks.example.net/x', WEBHOOK_SECRET_PARAMETER: '/w' },
       /WEBHOOK.*https/,
     ],
-    ['the webhook has no secret', { WEBHOOK: 'https://hooks.example.net/x' }, /WEBHOOK_SECRET_PARAMETER/],
+    [
+      'the webhook has no secret',
+      { WEBHOOK: 'https://hooks.example.net/x' },
+      /WEBHOOK: set WEBHOOK_SECRET too \(on AWS WEBHOOK_SECRET_PARAMETER.*echo "whsec_\$\(openssl rand -base64 32\)"/,
+    ],
     ['Telegram has a chat but no token', { TG_CHAT_ID: '1' }, /TG_BOT_TOKEN_PARAMETER/],
     ['Telegram has a token but no chat', { TG_BOT_TOKEN_PARAMETER: '/t' }, /TG_CHAT_ID/],
     [

@@ -48,8 +48,17 @@ describe('createOutboxRepository on DynamoDB Local', () => {
     );
     await deliveries.finishEvent(sent, { state: 'sent' }, now + 3);
     await deliveries.claim(failed, 'telegram', { at: now, leaseMs: 1000 });
-    await deliveries.record(failed, 'telegram', { state: 'failed', lastError: 'x'.repeat(600) }, now + 4);
-    await deliveries.finishEvent(failed, { state: 'failed', lastError: 'telegram: 502' }, now + 5);
+    await deliveries.record(
+      failed,
+      'telegram',
+      { state: 'failed', lastError: 'x'.repeat(600), retryAt: now + 120_000 },
+      now + 4,
+    );
+    await deliveries.finishEvent(
+      failed,
+      { state: 'failed', lastError: 'telegram: 502', retryAt: now + 120_000 },
+      now + 5,
+    );
 
     const log = await outbox.log({ now, days: 2, limit: 10 });
     const limited = await outbox.log({ now, days: 2, limit: 2 });
@@ -63,12 +72,14 @@ describe('createOutboxRepository on DynamoDB Local', () => {
         state: 'failed',
         attempts: 1,
         lastError: 'telegram: 502',
+        retryAt: now + 120_000,
         deliveries: [
           {
             recipient: 'telegram',
             state: 'failed',
             attempts: 1,
             lastError: 'x'.repeat(500),
+            retryAt: now + 120_000,
             updatedAt: now + 4,
           },
         ],

@@ -47,34 +47,46 @@ describe('the sweep on DynamoDB Local', () => {
     expect(await notifier.eventItem(missed.eventId)).toMatchObject({ state: 'sent', attempts: 1, sweeps: 1 });
   });
 
-  it('re-drives a failed event at once, and the stream sends only what had failed', async () => {
+  it('re-drives a failed event once its delivery is due, and the stream sends only what had failed', async () => {
     const broken = await notifier.rootAndReply('broken@example.com');
     notifier.failing.set('parent', 'refused');
     await notifier.deliver(broken.eventId);
     notifier.failing.clear();
 
     await notifier.handler(scheduledEvent);
+    const early = await notifier.eventItem(broken.eventId);
+    notifier.clock.offsetMs = 2 * 60_000;
+    await notifier.handler(scheduledEvent);
     await notifier.deliver(broken.eventId, 'MODIFY');
     await notifier.handler(scheduledEvent);
 
+    expect(early).toMatchObject({ state: 'failed', retryAt: expect.any(Number) });
+    expect(early).not.toHaveProperty('sweeps');
     expect(notifier.to('parent').map((notice) => notice.eventId)).toEqual([broken.eventId]);
     expect(notifier.to('owner').map((notice) => notice.eventId)).toEqual([broken.eventId]);
     expect(await notifier.eventItem(broken.eventId)).toMatchObject({ state: 'sent', attempts: 2, sweeps: 1 });
   });
 
-  it('stops sweeping an event that keeps failing after five sweeps', async () => {
+  it('gives a delivery that keeps failing up after six attempts over its schedule, and sweeps it no more', async () => {
     const { eventId } = await notifier.rootAndReply('never@example.com');
     notifier.failing.set('parent', 'refused');
     await notifier.deliver(eventId);
 
-    // Each sweep, then the stream's record of what it wrote (an event left failed wakes no one).
-    for (let sweep = 0; sweep < 7; sweep += 1) {
+    // Each sweep as the next retry comes due (2, 10, 30, 60 and 120 minutes apart), then the stream's record
+    // of what it wrote; then sweeps long after.
+    for (const minutes of [2, 12, 42, 102, 222, 600, 900]) {
+      notifier.clock.offsetMs = minutes * 60_000;
       await notifier.handler(scheduledEvent);
       await notifier.deliver(eventId, 'MODIFY');
     }
-    notifier.failing.clear();
 
-    expect(await notifier.eventItem(eventId)).toMatchObject({ state: 'failed', sweeps: 5, attempts: 6 });
+    expect(await notifier.deliveryItem(eventId, 'parent')).toMatchObject({
+      state: 'failed',
+      attempts: 6,
+      gaveUp: true,
+    });
+    expect(await notifier.eventItem(eventId)).toMatchObject({ state: 'failed', sweeps: 5, gaveUp: true });
+    expect(await notifier.eventItem(eventId)).not.toHaveProperty('retryAt');
   });
 
   it('sets back no event once less than 25 s is left of its invocation', async () => {
@@ -82,6 +94,7 @@ describe('the sweep on DynamoDB Local', () => {
     notifier.failing.set('parent', 'refused');
     await notifier.deliver(eventId);
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    notifier.clock.offsetMs = 2 * 60_000;
 
     await notifier.handler(scheduledEvent, { getRemainingTimeInMillis: () => 24_000 });
 

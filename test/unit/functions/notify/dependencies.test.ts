@@ -23,7 +23,11 @@ describe('the notifier secrets', () => {
   it('reads each plain variable locally, the link key from LINK_SECRET and never the sign-in key', async () => {
     const secrets = plainNotifySecrets(
       testConfig({ JWT_TOKEN: 'j'.repeat(40), LINK_SECRET: linkKey }),
-      loadNotifyConfig({ SMTP_PASS: 'pass', TG_BOT_TOKEN: '1:token', WEBHOOK_SECRET: 'whsec_abc' }),
+      loadNotifyConfig({
+        SMTP_PASS: 'pass',
+        TG_BOT_TOKEN: '1:token',
+        WEBHOOK_SECRET: 'whsec_MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=',
+      }),
     );
 
     expect([
@@ -31,7 +35,7 @@ describe('the notifier secrets', () => {
       await secrets.botToken(),
       await secrets.webhookSecret(),
       await secrets.linkKey(),
-    ]).toEqual(['pass', '1:token', 'whsec_abc', linkKey]);
+    ]).toEqual(['pass', '1:token', 'whsec_MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=', linkKey]);
   });
 
   it('reads each parameter through the extension on AWS, a plain variable winning, and nothing for neither', async () => {

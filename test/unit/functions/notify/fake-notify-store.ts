@@ -16,12 +16,14 @@ export interface FakeDelivery {
   lastError?: string;
   leaseUntil?: number;
   counted?: boolean;
+  retryAt?: number;
+  gaveUp?: boolean;
 }
 
 /**
  * The notifier's storage in memory, with the conditions of the real one (delivery-store.ts, mail-guards.ts):
- * a claim only of a delivery neither sent nor skipped and not leased; a failure never over a send; caps
- * counted per address hash; suppressions by hash and scope.
+ * a claim only of a delivery neither sent nor skipped and not leased, and (unless by hand) not given up nor
+ * before its retry; a failure never over a send; caps counted per address hash; suppressions by hash and scope.
  */
 export function createFakeNotifyStore() {
   const events = new Map<string, StoredOutboxEvent & { sweeps?: number; updatedAt?: number }>();
@@ -39,24 +41,35 @@ export function createFakeNotifyStore() {
     async finishEvent(eventId, outcome, at) {
       const event = events.get(eventId);
       if (!event) return;
-      const { lastError: _dropped, ...rest } = event;
+      const { lastError: _dropped, retryAt: _retry, gaveUp: _gaveUp, byHand: _byHand, ...rest } = event;
+      const retrying = outcome.state === 'failed' && outcome.retryAt !== undefined;
       events.set(eventId, {
         ...rest,
         state: outcome.state,
         attempts: event.attempts + 1,
         updatedAt: at,
         ...(outcome.lastError === undefined ? {} : { lastError: outcome.lastError.slice(0, 500) }),
+        ...(retrying ? { retryAt: outcome.retryAt } : {}),
+        ...(outcome.state === 'failed' && !retrying && outcome.gaveUp ? { gaveUp: true } : {}),
       });
     },
-    async claim(eventId, recipient, { at, leaseMs }) {
+    async claim(eventId, recipient, { at, leaseMs, byHand = false }) {
       const delivery = deliveries.get(key(eventId, recipient));
       if (
         delivery &&
         (delivery.state === 'sent' ||
           delivery.state === 'skipped' ||
-          (delivery.leaseUntil !== undefined && delivery.leaseUntil >= at))
+          (delivery.leaseUntil !== undefined && delivery.leaseUntil >= at) ||
+          (!byHand &&
+            (delivery.gaveUp === true || (delivery.retryAt !== undefined && delivery.retryAt > at))))
       ) {
-        return { claimed: false, state: delivery.state };
+        return {
+          claimed: false,
+          state: delivery.state,
+          ...(delivery.retryAt === undefined ? {} : { retryAt: delivery.retryAt }),
+          ...(delivery.gaveUp ? { gaveUp: true } : {}),
+          ...(delivery.lastError === undefined ? {} : { lastError: delivery.lastError }),
+        };
       }
       const attempts = (delivery?.attempts ?? 0) + 1;
       deliveries.set(key(eventId, recipient), {
@@ -70,12 +83,23 @@ export function createFakeNotifyStore() {
     async record(eventId, recipient, outcome) {
       const delivery = deliveries.get(key(eventId, recipient));
       if (outcome.state !== 'sent' && delivery?.state === 'sent') return;
-      const { leaseUntil: _freed, lastError: _old, ...rest } = delivery ?? { state: 'pending', attempts: 0 };
+      const {
+        leaseUntil: _freed,
+        lastError: _old,
+        retryAt: _retry,
+        gaveUp: _gaveUp,
+        ...rest
+      } = delivery ?? { state: 'pending', attempts: 0 };
       deliveries.set(key(eventId, recipient), {
         ...rest,
         state: outcome.state,
         ...(outcome.lastError === undefined ? {} : { lastError: outcome.lastError.slice(0, 500) }),
         ...(outcome.counted ? { counted: true } : {}),
+        ...(outcome.state === 'failed'
+          ? outcome.retryAt === undefined
+            ? { gaveUp: true }
+            : { retryAt: outcome.retryAt }
+          : {}),
       });
     },
     async redriveBySweep(eventId, at) {
@@ -84,13 +108,14 @@ export function createFakeNotifyStore() {
       events.set(eventId, { ...event, state: 'pending', updatedAt: at, sweeps: (event.sweeps ?? 0) + 1 });
       return true;
     },
-    async eventsToRedrive({ staleBefore, maxSweeps, limit }) {
+    async eventsToRedrive({ now, staleBefore, maxSweeps, limit }) {
       return [...events.values()]
         .filter(
           (event) =>
-            (event.sweeps ?? 0) < maxSweeps &&
-            ((event.state === 'pending' && (event.updatedAt ?? event.at) < staleBefore) ||
-              event.state === 'failed'),
+            (event.state === 'failed' && event.retryAt !== undefined && event.retryAt <= now) ||
+            ((event.sweeps ?? 0) < maxSweeps &&
+              ((event.state === 'pending' && (event.updatedAt ?? event.at) < staleBefore) ||
+                (event.state === 'failed' && event.retryAt === undefined && !event.gaveUp))),
         )
         .map((event) => event.id)
         .slice(0, limit);

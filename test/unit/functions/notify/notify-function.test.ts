@@ -72,7 +72,7 @@ function reply(fake: ReturnType<typeof createFakeNotifyStore>, id: string): Outb
 describe('createNotifyFunction', () => {
   afterEach(() => vi.restoreAllMocks());
 
-  it('processes the outbox records of a stream batch and answers the failed ones by sequence number', async () => {
+  it('processes the outbox records of a stream batch and answers none failed for a failed delivery: it has its own retry', async () => {
     const { fake, sent, handler } = setUp();
     const ok = reply(fake, '01KAZ00000000000000000000A');
     const failing = reply(fake, '01KAZ00000000000000000000B');
@@ -98,7 +98,8 @@ describe('createNotifyFunction', () => {
       ),
     );
 
-    expect(answer).toEqual({ batchItemFailures: [{ itemIdentifier: '200' }] });
+    // A failed delivery does not hold the record in the stream's retries (and every record behind it).
+    expect(answer).toEqual({ batchItemFailures: [] });
     expect(sent.map((notice) => [notice.eventId, notice.recipient]).sort()).toEqual([
       [ok.id, 'owner'],
       [ok.id, 'parent'],
@@ -108,6 +109,7 @@ describe('createNotifyFunction', () => {
     expect(fake.events.get(failing.id)).toMatchObject({
       state: 'failed',
       lastError: 'parent: mailbox unavailable',
+      retryAt: expect.any(Number),
     });
     expect(log).not.toHaveBeenCalled();
   });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Notice } from '../../../../functions/notify/notice.js';
+import { PermanentFailure } from '../../../../functions/notify/channels/permanent-failure.js';
 import { createProcessEvent, keptError } from '../../../../functions/notify/process-event.js';
 import { createAddressHasher } from '../../../../functions/shared/notify/address-hash.js';
 import type { RecipientKind } from '../../../../functions/shared/storage/keys.js';
@@ -33,7 +34,9 @@ function recordingChannels(kinds: RecipientKind[] = ['owner', 'parent', 'webhook
   return { channels, sent, failing, to: (kind: RecipientKind) => sent.filter((n) => n.recipient === kind) };
 }
 
-function setUp(options: { kinds?: RecipientKind[]; leaseMs?: number } = {}) {
+function setUp(
+  options: { kinds?: RecipientKind[]; leaseMs?: number; retryDelaysMs?: readonly number[] } = {},
+) {
   const fake = createFakeNotifyStore();
   const channels = recordingChannels(options.kinds);
   let time = 1_800_000_000_000;
@@ -46,6 +49,7 @@ function setUp(options: { kinds?: RecipientKind[]; leaseMs?: number } = {}) {
     now: () => time,
     hashAddress: addressHash,
     ...(options.leaseMs === undefined ? {} : { leaseMs: options.leaseMs }),
+    ...(options.retryDelaysMs === undefined ? {} : { retryDelaysMs: options.retryDelaysMs }),
   });
   return { fake, channels, process, advance: (ms: number) => (time += ms) };
 }
@@ -143,27 +147,38 @@ describe('createProcessEvent', () => {
     ]);
   });
 
-  it('records a failing channel failed (error, attempts) and the event failed, then sends only that one when run again', async () => {
-    const { fake, channels, process } = setUp();
+  it('records a failing channel failed with its next try, the event failed and done for the stream, and sends only that one once due', async () => {
+    const { fake, channels, process, advance } = setUp();
     const event = replySubmitted(fake);
     channels.failing.set('parent', new Error('connect ECONNREFUSED 127.0.0.1:2525'));
+    const failedAt = 1_800_000_000_000;
 
     const first = await process(event.id);
 
-    expect(first).toEqual({ final: false, state: 'failed' });
+    // The record is done: the stream does not retry it (which would hold back every record behind it).
+    expect(first).toEqual({ final: true, state: 'failed' });
     expect(fake.delivery(event.id, 'parent')).toMatchObject({
       state: 'failed',
       attempts: 1,
       lastError: 'connect ECONNREFUSED 127.0.0.1:2525',
+      retryAt: failedAt + 2 * 60_000,
     });
     expect(fake.delivery(event.id, 'owner')).toMatchObject({ state: 'sent' });
     expect(fake.events.get(event.id)).toMatchObject({
       state: 'failed',
       attempts: 1,
       lastError: 'parent: connect ECONNREFUSED 127.0.0.1:2525',
+      retryAt: failedAt + 2 * 60_000,
     });
 
     channels.failing.clear();
+    advance(60_000);
+    const early = await process(event.id);
+    expect(early).toEqual({ final: true, state: 'failed' });
+    expect(channels.to('parent')).toEqual([]);
+    expect(fake.delivery(event.id, 'parent')).toMatchObject({ state: 'failed', attempts: 1 });
+
+    advance(60_000);
     const second = await process(event.id);
 
     expect(second).toEqual({ final: true, state: 'sent' });
@@ -174,8 +189,86 @@ describe('createProcessEvent', () => {
       'webhook',
     ]);
     expect(fake.delivery(event.id, 'parent')).toEqual({ state: 'sent', attempts: 2, counted: true });
-    expect(fake.events.get(event.id)).toEqual(expect.objectContaining({ state: 'sent', attempts: 2 }));
+    expect(fake.events.get(event.id)).toEqual(expect.objectContaining({ state: 'sent', attempts: 3 }));
     expect(fake.events.get(event.id)).not.toHaveProperty('lastError');
+    expect(fake.events.get(event.id)).not.toHaveProperty('retryAt');
+  });
+
+  it('keeps each delivery on its own schedule: a channel that fails again waits longer, one mended is sent', async () => {
+    const start = 1_800_000_000_000;
+    const { fake, channels, process, advance } = setUp({
+      kinds: ['owner', 'webhook', 'telegram'],
+      retryDelaysMs: [1000, 5000],
+    });
+    const event = rootSubmitted(fake);
+    channels.failing.set('webhook', new Error('the webhook answered 503'));
+    channels.failing.set('telegram', new Error('Telegram answered 502: Bad Gateway'));
+    await process(event.id);
+    expect(fake.events.get(event.id)).toMatchObject({ state: 'failed', retryAt: start + 1000 });
+
+    advance(1000);
+    channels.failing.delete('telegram');
+    await process(event.id);
+    expect(channels.to('telegram')).toHaveLength(1);
+    expect(fake.delivery(event.id, 'webhook')).toMatchObject({ attempts: 2, retryAt: start + 6000 });
+    expect(fake.events.get(event.id)).toMatchObject({ state: 'failed', retryAt: start + 6000 });
+
+    advance(2000);
+    channels.failing.clear();
+    await process(event.id);
+    expect(channels.to('webhook')).toHaveLength(0);
+
+    advance(3000);
+    expect(await process(event.id)).toEqual({ final: true, state: 'sent' });
+    expect(channels.to('webhook')).toHaveLength(1);
+    expect(channels.to('telegram')).toHaveLength(1);
+    expect(channels.to('owner')).toHaveLength(1);
+  });
+
+  it('gives a delivery up once its schedule is used up, and the event with it', async () => {
+    const { fake, channels, process, advance } = setUp({
+      kinds: ['owner', 'webhook'],
+      retryDelaysMs: [10, 20],
+    });
+    const event = rootSubmitted(fake);
+    channels.failing.set('webhook', new Error('the webhook answered 500'));
+
+    for (const wait of [0, 10, 20, 1000]) {
+      advance(wait);
+      await process(event.id);
+    }
+
+    expect(fake.delivery(event.id, 'webhook')).toMatchObject({ state: 'failed', attempts: 3, gaveUp: true });
+    expect(fake.delivery(event.id, 'webhook')).not.toHaveProperty('retryAt');
+    expect(fake.events.get(event.id)).toMatchObject({ state: 'failed', gaveUp: true });
+    expect(fake.events.get(event.id)).not.toHaveProperty('retryAt');
+    expect(channels.to('owner')).toHaveLength(1);
+  });
+
+  it('never retries a permanent failure, and tries it once more when re-driven by hand', async () => {
+    const { fake, channels, process, advance } = setUp({ kinds: ['owner', 'telegram'] });
+    const event = rootSubmitted(fake);
+    channels.failing.set('telegram', new PermanentFailure('Telegram answered 401: Unauthorized'));
+
+    expect(await process(event.id)).toEqual({ final: true, state: 'failed' });
+    expect(fake.delivery(event.id, 'telegram')).toMatchObject({
+      state: 'failed',
+      attempts: 1,
+      gaveUp: true,
+      lastError: 'Telegram answered 401: Unauthorized (refused for good: not retried)',
+    });
+    expect(fake.events.get(event.id)).toMatchObject({ state: 'failed', gaveUp: true });
+    advance(86_400_000);
+    fake.events.set(event.id, { ...fake.events.get(event.id)!, state: 'pending' });
+    await process(event.id);
+    expect(fake.delivery(event.id, 'telegram')).toMatchObject({ attempts: 1 });
+
+    channels.failing.clear();
+    fake.events.set(event.id, { ...fake.events.get(event.id)!, state: 'pending', byHand: true });
+    expect(await process(event.id)).toEqual({ final: true, state: 'sent' });
+    expect(channels.to('telegram')).toHaveLength(1);
+    expect(channels.to('owner')).toHaveLength(1);
+    expect(fake.events.get(event.id)).not.toHaveProperty('byHand');
   });
 
   it('keeps no address in a recorded error, and at most 500 characters of it', async () => {
@@ -282,11 +375,12 @@ describe('createProcessEvent', () => {
   });
 
   it('stops the reader mail past the cap, never the owner’s, and a retried failure takes no second slot', async () => {
-    const { fake, channels, process } = setUp();
+    const { fake, channels, process, advance } = setUp();
     const first = replySubmitted(fake);
     channels.failing.set('parent', new Error('timeout'));
     await process(first.id);
     channels.failing.clear();
+    advance(120_000);
     await process(first.id);
     const second = replySubmitted(fake);
     await process(second.id);

@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { createSweep } from '../../../../functions/notify/sweep.js';
 
 describe('createSweep', () => {
-  it('asks for today and yesterday, pending for five minutes, five sweeps at most, 25 at a time', async () => {
+  it('asks for today and yesterday, retries due now, pending for five minutes, five sweeps at most, 25 at a time', async () => {
     const eventsToRedrive = vi.fn(async () => []);
     const sweep = createSweep({
       deliveries: { eventsToRedrive, redriveBySweep: vi.fn() },
@@ -12,6 +12,7 @@ describe('createSweep', () => {
     expect(await sweep()).toEqual({ redriven: 0, deferred: 0 });
     expect(eventsToRedrive).toHaveBeenCalledWith({
       days: ['2026-11-24', '2026-11-25'],
+      now: Date.parse('2026-11-25T00:03:00Z'),
       staleBefore: Date.parse('2026-11-24T23:58:00Z'),
       maxSweeps: 5,
       limit: 25,

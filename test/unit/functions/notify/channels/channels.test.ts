@@ -22,7 +22,9 @@ describe('createChannels', () => {
   });
 
   it('has a webhook with WEBHOOK, and Telegram with a token and a chat', () => {
-    expect(kinds({ WEBHOOK: 'https://hooks.example/x' })).toEqual(['webhook']);
+    expect(kinds({ WEBHOOK: 'https://hooks.example/x', WEBHOOK_SECRET_PARAMETER: '/blog/webhook' })).toEqual([
+      'webhook',
+    ]);
     expect(kinds({ TG_BOT_TOKEN: '1:a', TG_CHAT_ID: '42' })).toEqual(['telegram']);
     expect(kinds({ TG_BOT_TOKEN_PARAMETER: '/marginalia/tg', TG_CHAT_ID: '42' })).toEqual(['telegram']);
     expect(kinds({ TG_BOT_TOKEN: '1:a' })).toEqual([]);

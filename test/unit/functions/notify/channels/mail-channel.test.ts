@@ -1,6 +1,7 @@
 import { type ParsedMail, simpleParser } from 'mailparser';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createChannels } from '../../../../../functions/notify/channels/channels.js';
+import { isPermanentFailure } from '../../../../../functions/notify/channels/permanent-failure.js';
 import type { Notice } from '../../../../../functions/notify/notice.js';
 import { createAddressHasher } from '../../../../../functions/shared/notify/address-hash.js';
 import { readLinkToken } from '../../../../../functions/shared/notify/link-token.js';
@@ -237,6 +238,8 @@ describe('the mail channel over SMTP', () => {
       const failure = channels.parent!(replyNotice());
       await expect(failure).rejects.toThrow(/^the mail was not sent: .*<address>.*no such user/);
       await failure.catch((error: Error) => expect(error.message).not.toContain(readerAddress));
+      // A 550 is the server's permanent refusal: the delivery is not retried.
+      expect(isPermanentFailure(await failure.catch((error: unknown) => error))).toBe(true);
       expect(refusing.mails).toHaveLength(0);
     } finally {
       await refusing.close();

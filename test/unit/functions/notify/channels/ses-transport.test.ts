@@ -2,6 +2,7 @@ import { SendEmailCommand, type SendEmailCommandInput, SESv2Client } from '@aws-
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createChannels } from '../../../../../functions/notify/channels/channels.js';
+import { isPermanentFailure } from '../../../../../functions/notify/channels/permanent-failure.js';
 import type { Notice } from '../../../../../functions/notify/notice.js';
 import {
   config,
@@ -100,6 +101,19 @@ describe('the mail channel over SES', () => {
     await expect(failure).rejects.toThrow(
       'the mail was not sent: Email address is not verified. The following identities failed the check in region EU-WEST-1: <address>',
     );
+  });
+
+  it.each([
+    ['MessageRejected', true],
+    ['MailFromDomainNotVerifiedException', true],
+    ['TooManyRequestsException', false],
+    ['InternalFailure', false],
+  ])('fails for good on %s only when sending again cannot mend it', async (name, permanent) => {
+    ses.on(SendEmailCommand).rejects(Object.assign(new Error(`refused for ${readerAddress}`), { name }));
+    const failure = await sesChannels().parent!(replyNotice()).catch((error: unknown) => error);
+    expect((failure as Error).message).toContain('<address>');
+    expect((failure as Error).message).not.toContain(readerAddress);
+    expect(isPermanentFailure(failure)).toBe(permanent);
   });
 
   it('calls SES for no hostile address', async () => {

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createChannels } from '../../../../../functions/notify/channels/channels.js';
+import { isPermanentFailure } from '../../../../../functions/notify/channels/permanent-failure.js';
 import type { Notice } from '../../../../../functions/notify/notice.js';
 import {
   type Answer,
@@ -118,6 +119,22 @@ describe('the Telegram channel', () => {
     await failure.catch((error: Error) => expect(error.message).not.toContain('secret_token'));
   });
 
+  it.each([
+    [401, 'Unauthorized', true],
+    [403, 'Forbidden: bot was kicked from the group chat', true],
+    [400, 'Bad Request: message is too long', true],
+    [429, 'Too Many Requests: retry after 5', false],
+    [502, 'Bad Gateway', false],
+  ])('fails for good on a %i (%s) only when it is a refusal', async (status, description, permanent) => {
+    const { telegram } = await bot(() => ({
+      status,
+      body: JSON.stringify({ ok: false, error_code: status, description }),
+    }));
+    const failure = await telegram(telegramNotice()).catch((error: unknown) => error);
+    expect((failure as Error).message).toBe(`Telegram answered ${status}: ${description}`);
+    expect(isPermanentFailure(failure)).toBe(permanent);
+  });
+
   it('fails without the token when Telegram cannot be reached', async () => {
     server = await startRecordingServer();
     const apiUrl = server.endpoint;
@@ -142,7 +159,9 @@ describe('the Telegram channel', () => {
       secrets: secrets({ botToken: secretOf('../../other/path?') }),
       now: Date.now,
     });
-    await expect(channels.telegram!(telegramNotice())).rejects.toThrow('not of the form');
+    const failure = await channels.telegram!(telegramNotice()).catch((error: unknown) => error);
+    expect((failure as Error).message).toMatch('not of the form');
+    expect(isPermanentFailure(failure)).toBe(true);
     expect(server.requests).toHaveLength(0);
   });
 });

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createChannels } from '../../../../../functions/notify/channels/channels.js';
+import { isPermanentFailure } from '../../../../../functions/notify/channels/permanent-failure.js';
 import { createWebhookChannel } from '../../../../../functions/notify/channels/webhook-channel.js';
 import type { WebhookPayload } from '../../../../../functions/notify/channels/webhook-payload.js';
 import type { Notice } from '../../../../../functions/notify/notice.js';
@@ -41,7 +42,7 @@ describe('the webhook channel', () => {
     server = await startRecordingServer((_request, index) => answer(index));
     const channels = createChannels({
       config,
-      notify: notifyConfig({ WEBHOOK: `${server.endpoint}/hooks/comments` }),
+      notify: notifyConfig({ WEBHOOK: `${server.endpoint}/hooks/comments`, WEBHOOK_SECRET: secret }),
       secrets: secrets({ webhookSecret: secretOf(secret) }),
       now: Date.now,
     });
@@ -143,6 +144,56 @@ describe('the webhook channel', () => {
   it('fails with the status when the receiver answers other than 2xx', async () => {
     const { webhook } = await receiver(() => ({ status: 503, body: 'busy' }));
     await expect(webhook(webhookNotice())).rejects.toThrow('the webhook answered 503');
+  });
+
+  it.each([
+    [400, true],
+    [401, true],
+    [404, true],
+    [410, true],
+    [408, false],
+    [429, false],
+    [500, false],
+    [503, false],
+  ])(
+    'fails for good on a %i when it is a refusal (4xx but 408 and 429), for now otherwise',
+    async (status, permanent) => {
+      const { webhook } = await receiver(() => ({ status, body: '' }));
+      const failure = await webhook(webhookNotice()).catch((error: unknown) => error);
+      expect(failure).toBeInstanceOf(Error);
+      expect((failure as Error).message).toBe(`the webhook answered ${status}`);
+      expect(isPermanentFailure(failure)).toBe(permanent);
+    },
+  );
+
+  it('fails for good without a secret, for now when the receiver does not answer in time', async () => {
+    server = await startRecordingServer(() => undefined);
+    const channel = (secretValue?: string) =>
+      createWebhookChannel({
+        url: server!.endpoint,
+        secret: secretOf(secretValue),
+        site: config,
+        now: Date.now,
+        timeoutMs: 50,
+      });
+    const unsigned = await channel()(webhookNotice()).catch((error: unknown) => error);
+    const silent = await channel(secret)(webhookNotice()).catch((error: unknown) => error);
+    expect(isPermanentFailure(unsigned)).toBe(true);
+    expect(isPermanentFailure(silent)).toBe(false);
+    expect((silent as Error).message).toBe('the webhook could not be reached: no answer in time');
+  });
+
+  it('takes its timeout from CHANNEL_TIMEOUT_MS', async () => {
+    server = await startRecordingServer(() => undefined);
+    const channels = createChannels({
+      config,
+      notify: notifyConfig({ WEBHOOK: server.endpoint, WEBHOOK_SECRET: secret, CHANNEL_TIMEOUT_MS: '100' }),
+      secrets: secrets({ webhookSecret: secretOf(secret) }),
+      now: Date.now,
+    });
+    const started = performance.now();
+    await expect(channels.webhook!(webhookNotice())).rejects.toThrow('no answer in time');
+    expect(performance.now() - started).toBeLessThan(2000);
   });
 
   it('follows no redirect', async () => {
