@@ -658,12 +658,15 @@ describe('npm run migrate on a table written by 0.2 (item layout 2)', () => {
   let client: DynamoDBDocumentClient;
   let migrated: Item[];
 
-  // A 0.1.0 table migrated to layout 3 and written back as 0.2 left it: the same comments, in place.
+  // A 0.1.0 table migrated to layout 3, kept as `migrated`; each test starts from it written back as 0.2 left
+  // it (the same comments, in place), whatever order the tests run in.
   beforeAll(async () => {
     table = await createTestTable();
     ({ client } = await seededTable(table));
     await migrate(table, client);
     migrated = await scan(client, table.tableName);
+  });
+  beforeEach(async () => {
     await rewriteAsLayout2(client, table.tableName);
   });
   afterAll(async () => {
@@ -713,7 +716,7 @@ describe('npm run migrate on a table written by 0.2 (item layout 2)', () => {
     const again = await migrate(table, client);
 
     expect(outcome).toMatchObject({ rootsIndexed: 9, repliesIndexed: 7, errors: [], site: 'marked' });
-    // The administrator the first test saved aside, the table is as a migration from 0.1.0 left it.
+    // The administrator another test may have saved aside, the table is as a migration from 0.1.0 left it.
     expect(after.filter((item) => !String(item.pk).startsWith('ADMIN#'))).toEqual(migrated);
     expect(after.some((item) => 'recentPk' in item || 'recentSk' in item)).toBe(false);
     expect(again).toMatchObject({ rootsIndexed: 0, repliesIndexed: 0, already: { replies: 7, roots: 9 } });
