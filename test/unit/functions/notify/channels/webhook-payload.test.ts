@@ -5,7 +5,7 @@ import { config, now, parentComment, replyComment, replyNotice } from './notice-
 
 describe('webhookPayload', () => {
   it('names each field of a reply and of the comment it answers, version 1', () => {
-    expect(webhookPayload(replyNotice(), config, now)).toEqual({
+    expect(webhookPayload(replyNotice(), config, now)).toStrictEqual({
       type: 'comment.replied',
       version: 1,
       timestamp: '2026-11-25T12:00:00.000Z',

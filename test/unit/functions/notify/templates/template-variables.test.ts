@@ -4,7 +4,7 @@ import { config, parentComment, replyComment, replyNotice } from '../channels/no
 
 describe('templateVariables', () => {
   it('offers Waline’s fields of each comment, the HTML mail-safe, and the site', () => {
-    expect(templateVariables(replyNotice(), config)).toEqual({
+    expect(templateVariables(replyNotice(), config)).toStrictEqual({
       self: {
         objectId: replyComment.id,
         id: replyComment.id,
