@@ -226,7 +226,7 @@ describe('noticesFor: one test per row of the rule table', () => {
     for (const [replier, parent] of [
       [' Parent@Example.COM ', parentAuthor.mail],
       [parentAuthor.mail, ' PARENT@example.com '],
-    ]) {
+    ] as const) {
       const plan = noticesFor(
         approved(reply),
         context({ comment: { ...reader, mail: replier }, parent: { ...parentAuthor, mail: parent } }),
