@@ -40,6 +40,10 @@ describe('mailSafeHtml', () => {
   it('leaves no live link when links are nested', () => {
     const safe = mailSafeHtml('<a href="https://one.example/"><a href="https://two.example/">x</a></a>');
     expect(safe).not.toMatch(/<a\b/);
+    // The inner link's tags are dropped, its text kept: nothing else is written in their place.
+    expect(mailSafeHtml('<a href="https://one.example/">a<a href="https://two.example/">x</a>b</a>')).toBe(
+      'ax (https://one.example/)b',
+    );
   });
 
   it('keeps a formula’s text but not its TeX source', () => {
