@@ -163,8 +163,12 @@ describe('htmlToText: blocks', () => {
     expect(htmlToText('<p>a</p><p></p><div><p></p></div><p>b</p>')).toBe('a\n\nb');
   });
 
-  it('reads a stray closing </pre> as no preformatted text', () => {
-    expect(htmlToText('</pre><p>a   b</p>')).toBe('a b');
+  it('collapses spaces again after a </pre>', () => {
+    expect(htmlToText('<pre>x  y</pre><p>a   b   c</p>')).toBe('x  y\n\na b c');
+  });
+
+  it('collapses the spaces inside a line as outside', () => {
+    expect(htmlToText('<p>a   b</p>x  <em>y  z</em>')).toBe('a b\nx y z');
   });
 
   it('decodes every entity, named or numbered', () => {
