@@ -78,6 +78,28 @@ describe('buildMailMessage', () => {
     );
   });
 
+  it('ends every line with CRLF, as SMTP sends it', async () => {
+    const { raw } = await build(replyNotice());
+    expect(raw.toString('utf8')).not.toMatch(/[^\r]\n/);
+  });
+
+  it('draws a fresh random boundary for each message when none is given', async () => {
+    const boundaries = await Promise.all(
+      [1, 2].map(async () => {
+        const { raw } = await buildMailMessage(replyNotice(), {
+          site: config,
+          templates: {},
+          sender: { name: 'Notes', address: senderAddress },
+          links: fakeLinks(),
+          now: () => now,
+        });
+        return /boundary="([^"]+)"/.exec(raw.toString())?.[1];
+      }),
+    );
+    expect(boundaries[0]).toMatch(/[0-9a-f]{24}/);
+    expect(boundaries[0]).not.toBe(boundaries[1]);
+  });
+
   it('names the recipient by address alone, with no display name', async () => {
     const { raw, to } = await build(replyNotice());
     expect(to).toBe('reader@example.com');

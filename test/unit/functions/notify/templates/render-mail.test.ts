@@ -126,6 +126,8 @@ describe('renderMail', () => {
       'Approve (https://c.example/a) · Mark as spam (https://c.example/s) · Delete (https://c.example/d)',
     );
     expect(mail.text).toContain('works until 2026-11-25 12:00 UTC');
+    // The moderation footer alone closes the body: no unsubscribe footer, nothing in its place.
+    expect(mail.html).toMatch(/UTC[^<]*<\/p>\n<\/body>\n<\/html>$/);
   });
 
   it('names the site by its host without SITE_NAME', () => {
