@@ -167,6 +167,11 @@ describe('htmlToText: blocks', () => {
     expect(htmlToText('<pre>x  y</pre><p>a   b   c</p>')).toBe('x  y\n\na b c');
   });
 
+  it('collapses the spaces of text that follows a cell on its line, keeping the one they stand for', () => {
+    expect(htmlToText('<td>a</td>b   c')).toBe('a b c');
+    expect(htmlToText('<td>a</td>  b')).toBe('a  b');
+  });
+
   it('collapses the spaces inside a line as outside', () => {
     expect(htmlToText('<p>a   b</p>x  <em>y  z</em>')).toBe('a b\nx y z');
   });
