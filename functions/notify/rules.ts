@@ -180,15 +180,17 @@ export function noticesFor(event: OutboxEvent, context: RuleContext): NoticePlan
   const owner = decide('owner', situation);
   if ('tell' in owner) {
     const { address, lang } = context.owner;
-    if (has('owner')) {
-      if (address === undefined)
-        skipped.push({ recipient: 'owner', reason: 'no address: AUTHOR_EMAIL is not set' });
-      else notices.push({ recipient: 'owner', template: owner.tell, lang, to: address });
+    const kinds = (['owner', ...ownerChannels] as const).filter(has);
+    if (kinds.length === 0) {
+      untold.push('owner: no channel is configured');
+    } else {
+      for (const kind of kinds) {
+        if (kind !== 'owner') notices.push({ recipient: kind, template: owner.tell, lang });
+        else if (address === undefined)
+          skipped.push({ recipient: 'owner', reason: 'no address: AUTHOR_EMAIL is not set' });
+        else notices.push({ recipient: 'owner', template: owner.tell, lang, to: address });
+      }
     }
-    for (const kind of ownerChannels) {
-      if (has(kind)) notices.push({ recipient: kind, template: owner.tell, lang });
-    }
-    if (!has('owner') && !ownerChannels.some(has)) untold.push('owner: no channel is configured');
   } else {
     untold.push(`owner: ${'nobody' in owner ? owner.nobody : owner.skip}`);
   }

@@ -27,6 +27,7 @@ const requestTests = [
   'test/unit/functions/shared/http/cross-site.test.ts',
 ];
 const deltaTests = ['test/unit/functions/shared/storage/counter-deltas.test.ts'];
+const mailTests = ['test/unit/functions/notify/channels/mail-channel.test.ts'];
 
 /**
  * Every edit of the reference's list, in its order, then the two branches it found unexercised, and a
@@ -291,5 +292,37 @@ export const handEdits: readonly HandEdit[] = [
     from: 'linkify: true',
     to: 'linkify: false',
     tests: ['test/unit/functions/shared/domain/render-markdown.test.ts'],
+  },
+  {
+    name: 'notify: a stored address list is mailed',
+    breaks: 'a commenter who typed `a@x, b@y` as their address has every reply to them mailed to both',
+    file: 'functions/notify/channels/mail-message.ts',
+    from: 'if (!singleAddress.safeParse(notice.to).success) {',
+    to: 'if (false) {',
+    tests: mailTests,
+  },
+  {
+    name: 'notify: a reply mail without its unsubscribe link',
+    breaks: 'a reader told of a reply cannot stop the mails, and no List-Unsubscribe header is sent',
+    file: 'functions/notify/channels/mail-message.ts',
+    from: "if (notice.template === 'reply') {",
+    to: 'if (false) {',
+    tests: mailTests,
+  },
+  {
+    name: 'notify: a reply to a spam comment mails its author',
+    breaks: 'the address a spammer typed receives a mail for every reply to their held comment',
+    file: 'functions/notify/rules.ts',
+    from: "'a held parent': ({ context }: Situation) => context.parent?.status !== 'approved',",
+    to: "'a held parent': () => false,",
+    tests: ['test/unit/functions/notify/rules.test.ts'],
+  },
+  {
+    name: 'link token: the purpose not checked',
+    breaks: 'a signed token is read for any purpose its claims happen to fit',
+    file: 'functions/shared/notify/link-token.ts',
+    from: 'if (payload.purpose !== purpose) return undefined;',
+    to: '',
+    tests: ['test/unit/functions/shared/notify/link-token-purpose.test.ts'],
   },
 ];

@@ -44,8 +44,6 @@ const blockTags = new Set([
   'ul',
 ]);
 
-/** Inline elements kept through normalisation (their text is kept, their markup dropped). */
-const inlineTags = ['b', 'br', 'code', 'del', 'em', 'i', 'small', 's', 'span', 'strong', 'sub', 'sup', 'u'];
 
 const tokenPattern = /<(\/?)([a-z][a-z0-9]*)[^>]*>|[^<]+/g;
 
@@ -53,7 +51,8 @@ const entities: Readonly<Record<string, string>> = { '&amp;': '&', '&lt;': '<', 
 
 /** The text of `html`. */
 export function htmlToText(html: string): string {
-  const normalized = linksAsText(normalizeHtml(html, [...blockTags, ...inlineTags]));
+  // Any other element (an inline one: `em`, `code`, `span`...) is dropped by the normalisation, its text kept.
+  const normalized = linksAsText(normalizeHtml(html, [...blockTags, 'br']));
   let text = '';
   let preDepth = 0;
   // A line break drops the spaces before it; text outside <pre> drops those after one, as a browser does.

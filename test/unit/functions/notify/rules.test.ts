@@ -131,6 +131,11 @@ describe('noticesFor: one test per row of the rule table', () => {
       'telegram',
     ]);
     expect(plan).toMatchObject({ skipped: [] });
+    // With no owner channel, the reason the reader is not told is what the plan says.
+    expect(noticesFor(testEvent, context({ comment: undefined, channels: ['parent'] }))).toEqual({
+      kind: 'skip',
+      reason: 'owner: no channel is configured; parent: a test tells no reader',
+    });
   });
 
   row("spam tells the parent's author nothing, ever", () => {
@@ -167,6 +172,14 @@ describe('noticesFor: one test per row of the rule table', () => {
     // Submitted waiting, approved before the sender read it: the submission tells the owner, the approval the parent.
     const plan = noticesFor(submitted({ ...reply, status: 'waiting' }), context({ parent: parentAuthor }));
     expect(plan).toEqual({ kind: 'notify', notices: ownerNotices('owner-new'), skipped: [] });
+    const readerOnly = noticesFor(
+      submitted({ ...reply, status: 'waiting' }),
+      context({ channels: ['parent'], parent: parentAuthor }),
+    );
+    expect(readerOnly).toEqual({
+      kind: 'skip',
+      reason: "owner: no channel is configured; parent: its approval tells the parent's author",
+    });
   });
 
   row('a reply to a comment deleted since tells nobody', () => {
@@ -210,15 +223,20 @@ describe('noticesFor: one test per row of the rule table', () => {
   });
 
   row("a reply to one's own comment (same address, any case) tells nobody", () => {
-    const plan = noticesFor(
-      approved(reply),
-      context({ comment: { ...reader, mail: ' Parent@Example.COM ' }, parent: parentAuthor }),
-    );
-    expect(plan).toEqual({
-      kind: 'notify',
-      notices: [],
-      skipped: [{ recipient: 'parent', reason: "the replier's own comment" }],
-    });
+    for (const [replier, parent] of [
+      [' Parent@Example.COM ', parentAuthor.mail],
+      [parentAuthor.mail, ' PARENT@example.com '],
+    ] as const) {
+      const plan = noticesFor(
+        approved(reply),
+        context({ comment: { ...reader, mail: replier }, parent: { ...parentAuthor, mail: parent } }),
+      );
+      expect(plan).toEqual({
+        kind: 'notify',
+        notices: [],
+        skipped: [{ recipient: 'parent', reason: "the replier's own comment" }],
+      });
+    }
   });
 
   row("a reply to the owner's address sends no reader mail", () => {
@@ -256,6 +274,21 @@ describe('noticesFor: one test per row of the rule table', () => {
 
   it('has a test for every row, and a row for every test', () => {
     expect([...rowTests].sort()).toEqual(ruleTable.map((rule) => rule.name).sort());
+  });
+});
+
+describe('noticesFor: what no row covers', () => {
+  it('tells nobody of a comment gone before the notice is sent', () => {
+    const plan = noticesFor(submitted(reply), context({ comment: undefined, parent: parentAuthor }));
+    expect(plan).toEqual({ kind: 'skip', reason: 'owner: no rule applies; parent: no rule applies' });
+  });
+
+  it('reads an event without its subject as about a root, and tells no reader', () => {
+    const plan = noticesFor({ id: eventId, cause: 'comment.approved', at: 1 }, context());
+    expect(plan).toEqual({
+      kind: 'skip',
+      reason: "owner: an approval is the owner's own doing; parent: a root answers nobody",
+    });
   });
 });
 

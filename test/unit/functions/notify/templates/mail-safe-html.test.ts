@@ -40,6 +40,10 @@ describe('mailSafeHtml', () => {
   it('leaves no live link when links are nested', () => {
     const safe = mailSafeHtml('<a href="https://one.example/"><a href="https://two.example/">x</a></a>');
     expect(safe).not.toMatch(/<a\b/);
+    // The inner link's tags are dropped, its text kept: nothing else is written in their place.
+    expect(mailSafeHtml('<a href="https://one.example/">a<a href="https://two.example/">x</a>b</a>')).toBe(
+      'ax (https://one.example/)b',
+    );
   });
 
   it('keeps a formula’s text but not its TeX source', () => {
@@ -76,5 +80,103 @@ describe('htmlToText', () => {
         '<html><head><title>T</title><style>p{}</style></head><body><p>Hi</p><script>x()</script></body></html>',
       ),
     ).toBe('Hi');
+  });
+});
+
+describe('mailSafeHtml: what a comment keeps', () => {
+  const kept = [
+    ['p', 'br', 'hr', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'strong', 'b', 'em', 'i', 'del', 's'],
+    ['sub', 'sup', 'blockquote', 'ul', 'ol', 'li', 'pre', 'code', 'span'],
+    ['table', 'thead', 'tbody', 'tr', 'th', 'td'],
+  ].flat();
+
+  it.each(kept)('keeps <%s>, without its attributes', (tag) => {
+    const voidTag = tag === 'br' || tag === 'hr';
+    const html = voidTag ? `a<${tag} class="c" title="t">b` : `<${tag} class="c" title="t">x</${tag}>`;
+    expect(mailSafeHtml(html)).toBe(voidTag ? `a<${tag} />b` : `<${tag}>x</${tag}>`);
+  });
+
+  it('drops any other element, keeping its text', () => {
+    expect(mailSafeHtml('<div><u>a</u><small>b</small><button>c</button><font>d</font></div>')).toBe('abcd');
+  });
+
+  it('keeps the start of an ordered list', () => {
+    expect(mailSafeHtml('<ol start="3" type="a"><li>c</li></ol>')).toBe('<ol start="3"><li>c</li></ol>');
+  });
+
+  it.each([
+    'annotation',
+    'annotation-xml',
+    'script',
+    'style',
+    'textarea',
+    'noscript',
+    'xmp',
+    'title',
+    'head',
+  ])('drops <%s> with its text', (tag) => {
+    expect(mailSafeHtml(`a<${tag}>hidden</${tag}>b`)).toBe('ab');
+  });
+
+  it('shows http, https and mailto links as text and URL, and any other scheme as text only', () => {
+    expect(
+      mailSafeHtml(
+        '<a href="http://a.example/">a</a> <a href="mailto:m@example.com">m</a> ' +
+          '<a href="ftp://f.example/">f</a> <a href="data:text/html,x">d</a> <a>none</a>',
+      ),
+    ).toBe('a (http://a.example/) m (mailto:m@example.com) f d none');
+  });
+
+  it('trims the text of a link before comparing it with the URL', () => {
+    expect(mailSafeHtml('<a href="https://a.example/"> <em>https://a.example/</em> </a>')).toBe(
+      ' <em>https://a.example/</em> ',
+    );
+  });
+});
+
+describe('htmlToText: blocks', () => {
+  const lineBlocks = [
+    ['address', 'article', 'aside', 'blockquote', 'center', 'dd', 'div', 'dl', 'dt', 'figcaption'],
+    ['figure', 'footer', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header', 'main', 'ol', 'p', 'section'],
+    ['table', 'tbody', 'tfoot', 'thead', 'tr', 'ul'],
+  ].flat();
+
+  it.each(lineBlocks)('writes <%s> on its own line', (tag) => {
+    expect(htmlToText(`x<${tag}>y</${tag}>z`)).toBe('x\ny\nz');
+  });
+
+  it('writes a rule as a line of dashes, apart', () => {
+    expect(htmlToText('x<hr>z')).toBe('x\n---\nz');
+  });
+
+  it('writes table cells apart, each row its own paragraph', () => {
+    expect(htmlToText('<table><tr><th>a</th><td>b</td></tr><tr><td>c</td><td>d</td></tr></table>')).toBe(
+      'a b\n\nc d',
+    );
+  });
+
+  it('drops the spaces around a line break outside <pre>, and keeps them inside', () => {
+    expect(htmlToText('<p>a   <br>   b</p><pre>  c  \n  d</pre><p>e</p>')).toBe('a\nb\n\n  c\n  d\n\ne');
+  });
+
+  it('keeps no more than one empty line', () => {
+    expect(htmlToText('<p>a</p><p></p><div><p></p></div><p>b</p>')).toBe('a\n\nb');
+  });
+
+  it('collapses spaces again after a </pre>', () => {
+    expect(htmlToText('<pre>x  y</pre><p>a   b   c</p>')).toBe('x  y\n\na b c');
+  });
+
+  it('collapses the spaces of text that follows a cell on its line, keeping the one they stand for', () => {
+    expect(htmlToText('<td>a</td>b   c')).toBe('a b c');
+    expect(htmlToText('<td>a</td>  b')).toBe('a  b');
+  });
+
+  it('collapses the spaces inside a line as outside', () => {
+    expect(htmlToText('<p>a   b</p>x  <em>y  z</em>')).toBe('a b\nx y z');
+  });
+
+  it('decodes every entity, named or numbered', () => {
+    expect(htmlToText('<p>&#39;a&#39; &eacute; &#x3C;b&#62;</p>')).toBe("'a' é <b>");
   });
 });

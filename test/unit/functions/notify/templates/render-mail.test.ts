@@ -126,6 +126,8 @@ describe('renderMail', () => {
       'Approve (https://c.example/a) · Mark as spam (https://c.example/s) · Delete (https://c.example/d)',
     );
     expect(mail.text).toContain('works until 2026-11-25 12:00 UTC');
+    // The moderation footer alone closes the body: no unsubscribe footer, nothing in its place.
+    expect(mail.html).toMatch(/UTC[^<]*<\/p>\n<\/body>\n<\/html>$/);
   });
 
   it('names the site by its host without SITE_NAME', () => {
@@ -135,5 +137,49 @@ describe('renderMail', () => {
       links: noLinks,
     });
     expect(mail.subject).toBe('Your comment on notes.example received a reply');
+  });
+});
+
+describe('renderMail: edges', () => {
+  const render = (templates: Record<string, string>, links = {}) =>
+    renderMail(replyNotice(), { site: config, templates, links });
+
+  it('trims a subject, and keeps one of exactly 200 characters whole', () => {
+    expect(render({ MAIL_SUBJECT: '  {{ site.name }}  ' }).subject).toBe('Notes & Queries');
+    expect(render({ MAIL_SUBJECT: 'y'.repeat(200) }).subject).toBe('y'.repeat(200));
+  });
+
+  it('keeps the frame of a custom document whose tags have attributes or spaces', () => {
+    const mail = render(
+      { MAIL_TEMPLATE: '<html lang="fr"><body><p>Salut</p></body ></html>' },
+      { unsubscribe: 'https://c.example/u' },
+    );
+    expect(mail.html).toMatch(
+      /^<html lang="fr"><body><p>Salut<\/p><p [^>]*>[\s\S]*<\/p>\n<\/body ><\/html>$/,
+    );
+  });
+
+  it('puts the footer after a custom document that has no body', () => {
+    const mail = render({ MAIL_TEMPLATE: '<html><p>Hi</p></html>' }, { unsubscribe: 'https://c.example/u' });
+    expect(mail.html).toMatch(
+      /^<html><p>Hi<\/p><\/html>\n<p [^>]*>[\s\S]*https:\/\/c\.example\/u[\s\S]*<\/p>$/,
+    );
+  });
+
+  it('escapes the links in the footers as HTML', () => {
+    const reply = render({}, { unsubscribe: 'https://c.example/u?a=1&b=2' });
+    expect(reply.html).toContain('href="https://c.example/u?a=1&amp;b=2"');
+    const links = {
+      approve: 'https://c.example/a?x&y',
+      spam: 'https://c.example/s',
+      delete: 'https://c.example/d',
+      expiresAt: now,
+    };
+    const waiting = renderMail(waitingNotice(), {
+      site: config,
+      templates: {},
+      links: { moderation: links },
+    });
+    expect(waiting.html).toContain('href="https://c.example/a?x&amp;y"');
   });
 });

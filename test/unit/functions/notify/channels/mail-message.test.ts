@@ -1,0 +1,108 @@
+import { describe, expect, it } from 'vitest';
+import { buildMailMessage } from '../../../../../functions/notify/channels/mail-message.js';
+import type { NotificationLinks } from '../../../../../functions/notify/links.js';
+import type { Notice } from '../../../../../functions/notify/notice.js';
+import { config, now, replyNotice, senderAddress, waitingNotice } from './notice-fixtures.js';
+
+const longUnsubscribe = `http://127.0.0.1:8360/api/notification/unsubscribe?token=${'t'.repeat(120)}`;
+
+/** Links that say which were asked for. */
+const fakeLinks = (available = true): NotificationLinks & { readonly asked: string[] } => {
+  const asked: string[] = [];
+  return {
+    asked,
+    available,
+    unsubscribe: (address, rootId) => {
+      asked.push(`unsubscribe ${address} ${rootId}`);
+      return Promise.resolve(longUnsubscribe);
+    },
+    moderation: (commentId) => {
+      asked.push(`moderation ${commentId}`);
+      const link = (action: string) => `https://api.example/m?${action}`;
+      return Promise.resolve({
+        approve: link('a'),
+        spam: link('s'),
+        delete: link('d'),
+        expiresAt: now,
+      });
+    },
+  };
+};
+
+const build = (notice: Notice, links = fakeLinks()) =>
+  buildMailMessage(notice, {
+    site: config,
+    templates: {},
+    sender: { name: 'Notes', address: senderAddress },
+    links,
+    now: () => now,
+    boundary: () => 'fixed',
+  });
+
+const headerLines = (raw: Buffer) => raw.toString('utf8').split('\r\n\r\n')[0]!.split('\r\n');
+
+describe('buildMailMessage', () => {
+  it('asks Exchange not to auto-answer, and writes the unsubscribe link unfolded', async () => {
+    const { raw } = await build(replyNotice());
+    const lines = headerLines(raw);
+    expect(lines).toContain('X-Auto-Response-Suppress: OOF, AutoReply');
+    expect(lines).toContain(`List-Unsubscribe: <${longUnsubscribe}>`);
+  });
+
+  it('offers one-click unsubscribe only over https', async () => {
+    const { raw } = await build(replyNotice());
+    expect(headerLines(raw).some((line) => line.startsWith('List-Unsubscribe-Post'))).toBe(false);
+  });
+
+  it('asks for moderation links only for the owner’s mail of a waiting comment, when links can be built', async () => {
+    for (const notice of [
+      waitingNotice({ template: 'owner-new' }),
+      waitingNotice({ template: 'test', self: undefined, parent: undefined }),
+    ]) {
+      const links = fakeLinks();
+      await build(notice, links);
+      expect(links.asked).toEqual([]);
+    }
+    const unavailable = fakeLinks(false);
+    const { raw } = await build(waitingNotice(), unavailable);
+    expect(unavailable.asked).toEqual([]);
+    expect(raw.toString()).not.toContain('api.example/m');
+    const available = fakeLinks();
+    await build(waitingNotice(), available);
+    expect(available.asked).toEqual([`moderation ${waitingNotice().self!.id}`]);
+  });
+
+  it('refuses a notice without an address, naming its recipient kind', async () => {
+    await expect(build(replyNotice({ to: undefined }))).rejects.toThrow(
+      'a parent mail needs an address, and this notice has none',
+    );
+  });
+
+  it('ends every line with CRLF, as SMTP sends it', async () => {
+    const { raw } = await build(replyNotice());
+    expect(raw.toString('utf8')).not.toMatch(/[^\r]\n/);
+  });
+
+  it('draws a fresh random boundary for each message when none is given', async () => {
+    const boundaries = await Promise.all(
+      [1, 2].map(async () => {
+        const { raw } = await buildMailMessage(replyNotice(), {
+          site: config,
+          templates: {},
+          sender: { name: 'Notes', address: senderAddress },
+          links: fakeLinks(),
+          now: () => now,
+        });
+        return /boundary="([^"]+)"/.exec(raw.toString())?.[1];
+      }),
+    );
+    expect(boundaries[0]).toMatch(/[0-9a-f]{24}/);
+    expect(boundaries[0]).not.toBe(boundaries[1]);
+  });
+
+  it('names the recipient by address alone, with no display name', async () => {
+    const { raw, to } = await build(replyNotice());
+    expect(to).toBe('reader@example.com');
+    expect(headerLines(raw)).toContain('To: reader@example.com');
+  });
+});
