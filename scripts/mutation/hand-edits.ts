@@ -265,8 +265,8 @@ export const handEdits: readonly HandEdit[] = [
     name: 'request: base64 bodies not decoded',
     breaks: 'a body API Gateway sends in base64 is a 400',
     file: 'functions/shared/http/request.ts',
-    from: "const text = event.isBase64Encoded ? Buffer.from(raw, 'base64').toString('utf8') : raw;",
-    to: 'const text = raw;',
+    from: "return event.isBase64Encoded ? Buffer.from(raw, 'base64').toString('utf8') : raw;",
+    to: 'return raw;',
     tests: requestTests,
   },
   {
@@ -321,8 +321,8 @@ export const handEdits: readonly HandEdit[] = [
     name: 'link token: the purpose not checked',
     breaks: 'a signed token is read for any purpose its claims happen to fit',
     file: 'functions/shared/notify/link-token.ts',
-    from: 'if (payload.purpose !== purpose) return undefined;',
-    to: '',
-    tests: ['test/unit/functions/shared/notify/link-token-purpose.test.ts'],
+    from: 'if (payload?.purpose !== purpose) return undefined;',
+    to: 'if (payload === undefined) return undefined;',
+    tests: ['test/unit/functions/shared/notify/link-token.test.ts'],
   },
 ];
