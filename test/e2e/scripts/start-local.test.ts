@@ -16,14 +16,18 @@ interface Start {
   readonly exited: Promise<number | null>;
 }
 
-/** Runs `npm start` on `dataDir`, with no mail settings (so the local inbox starts) and a free port. */
-function start(dataDir: string): Start {
+/**
+ * Runs `npm start` on `dataDir`, with no mail settings (so the local inbox starts) and a free port, and
+ * `settings` on top.
+ */
+function start(dataDir: string, settings: NodeJS.ProcessEnv = {}): Start {
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
     HOME: process.env.HOME,
     AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
     LOCAL_DATA_DIR: dataDir,
     PORT: '0',
+    ...settings,
   };
   const child = spawn(process.execPath, ['--import', 'tsx', startScript], {
     env,
@@ -61,6 +65,19 @@ describe('npm start on a data folder', () => {
   });
   afterAll(async () => {
     await rm(root, { recursive: true, force: true });
+  });
+
+  it('stops at start when WEBHOOK has no secret, naming WEBHOOK_SECRET and how to make one, and frees the folder', async () => {
+    const dataDir = join(root, 'webhook');
+    await mkdir(dataDir);
+
+    const begun = start(dataDir, { WEBHOOK: 'http://127.0.0.1:9/hook' });
+
+    expect(await begun.exited).toBe(1);
+    expect(begun.output()).toContain('WEBHOOK: set WEBHOOK_SECRET too');
+    expect(begun.output()).toContain('openssl rand -base64 32');
+    expect(begun.output()).not.toContain('Marginalia is listening');
+    await expect(readFile(join(dataDir, 'local.lock'), 'utf8')).rejects.toThrow(/ENOENT/);
   });
 
   it('stops before it opens anything when a running one holds the folder, naming its PID and port', async () => {
