@@ -44,7 +44,6 @@ const blockTags = new Set([
   'ul',
 ]);
 
-
 const tokenPattern = /<(\/?)([a-z][a-z0-9]*)[^>]*>|[^<]+/g;
 
 const entities: Readonly<Record<string, string>> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"' };
