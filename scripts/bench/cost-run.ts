@@ -140,6 +140,8 @@ function buildFunctions(endpoint: string, tableName: string, ses: SESv2Client): 
     // second of each other pays (the deployed 1 s cache only spares reads within one second).
     LIST_CACHE_MS: '0',
     JWT_TOKEN: 'marginalia-bench-jwt-key-0123456789abcdef',
+    // The reader's reply mail carries a signed unsubscribe link: without the link key it would fail, unsent.
+    LINK_SECRET: 'marginalia-bench-link-key-0123456789abcdef',
     SITE_NAME: 'Bench',
     SITE_URL: 'https://blog.example.com',
   });
@@ -298,8 +300,11 @@ export async function measureAwsCost(settings: CostRunSettings): Promise<CostMea
     return JSON.parse(result.body ?? '{}') as { data?: { objectId?: string } };
   };
 
-  /** Runs the notifier on the pending outbox events, in one batch as the stream's mapping would. */
-  const notifyPending = async (mode: RoundMode, tally?: Tally) => {
+  /**
+   * Runs the notifier on the pending outbox events, in one batch as the stream's mapping would, and checks
+   * that it sent the `expectedMails` the work should cost (a delivery that failed is no failure of the batch).
+   */
+  const notifyPending = async (mode: RoundMode, expectedMails: number, tally?: Tally) => {
     const records = await pendingOutboxRecords(admin, settings.tableName);
     if (records.length === 0) throw new Error('cost: a new comment left no pending outbox event');
     const mailsBefore = ses.mails();
@@ -308,8 +313,11 @@ export async function measureAwsCost(settings: CostRunSettings): Promise<CostMea
       mode.functions.notify({ Records: records }, notifyContext),
     );
     if (result.batchItemFailures.length > 0) throw new Error('cost: the notifier failed an outbox event');
+    const sent = ses.mails() - mailsBefore;
+    if (sent !== expectedMails)
+      throw new Error(`cost: the notifier sent ${sent} mails, not ${expectedMails}`);
     await record(mode, tally, run);
-    if (tally && mode.units) tally.mails += ses.mails() - mailsBefore;
+    if (tally && mode.units) tally.mails += sent;
   };
 
   /** One new root comment and a reply to it, each followed by the notifier's run on its event. */
@@ -334,7 +342,7 @@ export async function measureAwsCost(settings: CostRunSettings): Promise<CostMea
       post({ comment: text, nick: 'Ann', mail: `ann-${round}@example.com` }, ip(1)),
       mode.tallies?.rootComment,
     );
-    await notifyPending(mode, mode.tallies?.rootComment);
+    await notifyPending(mode, 1, mode.tallies?.rootComment);
     const rootId = root.data?.objectId;
     if (!rootId) throw new Error('cost: a submitted comment came back without an objectId');
     await send(
@@ -342,7 +350,7 @@ export async function measureAwsCost(settings: CostRunSettings): Promise<CostMea
       post({ comment: `Re: ${text}`, nick: 'Bob', pid: rootId, rid: rootId, at: 'Ann' }, ip(2)),
       mode.tallies?.reply,
     );
-    await notifyPending(mode, mode.tallies?.reply);
+    await notifyPending(mode, 2, mode.tallies?.reply);
     if (mode.tallies) {
       mode.tallies.rootComment.rounds++;
       mode.tallies.reply.rounds++;
