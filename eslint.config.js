@@ -1,6 +1,8 @@
 // ESLint: the recommended JavaScript and type-aware TypeScript rules; Prettier owns formatting.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import { importX } from 'eslint-plugin-import-x';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 
 /** The one module of functions/ that may import zod itself. */
 const zodModule = 'functions/shared/domain/zod.ts';
@@ -24,27 +26,30 @@ const toolImports = {
   ],
 };
 
-/** Only functions/shared/storage/ talks to AWS (scripts/, test/, lib/ and bin/ are not deployed functions). */
+/**
+ * Only functions/shared/table/ (the repositories) and functions/shared/dynamodb-client/ talk to AWS (scripts/,
+ * test/, lib/ and bin/ are not deployed functions).
+ */
 const awsSdkImports = {
   patterns: [
     {
       group: ['@aws-sdk/*'],
       message:
-        'Only functions/shared/storage/ imports the AWS SDK: put the DynamoDB call in a repository there.',
+        'Only functions/shared/table/ and functions/shared/dynamodb-client/ import the AWS SDK: put the DynamoDB call in a repository in table/.',
     },
   ],
 };
 
 /**
  * functions/notify/channels/ mails through SES v2 with the notifier's role; every other AWS call still goes
- * through functions/shared/storage/.
+ * through functions/shared/table/.
  */
 const awsSdkImportsButSes = {
   patterns: [
     {
       group: ['@aws-sdk/*', '!@aws-sdk/client-sesv2'],
       message:
-        'Only functions/shared/storage/ (and SES v2 in functions/notify/channels/) imports the AWS SDK: put the DynamoDB call in a repository there.',
+        'Only functions/shared/table/ (and SES v2 in functions/notify/channels/) imports the AWS SDK: put the DynamoDB call in a repository there.',
     },
   ],
 };
@@ -63,9 +68,50 @@ const domainImports = {
       message: 'functions/shared/domain/ knows nothing of middy: keep it in shared/http/.',
     },
     {
-      regex: '^\\.{1,2}/(.*/)?(http|storage)/',
+      regex: '^\\.{1,2}/(.*/)?(http|table|caches|secrets|dynamodb-client)/',
       message:
-        'functions/shared/domain/ imports neither shared/http/ nor shared/storage/: they import the domain.',
+        'functions/shared/domain/ imports neither shared/http/ nor the table, caches, secrets or client: they import the domain.',
+    },
+  ],
+};
+
+/**
+ * The floors under the functions: the DynamoDB client knows no table; the table (repositories, keys, items)
+ * knows the client and the domain, never a cache, a secret, sign-in, HTTP or a function; caches sit on the
+ * table; secrets know only the configuration. Each import goes down a floor, never up.
+ */
+const functionFloors = '(comment|article|notify)/';
+const clientImports = {
+  patterns: [
+    {
+      regex: `^\\.{1,2}/(.*/)?(table|caches|secrets|auth|http|domain|notify|${functionFloors})`,
+      message:
+        'functions/shared/dynamodb-client/ is the bottom floor: it imports nothing of the project above it.',
+    },
+  ],
+};
+const tableImports = {
+  patterns: [
+    {
+      regex: `^\\.{1,2}/(.*/)?(caches|secrets|auth|http|${functionFloors})`,
+      message:
+        'functions/shared/table/ imports only the domain, the client and the shared helpers: what needs a cache, a secret or sign-in sits above it.',
+    },
+  ],
+};
+const cacheImports = {
+  patterns: [
+    {
+      regex: `^\\.{1,2}/(.*/)?(secrets|auth|http|${functionFloors})`,
+      message: 'functions/shared/caches/ sits on the table: it imports no secret, sign-in, HTTP or function.',
+    },
+  ],
+};
+const secretImports = {
+  patterns: [
+    {
+      regex: `^\\.{1,2}/(.*/)?(table|caches|auth|http|domain|dynamodb-client|${functionFloors})`,
+      message: 'functions/shared/secrets/ reads keys: it imports only the configuration and the log.',
     },
   ],
 };
@@ -110,7 +156,19 @@ export default tseslint.config(
       ignores: [zodModule],
       restrictions: [zodImports, toolImports, awsSdkImports],
     },
-    { files: ['functions/shared/storage/**/*.ts'], restrictions: [zodImports, toolImports] },
+    { files: ['functions/shared/table/**/*.ts'], restrictions: [zodImports, toolImports, tableImports] },
+    {
+      files: ['functions/shared/dynamodb-client/**/*.ts'],
+      restrictions: [zodImports, toolImports, clientImports],
+    },
+    {
+      files: ['functions/shared/caches/**/*.ts'],
+      restrictions: [zodImports, toolImports, awsSdkImports, cacheImports],
+    },
+    {
+      files: ['functions/shared/secrets/**/*.ts'],
+      restrictions: [zodImports, toolImports, awsSdkImports, secretImports],
+    },
     {
       files: ['functions/notify/channels/**/*.ts'],
       restrictions: [zodImports, toolImports, awsSdkImportsButSes],
@@ -134,6 +192,15 @@ export default tseslint.config(
       ],
     },
   })),
+  {
+    // No import cycle in the deployed code: each module of a floor reads from the ones below it, so any of
+    // them can be read (and tested) without the rest. Type-only imports count too: a cycle of types is a
+    // cycle of concepts.
+    files: ['functions/**/*.ts'],
+    plugins: { 'import-x': importX },
+    settings: { 'import-x/resolver-next': [createTypeScriptImportResolver()] },
+    rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
+  },
   {
     rules: {
       '@typescript-eslint/consistent-type-imports': 'error',

@@ -37,7 +37,7 @@ import {
   cardAttributes,
   legacyRecentIndex,
   tableDefinition,
-} from '../functions/shared/storage/table-definition.js';
+} from '../functions/shared/table/table-definition.js';
 
 /** Deployment settings, read from CDK context by bin/app.ts; every one has a default. */
 export interface MarginaliaStackProps extends StackProps {

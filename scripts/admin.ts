@@ -14,7 +14,7 @@ import { ulid } from 'ulid';
 import { z } from 'zod';
 import { hashPassword } from '../functions/shared/auth/password.js';
 import { limits } from '../functions/shared/domain/limits.js';
-import { type AdminRepository, createAdminRepository } from '../functions/shared/storage/admin-repository.js';
+import { type AdminRepository, createAdminRepository } from '../functions/shared/table/admin-repository.js';
 import { openTarget, targetArgs, targetUsage } from './table-target.js';
 import { runCli } from './run-cli.js';
 

@@ -1,5 +1,5 @@
 /**
- * Creates the table from functions/shared/storage/table-definition.ts on DynamoDB Local (or any endpoint), so local mode and tests
+ * Creates the table from functions/shared/table/table-definition.ts on DynamoDB Local (or any endpoint), so local mode and tests
  * run against exactly the keys and indexes the stack deploys.
  */
 import {
@@ -19,7 +19,7 @@ import {
   byIdIndexAttributes,
   cardAttributes,
   tableDefinition,
-} from '../functions/shared/storage/table-definition.js';
+} from '../functions/shared/table/table-definition.js';
 
 /**
  * The CreateTable request for `tableName`: on-demand billing, the by-id GSI and the two card indexes
@@ -112,7 +112,7 @@ export async function ensureStream(client: DynamoDBClient, tableName: string): P
   return true;
 }
 
-/** The indexes of functions/shared/storage/table-definition.ts that `table` lacks, by name. */
+/** The indexes of functions/shared/table/table-definition.ts that `table` lacks, by name. */
 export function missingIndexes(table: TableDescription): string[] {
   const present = new Set((table.GlobalSecondaryIndexes ?? []).map((index) => index.IndexName));
   const wanted = buildCreateTableInput(table.TableName ?? '').GlobalSecondaryIndexes ?? [];

@@ -3,7 +3,7 @@
  * own dependencies, as on AWS (functions/comment/handler.ts, functions/article/handler.ts); and the
  * notifier, which local mode's stream poller wakes (local-stream/local-notifier.ts).
  */
-import type { FunctionName } from '../functions/api-routes.js';
+import { allRouteKeys, type FunctionName } from '../functions/api-routes.js';
 import { createArticleHandler } from '../functions/article/article-handler.js';
 import { type ArticleDependencies, createArticleDependencies } from '../functions/article/dependencies.js';
 import { createCommentHandler } from '../functions/comment/comment-handler.js';
@@ -32,7 +32,10 @@ export function createLocalFunctions(config: Config, overrides: LocalOverrides =
   const comment = createCommentDependencies(config, overrides.comment);
   const article = createArticleDependencies(config, overrides.article);
   return {
-    handlers: { comment: createCommentHandler(comment), article: createArticleHandler(article) },
+    handlers: {
+      comment: createCommentHandler(comment, allRouteKeys),
+      article: createArticleHandler(article),
+    },
     comment,
     article,
   };

@@ -1,5 +1,5 @@
 /**
- * `npm start`: DynamoDB Local (data kept in .data/dynamodb), the table from functions/shared/storage/table-definition.ts, and both
+ * `npm start`: DynamoDB Local (data kept in .data/dynamodb), the table from functions/shared/table/table-definition.ts, and both
  * functions served over HTTP on 127.0.0.1 like API Gateway would call them; the notifier, woken by a poller
  * of the table's stream (its checkpoint in .data/), sending to a local inbox when no mail is configured.
  */

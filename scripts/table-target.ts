@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { createDocumentClient } from '../functions/shared/storage/client.js';
+import { createDocumentClient } from '../functions/shared/dynamodb-client/client.js';
 import { createLocalDynamoDbClient, ensureTable } from './create-table.js';
 import { acquireDataLock } from './data-lock.js';
 import { startDynamoDbLocal } from './dynamodb-local.js';

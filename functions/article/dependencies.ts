@@ -1,12 +1,12 @@
 import type { Config } from '../shared/config.js';
-import { cacheCounterReads } from '../shared/storage/cached-counters.js';
-import { createFunctionClient } from '../shared/storage/client.js';
-import { type CounterRepository, createCounterRepository } from '../shared/storage/counter-repository.js';
+import { cacheCounterReads } from '../shared/caches/cached-counters.js';
+import { createFunctionClient } from '../shared/dynamodb-client/client.js';
+import { type CounterRepository, createCounterRepository } from '../shared/table/counter-repository.js';
 
 /** Everything the article function's routes use, built once per cold start. */
 export interface ArticleDependencies {
   readonly config: Pick<Config, 'ALLOWED_ORIGINS' | 'IP_HASH_SALT'>;
-  /** Reading counts: pageviews and reactions (reads cached per instance: storage/cached-counters.ts). */
+  /** Reading counts: pageviews and reactions (reads cached per instance: caches/cached-counters.ts). */
   readonly counters: Pick<CounterRepository, 'readPageCounters' | 'increment' | 'react'>;
 }
 

@@ -2,7 +2,7 @@ import { readCountersQuerySchema } from '../shared/domain/article-schemas.js';
 import { bare, envelope } from '../shared/http/envelope.js';
 import type { Router } from '../shared/http/http-function.js';
 import { commaList, parseInput } from '../shared/http/request.js';
-import type { CounterRepository } from '../shared/storage/counter-repository.js';
+import type { CounterRepository } from '../shared/table/counter-repository.js';
 
 /**
  * `GET /api/article?path=a,b&type=time,reaction0`: one object of counters per path, aligned with

@@ -6,7 +6,7 @@ import { translate } from '../shared/domain/messages.js';
 import { bare, envelope } from '../shared/http/envelope.js';
 import type { Router } from '../shared/http/http-function.js';
 import { parseInput } from '../shared/http/request.js';
-import type { CounterRepository } from '../shared/storage/counter-repository.js';
+import type { CounterRepository } from '../shared/table/counter-repository.js';
 
 /**
  * `POST /api/article {path, type, action}`. Pageviews: one atomic UpdateItem, and only up (`desc` on

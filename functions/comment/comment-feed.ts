@@ -5,7 +5,7 @@ import { renderCommentFeed } from '../shared/domain/rss-feed.js';
 import { conditionalAnswer } from '../shared/http/conditional-get.js';
 import type { Router } from '../shared/http/http-function.js';
 import { type ApiRequest, parseInput, singleQuery } from '../shared/http/request.js';
-import type { CommentRepository } from '../shared/storage/comment-repository.js';
+import type { CommentRepository } from '../shared/table/comment-repository.js';
 
 /**
  * How long a feed reader (or a cache on the way) may reuse a feed without asking again; after that it
@@ -33,8 +33,8 @@ function serverUrl(request: ApiRequest): string {
 /**
  * `GET /api/comment/rss` (and `/comment/rss`): an RSS 2.0 feed of the site's newest approved comments, or
  * with `path` of one page's (`count`, 20 by default, up to 50). The site's feed is the recent read (one
- * Query of the recent index); a page's is one Query of its partition (storage/page-feed.ts); both are
- * cached per instance like the list (storage/cached-reads.ts). The answer carries an ETag, the hash of
+ * Query of the recent index); a page's is one Query of its partition (table/page-feed.ts); both are
+ * cached per instance like the list (caches/cached-reads.ts). The answer carries an ETag, the hash of
  * the feed, and a request whose If-None-Match names it gets a 304 with no body.
  *
  * `user_id` (the widget's link to one signed-in user's comments) is a 404 that says why: there are no

@@ -2,11 +2,10 @@ import { likeBodySchema } from '../shared/domain/comment-schemas.js';
 import { envelope } from '../shared/http/envelope.js';
 import { createHttpFunction, type Router } from '../shared/http/http-function.js';
 import type { HttpHandler } from '../shared/http/http-types.js';
-import { matchRouteKey, pathHasRoute } from '../shared/http/route-key.js';
+import { matchRouteKey, pathHasRoute, type RouteKey } from '../shared/http/route-key.js';
 import { dispatchRouteKey, type RouteTable } from '../shared/http/route-table.js';
 import { methodNotAllowed, routeNotFound } from '../shared/http/route-errors.js';
 import { createViewerResolver } from '../shared/auth/viewer.js';
-import { allRouteKeys } from '../api-routes.js';
 import { createCommentFeed } from './comment-feed.js';
 import { createCountComments } from './count-comments.js';
 import { createCurrentUser } from './current-user.js';
@@ -39,8 +38,13 @@ import { createUpdateProfile } from './update-profile.js';
  * pages (`/ui`);
  * it also answers unknown routes (API Gateway's `$default`). Its table answers exactly the routes of
  * routes.ts, which the stack and local mode create: each request goes to the route its `routeKey` names.
+ * `apiRouteKeys` are every route of the API (functions/api-routes.ts, passed in by the entry point, which
+ * sits above both functions): a path another function serves is answered 405 for a wrong method, not 404.
  */
-export function createCommentHandler(dependencies: CommentDependencies): HttpHandler {
+export function createCommentHandler(
+  dependencies: CommentDependencies,
+  apiRouteKeys: readonly RouteKey[],
+): HttpHandler {
   const { config, comments, counters, moderation, admins, outbox, presentation, renderMarkdown } =
     dependencies;
   const { tokenSecret, now, newId, spamCheck, readSubmitMarks, markRefusedPost } = dependencies;
@@ -127,7 +131,7 @@ export function createCommentHandler(dependencies: CommentDependencies): HttpHan
     const match =
       trimmed === request.path ? undefined : matchRouteKey(commentRouteKeys, request.method, trimmed);
     if (match) return dispatch({ ...request, routeKey: match.routeKey, id: match.pathParameters?.id });
-    if (pathHasRoute(allRouteKeys, request.path) || pathHasRoute(allRouteKeys, trimmed)) {
+    if (pathHasRoute(apiRouteKeys, request.path) || pathHasRoute(apiRouteKeys, trimmed)) {
       throw methodNotAllowed(request);
     }
     throw routeNotFound(request);

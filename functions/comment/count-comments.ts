@@ -2,7 +2,7 @@ import { countQuerySchema } from '../shared/domain/comment-schemas.js';
 import { bare, envelope } from '../shared/http/envelope.js';
 import type { Router } from '../shared/http/http-function.js';
 import { commaList, parseInput } from '../shared/http/request.js';
-import type { CounterRepository } from '../shared/storage/counter-repository.js';
+import type { CounterRepository } from '../shared/table/counter-repository.js';
 
 /**
  * `GET /api/comment?type=count&url=...`: visible comments per url, aligned with the request, from

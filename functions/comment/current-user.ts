@@ -3,7 +3,7 @@ import type { AvatarFor } from '../shared/domain/avatar.js';
 import { presentUser } from '../shared/domain/present-user.js';
 import { envelope } from '../shared/http/envelope.js';
 import type { Router } from '../shared/http/http-function.js';
-import type { AdminRepository } from '../shared/storage/admin-repository.js';
+import type { AdminRepository } from '../shared/table/admin-repository.js';
 
 /**
  * `GET /api/token` and `GET /token` (what the widget calls after a mobile sign-in): the signed-in

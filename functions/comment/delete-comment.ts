@@ -3,8 +3,8 @@ import { AppError } from '../shared/domain/errors.js';
 import { translate } from '../shared/domain/messages.js';
 import { envelope } from '../shared/http/envelope.js';
 import type { Router } from '../shared/http/http-function.js';
-import type { CommentRepository } from '../shared/storage/comment-repository.js';
-import type { ModerationRepository } from '../shared/storage/moderation-repository.js';
+import type { CommentRepository } from '../shared/table/comment-repository.js';
+import type { ModerationRepository } from '../shared/table/moderation-repository.js';
 import { findComment } from './find-comment.js';
 
 /**

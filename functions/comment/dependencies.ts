@@ -4,32 +4,32 @@ import { createAvatarResolver } from '../shared/domain/avatar.js';
 import type { Presentation } from '../shared/domain/present-comment.js';
 import { loadMarkdownRenderer } from '../shared/domain/write-only-modules.js';
 import { createAkismetCheck, type SpamCheck } from '../shared/spam/akismet.js';
-import { type AdminRepository, createAdminRepository } from '../shared/storage/admin-repository.js';
-import { cacheCounterReads } from '../shared/storage/cached-counters.js';
-import { cacheListReads } from '../shared/storage/cached-reads.js';
-import { createFunctionClient } from '../shared/storage/client.js';
-import { type CommentRepository, createCommentRepository } from '../shared/storage/comment-repository.js';
-import { type CounterRepository, createCounterRepository } from '../shared/storage/counter-repository.js';
-import { createLayoutCheck } from '../shared/storage/layout.js';
+import { type AdminRepository, createAdminRepository } from '../shared/table/admin-repository.js';
+import { cacheCounterReads } from '../shared/caches/cached-counters.js';
+import { cacheListReads } from '../shared/caches/cached-reads.js';
+import { createFunctionClient } from '../shared/dynamodb-client/client.js';
+import { type CommentRepository, createCommentRepository } from '../shared/table/comment-repository.js';
+import { type CounterRepository, createCounterRepository } from '../shared/table/counter-repository.js';
+import { createLayoutCheck } from '../shared/table/layout.js';
 import {
   createModerationRepository,
   type ModerationRepository,
-} from '../shared/storage/moderation-repository.js';
-import { createOutboxRepository, type OutboxRepository } from '../shared/storage/outbox-repository.js';
-import type { SecretSource } from '../shared/storage/parameter-secret.js';
+} from '../shared/table/moderation-repository.js';
+import { createOutboxRepository, type OutboxRepository } from '../shared/table/outbox-repository.js';
+import type { SecretSource } from '../shared/secrets/parameter-secret.js';
 import {
   createRefusedPostMarker,
   createSubmitMarksReader,
   type MarkRefusedPost,
   type ReadSubmitMarks,
-} from '../shared/storage/submit-marks.js';
+} from '../shared/table/submit-marks.js';
 
 /** Everything the comment function's routes use, built once per cold start (comment-handler.ts hands each route its part). */
 export interface CommentDependencies {
   readonly config: Config;
-  /** Comments: pages, recent, insert, votes (reads cached per instance: storage/cached-reads.ts). */
+  /** Comments: pages, recent, insert, votes (reads cached per instance: caches/cached-reads.ts). */
   readonly comments: CommentRepository;
-  /** Comment counts per page and for the site (cached per instance: storage/cached-counters.ts). */
+  /** Comment counts per page and for the site (cached per instance: caches/cached-counters.ts). */
   readonly counters: Pick<CounterRepository, 'siteCommentCount' | 'commentCounts'>;
   readonly moderation: ModerationRepository;
   readonly admins: AdminRepository;
@@ -91,7 +91,7 @@ export function createCommentDependencies(
     admins: createAdminRepository(client, config.TABLE_NAME),
     outbox: createOutboxRepository(client, config.TABLE_NAME),
     // JWT_TOKEN and LINK_SECRET only: the keys read through the Parameters and Secrets extension
-    // (storage/token-secret.ts, link-secret.ts) are wired by handler.ts, on AWS, where the function has the layer.
+    // (secrets/token-secret.ts, link-secret.ts) are wired by handler.ts, on AWS, where the function has the layer.
     tokenSecret: async () => config.JWT_TOKEN,
     linkSecret: async () => config.LINK_SECRET,
     spamCheck: config.AKISMET_KEY

@@ -4,7 +4,7 @@ import { translate } from '../shared/domain/messages.js';
 import * as z from '../shared/domain/zod.js';
 import { type ApiRequest, parseInput } from '../shared/http/request.js';
 import { retry } from '../shared/retry.js';
-import type { CommentLocation, CommentRepository } from '../shared/storage/comment-repository.js';
+import type { CommentLocation, CommentRepository } from '../shared/table/comment-repository.js';
 
 /** What finding a comment from its id takes: the id index. */
 export type CommentLocator = Pick<CommentRepository, 'locate'>;

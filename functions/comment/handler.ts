@@ -1,8 +1,9 @@
 import { loadConfig } from '../shared/config.js';
 import { createAkismetCheckWithKeySource } from '../shared/spam/akismet-with-key-source.js';
-import { createAkismetKey } from '../shared/storage/akismet-key.js';
-import { createLinkSecret } from '../shared/storage/link-secret.js';
-import { createTokenSecret } from '../shared/storage/token-secret.js';
+import { createAkismetKey } from '../shared/secrets/akismet-key.js';
+import { createLinkSecret } from '../shared/secrets/link-secret.js';
+import { createTokenSecret } from '../shared/secrets/token-secret.js';
+import { allRouteKeys } from '../api-routes.js';
 import { createCommentHandler } from './comment-handler.js';
 import { createCommentDependencies } from './dependencies.js';
 
@@ -27,4 +28,5 @@ export const handler = createCommentHandler(
         }
       : {}),
   }),
+  allRouteKeys,
 );

@@ -5,7 +5,7 @@ import { translate } from '../shared/domain/messages.js';
 import { envelope } from '../shared/http/envelope.js';
 import type { Router } from '../shared/http/http-function.js';
 import { parseInput } from '../shared/http/request.js';
-import type { CommentRepository } from '../shared/storage/comment-repository.js';
+import type { CommentRepository } from '../shared/table/comment-repository.js';
 import { findComment } from './find-comment.js';
 
 /**

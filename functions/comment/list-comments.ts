@@ -12,7 +12,7 @@ import { pairReplies } from '../shared/domain/thread.js';
 import { bare, envelope } from '../shared/http/envelope.js';
 import type { Router } from '../shared/http/http-function.js';
 import { parseInput, singleQuery } from '../shared/http/request.js';
-import type { ListPage } from '../shared/storage/list-page.js';
+import type { ListPage } from '../shared/table/list-page.js';
 
 /**
  * `GET /api/comment?path&page&pageSize&sortBy`: one page of an article's threads. It reads the page

@@ -9,7 +9,7 @@ import * as z from '../shared/domain/zod.js';
 import { envelope } from '../shared/http/envelope.js';
 import type { Router } from '../shared/http/http-function.js';
 import { parseInput } from '../shared/http/request.js';
-import type { ModerationRepository } from '../shared/storage/moderation-repository.js';
+import type { ModerationRepository } from '../shared/table/moderation-repository.js';
 import { presentForAdmin } from './present-for-admin.js';
 
 const moderationListQuerySchema = z.object({

@@ -9,8 +9,8 @@ import * as z from '../shared/domain/zod.js';
 import { envelope } from '../shared/http/envelope.js';
 import type { Router } from '../shared/http/http-function.js';
 import { parseInput } from '../shared/http/request.js';
-import type { CommentRepository } from '../shared/storage/comment-repository.js';
-import type { ModerationRepository } from '../shared/storage/moderation-repository.js';
+import type { CommentRepository } from '../shared/table/comment-repository.js';
+import type { ModerationRepository } from '../shared/table/moderation-repository.js';
 import { findComment } from './find-comment.js';
 import { presentForAdmin } from './present-for-admin.js';
 

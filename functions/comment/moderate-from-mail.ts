@@ -1,7 +1,7 @@
 import type { Router } from '../shared/http/http-function.js';
 import type { ModerateClaims } from '../shared/notify/link-token.js';
-import type { CommentLocation, CommentRepository } from '../shared/storage/comment-repository.js';
-import type { ModeratedComment, ModerationRepository } from '../shared/storage/moderation-repository.js';
+import type { CommentLocation, CommentRepository } from '../shared/table/comment-repository.js';
+import type { ModeratedComment, ModerationRepository } from '../shared/table/moderation-repository.js';
 import { invalidLinkPage } from './pages/link-page.js';
 import {
   linkStanding,

@@ -5,7 +5,7 @@ import * as z from '../shared/domain/zod.js';
 import { envelope } from '../shared/http/envelope.js';
 import type { Router } from '../shared/http/http-function.js';
 import { parseInput } from '../shared/http/request.js';
-import type { OutboxRepository } from '../shared/storage/outbox-repository.js';
+import type { OutboxRepository } from '../shared/table/outbox-repository.js';
 
 /** An outbox event's id: a ULID (its time names the day partition the event is in). */
 const eventIdSchema = z

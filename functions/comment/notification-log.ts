@@ -4,7 +4,7 @@ import * as z from '../shared/domain/zod.js';
 import { envelope } from '../shared/http/envelope.js';
 import type { Router } from '../shared/http/http-function.js';
 import { parseInput, singleQuery } from '../shared/http/request.js';
-import type { OutboxLogEntry, OutboxRepository } from '../shared/storage/outbox-repository.js';
+import type { OutboxLogEntry, OutboxRepository } from '../shared/table/outbox-repository.js';
 
 /** How far back and how many: each day is one Query, and events are kept 30 days (their TTL). */
 const logQuerySchema = z.object({

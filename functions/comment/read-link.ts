@@ -6,7 +6,7 @@ import {
   readLinkToken,
   readUnkeyedUnsubscribeToken,
 } from '../shared/notify/link-token.js';
-import type { SecretSource } from '../shared/storage/parameter-secret.js';
+import type { SecretSource } from '../shared/secrets/parameter-secret.js';
 
 /** The claims of a mail link's token for `purpose`, or undefined for a token that is not one (any reason). */
 export type ReadLink = <Purpose extends LinkClaims['purpose']>(

@@ -5,7 +5,7 @@ import { type Presentation, presentComment } from '../shared/domain/present-comm
 import { bare, envelope } from '../shared/http/envelope.js';
 import type { Router } from '../shared/http/http-function.js';
 import { parseInput } from '../shared/http/request.js';
-import type { CommentRepository } from '../shared/storage/comment-repository.js';
+import type { CommentRepository } from '../shared/table/comment-repository.js';
 
 /**
  * `GET /api/comment?type=recent&count=N`: the site's `count` newest approved comments (one Query per MB

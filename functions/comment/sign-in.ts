@@ -12,8 +12,8 @@ import type { Router } from '../shared/http/http-function.js';
 import { parseInput } from '../shared/http/request.js';
 import type { Config } from '../shared/config.js';
 import type { AvatarFor } from '../shared/domain/avatar.js';
-import type { AdminRepository } from '../shared/storage/admin-repository.js';
-import type { SecretSource } from '../shared/storage/parameter-secret.js';
+import type { AdminRepository } from '../shared/table/admin-repository.js';
+import type { SecretSource } from '../shared/secrets/parameter-secret.js';
 
 const signInBodySchema = z.object({
   email: z.email().check(z.maxLength(254)),

@@ -13,8 +13,8 @@ import { envelope } from '../shared/http/envelope.js';
 import type { Router } from '../shared/http/http-function.js';
 import { parseInput } from '../shared/http/request.js';
 import type { SpamCheckInput } from '../shared/spam/akismet.js';
-import type { CommentRepository } from '../shared/storage/comment-repository.js';
-import type { MarkRefusedPost, ReadSubmitMarks } from '../shared/storage/submit-marks.js';
+import type { CommentRepository } from '../shared/table/comment-repository.js';
+import type { MarkRefusedPost, ReadSubmitMarks } from '../shared/table/submit-marks.js';
 
 /** What storing a submission takes. */
 export interface SubmitCommentDependencies {

@@ -1,7 +1,7 @@
 import type { ApiRequest } from '../shared/http/request.js';
 import type { Router } from '../shared/http/http-function.js';
-import type { SuppressionScope } from '../shared/storage/keys.js';
-import type { OutboxRepository } from '../shared/storage/outbox-repository.js';
+import type { SuppressionScope } from '../shared/table/keys.js';
+import type { OutboxRepository } from '../shared/table/outbox-repository.js';
 import { isOneClickBody } from './one-click-body.js';
 import { invalidLinkPage, siteLabel } from './pages/link-page.js';
 import {

@@ -10,8 +10,8 @@ import { profileBodySchema } from '../shared/domain/profile-schemas.js';
 import { envelope } from '../shared/http/envelope.js';
 import type { Router } from '../shared/http/http-function.js';
 import { parseInput } from '../shared/http/request.js';
-import type { AccountChanges, AdminRepository } from '../shared/storage/admin-repository.js';
-import type { SecretSource } from '../shared/storage/parameter-secret.js';
+import type { AccountChanges, AdminRepository } from '../shared/table/admin-repository.js';
+import type { SecretSource } from '../shared/secrets/parameter-secret.js';
 
 /**
  * `PUT /api/user` (the profile page's, in Waline's shape): the signed-in administrator changes their

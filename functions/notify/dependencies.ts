@@ -1,18 +1,18 @@
 import type { Config } from '../shared/config.js';
-import { createFunctionClient } from '../shared/storage/client.js';
-import { createDeliveryStore, type DeliveryStore } from '../shared/storage/delivery-store.js';
-import { createMailGuards, type MailGuards } from '../shared/storage/mail-guards.js';
+import { createFunctionClient } from '../shared/dynamodb-client/client.js';
+import { createDeliveryStore, type DeliveryStore } from '../shared/table/delivery-store.js';
+import { createMailGuards, type MailGuards } from '../shared/table/mail-guards.js';
 import {
   createNotifiedCommentsReader,
   type ReadNotifiedComments,
-} from '../shared/storage/notified-comments.js';
-import { createOutboxRepository, type OutboxRepository } from '../shared/storage/outbox-repository.js';
+} from '../shared/table/notified-comments.js';
+import { createOutboxRepository, type OutboxRepository } from '../shared/table/outbox-repository.js';
 import {
   createParameterSecret,
   type SecretSource,
   type SecretsExtension,
-} from '../shared/storage/parameter-secret.js';
-import { createLinkSecret } from '../shared/storage/link-secret.js';
+} from '../shared/secrets/parameter-secret.js';
+import { createLinkSecret } from '../shared/secrets/link-secret.js';
 import { createAddressHasher, type HashAddress } from '../shared/notify/address-hash.js';
 import { createChannels } from './channels/channels.js';
 import type { Channels } from './notice.js';

@@ -1,7 +1,7 @@
 import type { CommentStatus } from '../shared/domain/comment.js';
 import type { HashAddress } from '../shared/notify/address-hash.js';
 import { type ModerateClaims, signLinkToken } from '../shared/notify/link-token.js';
-import type { SecretSource } from '../shared/storage/parameter-secret.js';
+import type { SecretSource } from '../shared/secrets/parameter-secret.js';
 
 /**
  * The links a mail carries: the reader's unsubscribe link and the owner's approve / spam / delete links,

@@ -1,6 +1,6 @@
 import type { CommentStatus } from '../shared/domain/comment.js';
 import type { Lang } from '../shared/domain/messages.js';
-import type { RecipientKind } from '../shared/storage/keys.js';
+import type { RecipientKind } from '../shared/table/keys.js';
 
 /**
  * The seam between who is told (rules.ts, process-event.ts) and how (channels/): one notice is one

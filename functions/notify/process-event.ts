@@ -1,9 +1,9 @@
 import type { HashAddress } from '../shared/notify/address-hash.js';
-import type { DeliveryStore } from '../shared/storage/delivery-store.js';
-import type { RecipientKind } from '../shared/storage/keys.js';
-import type { MailGuards } from '../shared/storage/mail-guards.js';
-import type { NotifiedComment, ReadNotifiedComments } from '../shared/storage/notified-comments.js';
-import type { StoredOutboxEvent } from '../shared/storage/outbox-items.js';
+import type { DeliveryStore } from '../shared/table/delivery-store.js';
+import type { RecipientKind } from '../shared/table/keys.js';
+import type { MailGuards } from '../shared/table/mail-guards.js';
+import type { NotifiedComment, ReadNotifiedComments } from '../shared/table/notified-comments.js';
+import type { StoredOutboxEvent } from '../shared/table/outbox-items.js';
 import { isPermanentFailure } from './channels/permanent-failure.js';
 import { nextRetryAt } from './delivery-retry.js';
 import type { Channels, Notice, NoticeComment } from './notice.js';

@@ -1,7 +1,7 @@
 import type { CommentStatus } from '../shared/domain/comment.js';
 import type { Lang } from '../shared/domain/messages.js';
-import type { RecipientKind } from '../shared/storage/keys.js';
-import type { NotificationCause, OutboxEvent } from '../shared/storage/outbox-event.js';
+import type { RecipientKind } from '../shared/table/keys.js';
+import type { NotificationCause, OutboxEvent } from '../shared/table/outbox-event.js';
 import type { NoticeTemplate } from './notice.js';
 import { singleAddress } from './notify-config.js';
 

@@ -2,7 +2,7 @@ import type { SNSEvent } from 'aws-lambda';
 import * as z from '../shared/domain/zod.js';
 import { logError } from '../shared/log.js';
 import type { HashAddress } from '../shared/notify/address-hash.js';
-import type { OutboxRepository, SuppressionReason } from '../shared/storage/outbox-repository.js';
+import type { OutboxRepository, SuppressionReason } from '../shared/table/outbox-repository.js';
 
 /** What turning SES feedback into suppressions needs. */
 export interface SesFeedbackDependencies {

@@ -1,4 +1,4 @@
-import { entities } from '../shared/storage/keys.js';
+import { entities } from '../shared/table/keys.js';
 
 /**
  * How the notifier reads the table's stream, written once: the CDK stack's event source mapping

@@ -1,4 +1,4 @@
-import type { DeliveryStore } from '../shared/storage/delivery-store.js';
+import type { DeliveryStore } from '../shared/table/delivery-store.js';
 
 /** What the sweep needs. */
 export interface SweepDependencies {

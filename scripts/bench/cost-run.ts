@@ -28,7 +28,7 @@ import { loadNotifyConfig } from '../../functions/notify/notify-config.js';
 import { streamSettings } from '../../functions/notify/stream-settings.js';
 import { loadConfig } from '../../functions/shared/config.js';
 import type { HttpHandler } from '../../functions/shared/http/http-types.js';
-import { entities, keys } from '../../functions/shared/storage/keys.js';
+import { entities, keys } from '../../functions/shared/table/keys.js';
 import { buildEvent, type EventSpec, testContext } from '../../test/support/http-event.js';
 import { createLocalDynamoDbClient } from '../create-table.js';
 import { createLocalFunctions, createLocalNotifier } from '../local-functions.js';

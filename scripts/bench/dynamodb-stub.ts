@@ -4,7 +4,7 @@
  * other item, success for writes), instantly, so a run times the function's own start, not a database.
  */
 import { createServer } from 'node:http';
-import { layoutVersion } from '../../functions/shared/storage/table-definition.js';
+import { layoutVersion } from '../../functions/shared/table/table-definition.js';
 import { listenOnLoopback } from './loopback-server.js';
 
 /** A running stub. */

@@ -14,8 +14,8 @@ import {
   QueryCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
-import { toCommentItem } from '../../functions/shared/storage/comment-item.js';
-import { keys } from '../../functions/shared/storage/keys.js';
+import { toCommentItem } from '../../functions/shared/table/comment-item.js';
+import { keys } from '../../functions/shared/table/keys.js';
 import { createLocalDynamoDbClient, ensureTable } from '../create-table.js';
 import { startDynamoDbLocal } from '../dynamodb-local.js';
 import { findChildren, sampleProcess } from './process-stats.js';

@@ -7,11 +7,12 @@
  * times page 1 of the small one, in CPU and in read units; page 400 reads no more than its 4,000 root keys
  * (sized from the index entries themselves) plus one page.
  */
+import { allRouteKeys } from '../../functions/api-routes.js';
 import { type AttributeValue, QueryCommand, type QueryCommandOutput } from '@aws-sdk/client-dynamodb';
 import { createCommentHandler } from '../../functions/comment/comment-handler.js';
 import { type SortOrder, sortOrders } from '../../functions/shared/domain/comment-schemas.js';
 import { loadConfig } from '../../functions/shared/config.js';
-import { attributes, indexNames, rootsPartition } from '../../functions/shared/storage/keys.js';
+import { attributes, indexNames, rootsPartition } from '../../functions/shared/table/keys.js';
 import { createCommentDependencies } from '../../functions/comment/dependencies.js';
 import { buildEvent, testContext } from '../../test/support/http-event.js';
 import { createLocalDynamoDbClient } from '../create-table.js';
@@ -254,6 +255,7 @@ async function measureCosts(recorder: CapacityRecorder, tableName: string): Prom
         LIST_CACHE_MS: '0',
       }),
     ),
+    allRouteKeys,
   );
   const send = async (request: ScaleRequest) => {
     const result = await handler(buildEvent({ path: '/api/comment', query: request.query }), testContext);

@@ -13,15 +13,15 @@ import { prismHighlighter } from '../../functions/shared/domain/highlight-code.j
 import { allMarkdownFeatures, renderMarkdown } from '../../functions/shared/domain/render-markdown.js';
 import { describeUserAgent } from '../../functions/shared/domain/user-agent.js';
 import { putAll } from '../shared/storage/bulk-writer.js';
-import { createDocumentClient } from '../../functions/shared/storage/client.js';
-import { toCommentItem } from '../../functions/shared/storage/comment-item.js';
+import { createDocumentClient } from '../../functions/shared/dynamodb-client/client.js';
+import { toCommentItem } from '../../functions/shared/table/comment-item.js';
 import {
   combine,
   contribution,
   counterUpdates,
   noDelta,
-} from '../../functions/shared/storage/counter-deltas.js';
-import { entities, keys } from '../../functions/shared/storage/keys.js';
+} from '../../functions/shared/table/counter-deltas.js';
+import { entities, keys } from '../../functions/shared/table/keys.js';
 import { plainItemBytes } from './item-size.js';
 import { commentText, userAgent } from './seed.js';
 

@@ -1,10 +1,10 @@
 /**
  * The reference of the cold-start measure: a Lambda handler that does nothing but one BatchGetItem
- * through the document client the functions use (functions/shared/storage/client.ts), bundled the same
+ * through the document client the functions use (functions/shared/dynamodb-client/client.ts), bundled the same
  * way. Its first answer is the least any function built on the AWS SDK can reach on the machine.
  */
 import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
-import { createDocumentClient } from '../../functions/shared/storage/client.js';
+import { createDocumentClient } from '../../functions/shared/dynamodb-client/client.js';
 
 const client = createDocumentClient({ endpoint: process.env.DYNAMODB_ENDPOINT });
 const tableName = process.env.TABLE_NAME ?? 'marginalia';

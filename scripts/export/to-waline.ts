@@ -3,9 +3,9 @@
  * easily as it came. Comments keep Marginalia's ids as `objectId`; an import of the file reuses them.
  */
 import { counterNames } from '../../functions/shared/domain/counters.js';
-import { fromCommentItem } from '../../functions/shared/storage/comment-item.js';
-import { entities } from '../../functions/shared/storage/keys.js';
-import { storedCount } from '../../functions/shared/storage/stored-count.js';
+import { fromCommentItem } from '../../functions/shared/table/comment-item.js';
+import { entities } from '../../functions/shared/table/keys.js';
+import { storedCount } from '../../functions/shared/table/stored-count.js';
 
 /** Waline's export file. */
 export interface WalineExport {

@@ -15,8 +15,8 @@ import { prismHighlighter } from '../../functions/shared/domain/highlight-code.j
 import { allMarkdownFeatures, renderMarkdown } from '../../functions/shared/domain/render-markdown.js';
 import { texToMathml } from '../../functions/shared/domain/tex-to-mathml.js';
 import { describeUserAgent } from '../../functions/shared/domain/user-agent.js';
-import { replyNotifiedAttribute, toCommentItem } from '../../functions/shared/storage/comment-item.js';
-import { entities, keys } from '../../functions/shared/storage/keys.js';
+import { replyNotifiedAttribute, toCommentItem } from '../../functions/shared/table/comment-item.js';
+import { entities, keys } from '../../functions/shared/table/keys.js';
 import { createMergeLedger, createPageKeys, type MergeRule, type PageMerge } from './page-keys.js';
 import type { ParsedSource, SourceComment } from './source.js';
 

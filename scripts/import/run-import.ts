@@ -6,8 +6,8 @@
  */
 import type { CommentStatus } from '../../functions/shared/domain/comment.js';
 import type { ImportRepository, PageCounts } from '../shared/storage/import-repository.js';
-import { keyId } from '../../functions/shared/storage/batch-get.js';
-import { keys } from '../../functions/shared/storage/keys.js';
+import { keyId } from '../../functions/shared/table/batch-get.js';
+import { keys } from '../../functions/shared/table/keys.js';
 import type { ImportPlan } from './plan.js';
 import type { Progress } from './progress.js';
 

@@ -5,11 +5,11 @@
  */
 import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { layoutVersion } from '../../functions/shared/storage/table-definition.js';
-import { queryArticleComments } from '../../functions/shared/storage/article-comments.js';
-import { attributes, entities, type Key, keys } from '../../functions/shared/storage/keys.js';
-import { projection } from '../../functions/shared/storage/projection.js';
-import { transactWrite } from '../../functions/shared/storage/transact.js';
+import { layoutVersion } from '../../functions/shared/table/table-definition.js';
+import { queryArticleComments } from '../../functions/shared/table/article-comments.js';
+import { attributes, entities, type Key, keys } from '../../functions/shared/table/keys.js';
+import { projection } from '../../functions/shared/table/projection.js';
+import { transactWrite } from '../../functions/shared/table/transact.js';
 import { countComments, type DerivedAttributes, type PageCounts, pageCountNames } from './plan-comment.js';
 
 type Item = Record<string, unknown>;

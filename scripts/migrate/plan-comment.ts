@@ -7,10 +7,10 @@ import {
   indexAttributes,
   staleIndexAttributes,
   textBytesOf,
-} from '../../functions/shared/storage/comment-item.js';
-import { contribution } from '../../functions/shared/storage/counter-deltas.js';
+} from '../../functions/shared/table/comment-item.js';
+import { contribution } from '../../functions/shared/table/counter-deltas.js';
 import type { NumberValue } from '@aws-sdk/lib-dynamodb';
-import { attributes, entities, type Key, keys, likeSortValue } from '../../functions/shared/storage/keys.js';
+import { attributes, entities, type Key, keys, likeSortValue } from '../../functions/shared/table/keys.js';
 
 /**
  * The attributes layout 3 derives from a comment, to set (`set`), and those it must not carry (`remove`):

@@ -1,5 +1,5 @@
 /** The final report of a migration, as text for the terminal. */
-import { layoutVersion } from '../../functions/shared/storage/table-definition.js';
+import { layoutVersion } from '../../functions/shared/table/table-definition.js';
 import type { MigrationOutcome, SiteOutcome } from './run-migration.js';
 
 /** Errors listed one by one; the rest are counted. */

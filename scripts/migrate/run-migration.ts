@@ -10,9 +10,9 @@
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { layoutVersion } from '../../functions/shared/storage/table-definition.js';
-import { keyId } from '../../functions/shared/storage/batch-get.js';
-import { attributes, type Key } from '../../functions/shared/storage/keys.js';
+import { layoutVersion } from '../../functions/shared/table/table-definition.js';
+import { keyId } from '../../functions/shared/table/batch-get.js';
+import { attributes, type Key } from '../../functions/shared/table/keys.js';
 import { scanTable } from '../shared/storage/table-export.js';
 import type { Progress } from '../import/progress.js';
 import { createMigrationStore, type MigrationStore, type StoredPageCounts } from './migration-store.js';

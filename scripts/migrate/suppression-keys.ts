@@ -18,7 +18,7 @@ import {
   type ScanCommandOutput,
 } from '@aws-sdk/lib-dynamodb';
 import { keyUnkeyedHash, unkeyedHashPattern } from '../../functions/shared/notify/address-hash.js';
-import { attributes } from '../../functions/shared/storage/keys.js';
+import { attributes } from '../../functions/shared/table/keys.js';
 
 type Item = Record<string, unknown>;
 

@@ -3,7 +3,7 @@
  * stack owns them, so a missing one stops the migration until the stack is deployed.
  */
 import { DescribeTableCommand, type DynamoDBClient, type TableDescription } from '@aws-sdk/client-dynamodb';
-import { tableDefinition } from '../../functions/shared/storage/table-definition.js';
+import { tableDefinition } from '../../functions/shared/table/table-definition.js';
 import { ensureIndexes, missingIndexes } from '../create-table.js';
 
 /** What the index check found, and did. */

@@ -26,7 +26,7 @@ const requestTests = [
   'test/unit/functions/shared/http/http-function.test.ts',
   'test/unit/functions/shared/http/cross-site.test.ts',
 ];
-const deltaTests = ['test/unit/functions/shared/storage/counter-deltas.test.ts'];
+const deltaTests = ['test/unit/functions/shared/table/counter-deltas.test.ts'];
 const mailTests = ['test/unit/functions/notify/channels/mail-channel.test.ts'];
 
 /**
@@ -53,7 +53,7 @@ export const handEdits: readonly HandEdit[] = [
   {
     name: 'withdrawing a reaction adds one',
     breaks: 'a reaction `desc` raises the count instead of withdrawing the voter’s own',
-    file: 'functions/shared/storage/vote-items.ts',
+    file: 'functions/shared/table/vote-items.ts',
     from: "ExpressionAttributeValues: { ':minusOne': -1, ':zero': 0 },",
     to: "ExpressionAttributeValues: { ':minusOne': 1, ':zero': 0 },",
     tests: ['test/integration/functions/article-api.test.ts'],
@@ -61,10 +61,10 @@ export const handEdits: readonly HandEdit[] = [
   {
     name: 'batch reads drop unprocessed keys',
     breaks: 'under throttling, counts and reading counters silently come back as 0',
-    file: 'functions/shared/storage/batch-get.ts',
+    file: 'functions/shared/table/batch-get.ts',
     from: 'pending = output.UnprocessedKeys?.[tableName]?.Keys ?? [];',
     to: 'pending = [];',
-    tests: ['test/unit/functions/shared/storage/batch-get.test.ts'],
+    tests: ['test/unit/functions/shared/table/batch-get.test.ts'],
   },
   {
     name: 'bulk writes do not retry a throttled batch',
@@ -248,7 +248,7 @@ export const handEdits: readonly HandEdit[] = [
   {
     name: 'counters: a root moves `roots` the wrong way',
     breaks: 'the page roots counter drifts on every status change of a root',
-    file: 'functions/shared/storage/counter-deltas.ts',
+    file: 'functions/shared/table/counter-deltas.ts',
     from: 'roots: a.page.roots + sign * b.page.roots,',
     to: 'roots: a.page.roots - sign * b.page.roots,',
     tests: deltaTests,
@@ -256,7 +256,7 @@ export const handEdits: readonly HandEdit[] = [
   {
     name: 'counters: the SITE item without its entity',
     breaks: 'the SITE item can be created without its `entity` attribute',
-    file: 'functions/shared/storage/counter-deltas.ts',
+    file: 'functions/shared/table/counter-deltas.ts',
     from: '{ entity: entities.siteCounters, [attributes.layout]: layoutVersion },',
     to: '{ [attributes.layout]: layoutVersion },',
     tests: deltaTests,

@@ -1,6 +1,6 @@
 /**
  * The write paths of 0.1.0 (item layout 1), copied from commit 23f69c2 so that tests can write a table
- * exactly as 0.1.0 left it: functions/shared/storage/comment-item.ts (toCommentItem), counter-deltas.ts,
+ * exactly as 0.1.0 left it: functions/shared/table/comment-item.ts (toCommentItem), counter-deltas.ts,
  * comment-repository.ts (insert, vote), moderation-repository.ts (setStatus, setSticky, remove) and
  * scripts/create-table.ts (the table without the roots indexes). Key formats and attribute names are
  * spelled out as 0.1.0 spelled them, not taken from today's keys.ts, so that a change there cannot
@@ -14,7 +14,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import type { CommentStatus, StoredComment } from '../../functions/shared/domain/comment.js';
 import { contentHash, hashIp } from '../../functions/shared/domain/hashing.js';
-import { transactWrite } from '../../functions/shared/storage/transact.js';
+import { transactWrite } from '../../functions/shared/table/transact.js';
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 type Key = { pk: string; sk: string };

@@ -1,7 +1,7 @@
 import type { SESv2Client } from '@aws-sdk/client-sesv2';
 import type { Config } from '../../shared/config.js';
 import { createAddressHasher } from '../../shared/notify/address-hash.js';
-import type { SecretSource } from '../../shared/storage/parameter-secret.js';
+import type { SecretSource } from '../../shared/secrets/parameter-secret.js';
 import { createNotificationLinks } from '../links.js';
 import type { Channels } from '../notice.js';
 import { type NotifyConfig, singleAddress } from '../notify-config.js';

@@ -1,6 +1,6 @@
 import nodemailer, { type SMTPTransportOptions, type Transporter } from 'nodemailer';
 import wellKnown from 'nodemailer/lib/well-known';
-import type { SecretSource } from '../../shared/storage/parameter-secret.js';
+import type { SecretSource } from '../../shared/secrets/parameter-secret.js';
 import type { NotifyConfig } from '../notify-config.js';
 import type { MailTransport } from './mail-channel.js';
 import { PermanentFailure } from './permanent-failure.js';

@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import type { SecretSource } from '../../shared/storage/parameter-secret.js';
+import type { SecretSource } from '../../shared/secrets/parameter-secret.js';
 import type { SendNotice } from '../notice.js';
 import type { SiteSettings } from '../templates/site.js';
 import { failureReason } from './failure-reason.js';

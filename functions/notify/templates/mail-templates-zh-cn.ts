@@ -1,4 +1,4 @@
-import type { LanguageTemplates } from './default-templates.js';
+import type { LanguageTemplates } from './mail-template.js';
 import { mailStyles, siteLink } from './mail-styles.js';
 
 /**

@@ -1,8 +1,8 @@
 import { AppError } from '../domain/errors.js';
 import { translate } from '../domain/messages.js';
 import type { Lang } from '../domain/messages.js';
-import type { AdminRepository } from '../storage/admin-repository.js';
-import type { SecretSource } from '../storage/parameter-secret.js';
+import type { AdminRepository } from '../table/admin-repository.js';
+import type { SecretSource } from '../secrets/parameter-secret.js';
 import { bearerToken, checkToken } from './token.js';
 
 /** A signed-in administrator, as the token says. */

@@ -1,6 +1,6 @@
 import { BatchWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { retry } from '../../../functions/shared/retry.js';
-import { attributes } from '../../../functions/shared/storage/keys.js';
+import { attributes } from '../../../functions/shared/table/keys.js';
 
 /** BatchWriteItem takes at most 25 requests. */
 const itemsPerRequest = 25;

@@ -1,13 +1,13 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { type DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { CounterName } from '../../../functions/shared/domain/counters.js';
-import { batchGet } from '../../../functions/shared/storage/batch-get.js';
-import { entities, type Key, keys } from '../../../functions/shared/storage/keys.js';
-import { createLayoutCheck, layoutGuard } from '../../../functions/shared/storage/layout.js';
-import { projection } from '../../../functions/shared/storage/projection.js';
-import { storedCount } from '../../../functions/shared/storage/stored-count.js';
-import { queryArticleComments } from '../../../functions/shared/storage/article-comments.js';
-import { retryOnConflict, transactWrite } from '../../../functions/shared/storage/transact.js';
+import { batchGet } from '../../../functions/shared/table/batch-get.js';
+import { entities, type Key, keys } from '../../../functions/shared/table/keys.js';
+import { createLayoutCheck, layoutGuard } from '../../../functions/shared/table/layout.js';
+import { projection } from '../../../functions/shared/table/projection.js';
+import { storedCount } from '../../../functions/shared/table/stored-count.js';
+import { queryArticleComments } from '../../../functions/shared/table/article-comments.js';
+import { retryOnConflict, transactWrite } from '../../../functions/shared/table/transact.js';
 import { putAll, type BulkWriteOptions } from './bulk-writer.js';
 
 /** The comments of one page by status, counted from its partition. */

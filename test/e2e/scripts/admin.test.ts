@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { verifyPassword } from '../../../functions/shared/auth/password.js';
-import { createAdminRepository } from '../../../functions/shared/storage/admin-repository.js';
-import { createDocumentClient } from '../../../functions/shared/storage/client.js';
+import { createAdminRepository } from '../../../functions/shared/table/admin-repository.js';
+import { createDocumentClient } from '../../../functions/shared/dynamodb-client/client.js';
 import { createLocalApi } from '../../support/local-services.js';
 import { createTestTable, type TestTable } from '../../support/test-table.js';
 

@@ -3,8 +3,8 @@ import {
   type AdminAccount,
   type AdminRepository,
   createAdminRepository,
-} from '../../../functions/shared/storage/admin-repository.js';
-import { createDocumentClient } from '../../../functions/shared/storage/client.js';
+} from '../../../functions/shared/table/admin-repository.js';
+import { createDocumentClient } from '../../../functions/shared/dynamodb-client/client.js';
 import { createTestTable, type TestTable } from '../../support/test-table.js';
 
 /** What `npm run admin` does to accounts (scripts/admin.ts), on DynamoDB Local. */

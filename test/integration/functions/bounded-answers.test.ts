@@ -1,3 +1,4 @@
+import { allRouteKeys } from '../../../functions/api-routes.js';
 import { ulid } from 'ulid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCommentHandler } from '../../../functions/comment/comment-handler.js';
@@ -7,8 +8,8 @@ import { submitBodySchema } from '../../../functions/shared/domain/comment-schem
 import { limits } from '../../../functions/shared/domain/limits.js';
 import { renderMarkdown } from '../../../functions/shared/domain/render-markdown.js';
 import { createCommentDependencies } from '../../../functions/comment/dependencies.js';
-import { createDocumentClient } from '../../../functions/shared/storage/client.js';
-import { createCommentRepository } from '../../../functions/shared/storage/comment-repository.js';
+import { createDocumentClient } from '../../../functions/shared/dynamodb-client/client.js';
+import { createCommentRepository } from '../../../functions/shared/table/comment-repository.js';
 import { buildEvent, type EventSpec, testContext } from '../../support/http-event.js';
 import { parseRss } from '../../support/rss.js';
 import { testConfig } from '../../support/test-config.js';
@@ -63,7 +64,7 @@ describe('answers bounded whatever the article holds', { timeout: 120_000 }, () 
     );
     await saveTestAdministrator(services);
     token = await signToken(jwt, { sub: '01ADMIN', email: 'admin@example.com', exp: 4_000_000_000 });
-    handler = createCommentHandler(services);
+    handler = createCommentHandler(services, allRouteKeys);
     const repository = createCommentRepository(
       createDocumentClient({ endpoint: table.endpoint }),
       table.tableName,

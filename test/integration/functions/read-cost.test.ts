@@ -6,9 +6,9 @@ import { signToken } from '../../../functions/shared/auth/token.js';
 import type { CommentStatus, StoredComment } from '../../../functions/shared/domain/comment.js';
 import { limits } from '../../../functions/shared/domain/limits.js';
 import { renderMarkdown } from '../../../functions/shared/domain/render-markdown.js';
-import { createDocumentClient } from '../../../functions/shared/storage/client.js';
-import { createCommentRepository } from '../../../functions/shared/storage/comment-repository.js';
-import { createModerationRepository } from '../../../functions/shared/storage/moderation-repository.js';
+import { createDocumentClient } from '../../../functions/shared/dynamodb-client/client.js';
+import { createCommentRepository } from '../../../functions/shared/table/comment-repository.js';
+import { createModerationRepository } from '../../../functions/shared/table/moderation-repository.js';
 import { createLocalApi } from '../../support/local-services.js';
 import { createTestTable, type TestTable } from '../../support/test-table.js';
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createDocumentClient } from '../../../functions/shared/storage/client.js';
+import { createDocumentClient } from '../../../functions/shared/dynamodb-client/client.js';
 import { importedCommentId } from '../../../scripts/import/import-id.js';
 import { hashIp } from '../../../functions/shared/domain/hashing.js';
 import { createImportRepository } from '../../../scripts/shared/storage/import-repository.js';

@@ -1,7 +1,7 @@
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UpgradeRequiredError } from '../../../functions/shared/domain/errors.js';
-import { createDocumentClient } from '../../../functions/shared/storage/client.js';
+import { createDocumentClient } from '../../../functions/shared/dynamodb-client/client.js';
 import { seedV1 } from '../../support/layout-v1.js';
 import { createTestTable, type TestTable } from '../../support/test-table.js';
 import { fixture, importInto } from './import-support.js';

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { createDocumentClient } from '../../../functions/shared/storage/client.js';
+import { createDocumentClient } from '../../../functions/shared/dynamodb-client/client.js';
 import { createImportRepository } from '../../../scripts/shared/storage/import-repository.js';
 import { readSource } from '../../../scripts/import/detect.js';
 import type { MergeRule } from '../../../scripts/import/page-keys.js';

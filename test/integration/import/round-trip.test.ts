@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../../../functions/shared/auth/password.js';
-import { createDocumentClient } from '../../../functions/shared/storage/client.js';
+import { createDocumentClient } from '../../../functions/shared/dynamodb-client/client.js';
 import { scanTable } from '../../../scripts/shared/storage/table-export.js';
 import { toWalineExport } from '../../../scripts/export/to-waline.js';
 import { createLocalApi } from '../../support/local-services.js';

@@ -4,7 +4,7 @@ import {
   byIdIndexAttributes,
   cardAttributes,
   tableDefinition,
-} from '../../../functions/shared/storage/table-definition.js';
+} from '../../../functions/shared/table/table-definition.js';
 import { ensureTable } from '../../../scripts/create-table.js';
 import { createTestTable, type TestTable } from '../../support/test-table.js';
 

@@ -8,8 +8,8 @@ import {
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { ulid } from 'ulid';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { keys } from '../../../functions/shared/storage/keys.js';
-import { outboxEventItem } from '../../../functions/shared/storage/outbox-event.js';
+import { keys } from '../../../functions/shared/table/keys.js';
+import { outboxEventItem } from '../../../functions/shared/table/outbox-event.js';
 import type { StreamHandler } from '../../../scripts/local-stream/batch-delivery.js';
 import type { StreamPoller, StreamPollerOptions } from '../../../scripts/local-stream/stream-poller.js';
 import {

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { type DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDocumentClient } from '../../../functions/shared/storage/client.js';
+import { createDocumentClient } from '../../../functions/shared/dynamodb-client/client.js';
 import { scanTable } from '../../../scripts/shared/storage/table-export.js';
 import { seedV1 } from '../../support/layout-v1.js';
 import { createTestTable, type TestTable } from '../../support/test-table.js';

@@ -2,7 +2,7 @@ import { CreateTableCommand, DeleteTableCommand, DescribeTableCommand } from '@a
 import { type DynamoDBDocumentClient, NumberValue, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { signToken } from '../../../functions/shared/auth/token.js';
-import { createDocumentClient } from '../../../functions/shared/storage/client.js';
+import { createDocumentClient } from '../../../functions/shared/dynamodb-client/client.js';
 import { scanTable } from '../../../scripts/shared/storage/table-export.js';
 import { buildCreateTableInput, ensureTable } from '../../../scripts/create-table.js';
 import { runMigration } from '../../../scripts/migrate/run-migration.js';

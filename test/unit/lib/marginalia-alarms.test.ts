@@ -2,7 +2,7 @@ import { App, type CfnResource } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { MarginaliaStack, type MarginaliaStackProps } from '../../../lib/marginalia-stack.js';
-import { tableDefinition } from '../../../functions/shared/storage/table-definition.js';
+import { tableDefinition } from '../../../functions/shared/table/table-definition.js';
 
 type Alarm = { Properties: Record<string, unknown> };
 type MathMetric = {

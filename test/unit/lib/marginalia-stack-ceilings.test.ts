@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { MarginaliaFunction } from '../../../lib/marginalia-function.js';
 import { MarginaliaStack, type MarginaliaStackProps } from '../../../lib/marginalia-stack.js';
 import { linkRouteThrottles, routeKeys, sharedRouteKeys } from '../../../lib/route-throttles.js';
-import { tableDefinition } from '../../../functions/shared/storage/table-definition.js';
+import { tableDefinition } from '../../../functions/shared/table/table-definition.js';
 
 type Resource = { Type: string; Properties: Record<string, unknown>; DependsOn?: string[] };
 type RouteSetting = { ThrottlingRateLimit: number; ThrottlingBurstLimit: number };

@@ -13,7 +13,7 @@ import {
   cardAttributes,
   legacyRecentIndex,
   tableDefinition,
-} from '../../../functions/shared/storage/table-definition.js';
+} from '../../../functions/shared/table/table-definition.js';
 
 type Resource = { Type: string; Properties: Record<string, unknown>; DeletionPolicy?: string };
 

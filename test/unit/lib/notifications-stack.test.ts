@@ -7,7 +7,7 @@ import { sweepInterval } from '../../../lib/marginalia-notifier.js';
 import { MarginaliaStack, type MarginaliaStackProps } from '../../../lib/marginalia-stack.js';
 import type { NotificationVariables } from '../../../lib/notification-settings.js';
 import { outboxFilterPattern, streamSettings } from '../../../functions/notify/stream-settings.js';
-import { tableDefinition } from '../../../functions/shared/storage/table-definition.js';
+import { tableDefinition } from '../../../functions/shared/table/table-definition.js';
 
 type Resource = { Type: string; Properties: Record<string, unknown>; DependsOn?: string[] };
 type Statement = { Effect: string; Action: string | string[]; Resource: unknown };

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { createAddressHasher } from '../../../../functions/shared/notify/address-hash.js';
 import { type LinkClaims, signLinkToken } from '../../../../functions/shared/notify/link-token.js';
-import { keys, type SuppressionScope } from '../../../../functions/shared/storage/keys.js';
+import { keys, type SuppressionScope } from '../../../../functions/shared/table/keys.js';
 import { signInTestAdministrator } from '../../../support/administrator.js';
 import { createLocalApi } from '../../../support/local-services.js';
 import { createTestTable, type TestTable } from '../../../support/test-table.js';

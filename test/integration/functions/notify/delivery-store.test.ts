@@ -3,10 +3,10 @@ import { marshall } from '@aws-sdk/util-dynamodb';
 import { ulid } from 'ulid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { passesOutboxFilter } from '../../../../functions/notify/stream-settings.js';
-import { createDocumentClient } from '../../../../functions/shared/storage/client.js';
-import { createDeliveryStore } from '../../../../functions/shared/storage/delivery-store.js';
-import { keys } from '../../../../functions/shared/storage/keys.js';
-import { createOutboxRepository } from '../../../../functions/shared/storage/outbox-repository.js';
+import { createDocumentClient } from '../../../../functions/shared/dynamodb-client/client.js';
+import { createDeliveryStore } from '../../../../functions/shared/table/delivery-store.js';
+import { keys } from '../../../../functions/shared/table/keys.js';
+import { createOutboxRepository } from '../../../../functions/shared/table/outbox-repository.js';
 import { createTestTable, type TestTable } from '../../../support/test-table.js';
 
 describe('createDeliveryStore on DynamoDB Local', () => {

@@ -1,9 +1,9 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDocumentClient } from '../../../../functions/shared/storage/client.js';
-import { keys } from '../../../../functions/shared/storage/keys.js';
-import { createMailGuards } from '../../../../functions/shared/storage/mail-guards.js';
-import { createOutboxRepository } from '../../../../functions/shared/storage/outbox-repository.js';
+import { createDocumentClient } from '../../../../functions/shared/dynamodb-client/client.js';
+import { keys } from '../../../../functions/shared/table/keys.js';
+import { createMailGuards } from '../../../../functions/shared/table/mail-guards.js';
+import { createOutboxRepository } from '../../../../functions/shared/table/outbox-repository.js';
 import { createTestTable, type TestTable } from '../../../support/test-table.js';
 
 describe('createMailGuards on DynamoDB Local', () => {

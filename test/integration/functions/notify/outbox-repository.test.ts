@@ -1,10 +1,10 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { ulid } from 'ulid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDocumentClient } from '../../../../functions/shared/storage/client.js';
-import { createDeliveryStore } from '../../../../functions/shared/storage/delivery-store.js';
-import { keys } from '../../../../functions/shared/storage/keys.js';
-import { createOutboxRepository } from '../../../../functions/shared/storage/outbox-repository.js';
+import { createDocumentClient } from '../../../../functions/shared/dynamodb-client/client.js';
+import { createDeliveryStore } from '../../../../functions/shared/table/delivery-store.js';
+import { keys } from '../../../../functions/shared/table/keys.js';
+import { createOutboxRepository } from '../../../../functions/shared/table/outbox-repository.js';
 import { createTestTable, type TestTable } from '../../../support/test-table.js';
 
 describe('createOutboxRepository on DynamoDB Local', () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createAddressHasher } from '../../../../functions/shared/notify/address-hash.js';
-import { createModerationRepository } from '../../../../functions/shared/storage/moderation-repository.js';
+import { createModerationRepository } from '../../../../functions/shared/table/moderation-repository.js';
 import { createTestTable, type TestTable } from '../../../support/test-table.js';
 import { streamEvent } from '../../../unit/functions/notify/lambda-events.js';
 import { createNotifier, newId } from './notify-fixture.js';

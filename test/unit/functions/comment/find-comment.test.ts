@@ -4,7 +4,7 @@ import type { ApiRequest } from '../../../../functions/shared/http/request.js';
 import type {
   CommentLocation,
   CommentRepository,
-} from '../../../../functions/shared/storage/comment-repository.js';
+} from '../../../../functions/shared/table/comment-repository.js';
 
 const request = (id: string): ApiRequest => ({
   routeKey: 'PUT /api/comment/{id}',

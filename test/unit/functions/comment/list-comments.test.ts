@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createListComments } from '../../../../functions/comment/list-comments.js';
 import type { ListedComment } from '../../../../functions/shared/domain/comment.js';
 import type { StoredThread } from '../../../../functions/shared/domain/thread.js';
-import type { PageQuery, StoredPage } from '../../../../functions/shared/storage/comment-repository.js';
+import type { PageQuery, StoredPage } from '../../../../functions/shared/table/comment-repository.js';
 import { routeAnswer } from '../../../support/route-answer.js';
 
 type ListDependencies = Parameters<typeof createListComments>[0];

@@ -8,9 +8,9 @@ import type { CommentStatus } from '../../../../functions/shared/domain/comment.
 import type { Router } from '../../../../functions/shared/http/http-function.js';
 import { toApiRequest } from '../../../../functions/shared/http/request.js';
 import { type LinkClaims, signLinkToken } from '../../../../functions/shared/notify/link-token.js';
-import type { CommentLocation, CommentRef } from '../../../../functions/shared/storage/comment-repository.js';
-import type { ModerationChange } from '../../../../functions/shared/storage/moderation-items.js';
-import type { ModeratedComment } from '../../../../functions/shared/storage/moderation-repository.js';
+import type { CommentLocation, CommentRef } from '../../../../functions/shared/table/comment-repository.js';
+import type { ModerationChange } from '../../../../functions/shared/table/moderation-items.js';
+import type { ModeratedComment } from '../../../../functions/shared/table/moderation-repository.js';
 import { buildEvent } from '../../../support/http-event.js';
 
 const secret = 'k'.repeat(40);

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { createNotificationLog } from '../../../../functions/comment/notification-log.js';
 import { tokenFor } from '../../../../functions/shared/auth/token.js';
 import { createViewerResolver } from '../../../../functions/shared/auth/viewer.js';
-import type { AdminAccount } from '../../../../functions/shared/storage/admin-repository.js';
-import type { OutboxLogEntry } from '../../../../functions/shared/storage/outbox-repository.js';
+import type { AdminAccount } from '../../../../functions/shared/table/admin-repository.js';
+import type { OutboxLogEntry } from '../../../../functions/shared/table/outbox-repository.js';
 import { routeAnswer } from '../../../support/route-answer.js';
 
 const secret = 's'.repeat(40);

@@ -1,3 +1,4 @@
+import { allRouteKeys } from '../../../../functions/api-routes.js';
 import { describe, expect, it } from 'vitest';
 import { createCommentHandler } from '../../../../functions/comment/comment-handler.js';
 import { embedJson } from '../../../../functions/comment/pages/page-shell.js';
@@ -9,6 +10,7 @@ const handler = createCommentHandler(
   createCommentDependencies(
     testConfig({ ALLOWED_ORIGINS: 'https://blog.example', SITE_URL: 'https://blog.example' }),
   ),
+  allRouteKeys,
 );
 const get = (path: string, method = 'GET') =>
   handler(buildEvent({ method, path, ...(method === 'GET' ? {} : { body: {} }) }), testContext);

@@ -10,9 +10,9 @@ import type {
 } from '../../../../functions/shared/domain/comment.js';
 import { contentHash, hashIp } from '../../../../functions/shared/domain/hashing.js';
 import type { SpamCheckInput } from '../../../../functions/shared/spam/akismet.js';
-import type { CommentRef } from '../../../../functions/shared/storage/comment-repository.js';
-import type { InsertGuards, InsertRefusal } from '../../../../functions/shared/storage/submit-items.js';
-import type { SubmitMarks, SubmitMarksQuery } from '../../../../functions/shared/storage/submit-marks.js';
+import type { CommentRef } from '../../../../functions/shared/table/comment-repository.js';
+import type { InsertGuards, InsertRefusal } from '../../../../functions/shared/table/submit-items.js';
+import type { SubmitMarks, SubmitMarksQuery } from '../../../../functions/shared/table/submit-marks.js';
 import { routeAnswer } from '../../../support/route-answer.js';
 
 const salt = 'salt-for-submit-tests-0123';

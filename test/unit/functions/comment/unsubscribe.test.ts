@@ -5,8 +5,8 @@ import type { Router } from '../../../../functions/shared/http/http-function.js'
 import { toApiRequest } from '../../../../functions/shared/http/request.js';
 import { createAddressHasher } from '../../../../functions/shared/notify/address-hash.js';
 import { type LinkClaims, signLinkToken } from '../../../../functions/shared/notify/link-token.js';
-import type { SuppressionScope } from '../../../../functions/shared/storage/keys.js';
-import type { SuppressionReason } from '../../../../functions/shared/storage/outbox-repository.js';
+import type { SuppressionScope } from '../../../../functions/shared/table/keys.js';
+import type { SuppressionReason } from '../../../../functions/shared/table/outbox-repository.js';
 import { buildEvent, type EventSpec } from '../../../support/http-event.js';
 
 /** The keyed address hash under the test configuration's salt (test/support/test-config.ts). */

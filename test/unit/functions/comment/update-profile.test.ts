@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createUpdateProfile } from '../../../../functions/comment/update-profile.js';
 import { verifyPassword } from '../../../../functions/shared/auth/password.js';
 import { checkToken } from '../../../../functions/shared/auth/token.js';
-import type { AccountChanges, AdminAccount } from '../../../../functions/shared/storage/admin-repository.js';
+import type { AccountChanges, AdminAccount } from '../../../../functions/shared/table/admin-repository.js';
 import { routeAnswer } from '../../../support/route-answer.js';
 
 type ProfileDependencies = Parameters<typeof createUpdateProfile>[0];

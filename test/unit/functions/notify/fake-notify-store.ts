@@ -1,13 +1,13 @@
-import type { DeliveryStore } from '../../../../functions/shared/storage/delivery-store.js';
-import type { RecipientKind } from '../../../../functions/shared/storage/keys.js';
-import type { MailGuards } from '../../../../functions/shared/storage/mail-guards.js';
+import type { DeliveryStore } from '../../../../functions/shared/table/delivery-store.js';
+import type { RecipientKind } from '../../../../functions/shared/table/keys.js';
+import type { MailGuards } from '../../../../functions/shared/table/mail-guards.js';
 import type {
   NotifiedComment,
   ReadNotifiedComments,
-} from '../../../../functions/shared/storage/notified-comments.js';
-import type { OutboxEvent } from '../../../../functions/shared/storage/outbox-event.js';
-import type { StoredOutboxEvent } from '../../../../functions/shared/storage/outbox-items.js';
-import type { DeliveryState } from '../../../../functions/shared/storage/outbox-repository.js';
+} from '../../../../functions/shared/table/notified-comments.js';
+import type { OutboxEvent } from '../../../../functions/shared/table/outbox-event.js';
+import type { StoredOutboxEvent } from '../../../../functions/shared/table/outbox-items.js';
+import type { DeliveryState } from '../../../../functions/shared/table/outbox-items.js';
 
 /** A delivery as the fake keeps it. */
 export interface FakeDelivery {

@@ -3,8 +3,8 @@ import type { Notice } from '../../../../functions/notify/notice.js';
 import { PermanentFailure } from '../../../../functions/notify/channels/permanent-failure.js';
 import { createProcessEvent, keptError } from '../../../../functions/notify/process-event.js';
 import { createAddressHasher } from '../../../../functions/shared/notify/address-hash.js';
-import type { RecipientKind } from '../../../../functions/shared/storage/keys.js';
-import type { OutboxEvent } from '../../../../functions/shared/storage/outbox-event.js';
+import type { RecipientKind } from '../../../../functions/shared/table/keys.js';
+import type { OutboxEvent } from '../../../../functions/shared/table/outbox-event.js';
 import { createFakeNotifyStore, notifiedComment } from './fake-notify-store.js';
 
 /** The keyed address hash under the test configuration's salt (test/support/test-config.ts). */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { noticesFor, type RuleContext, ruleTable } from '../../../../functions/notify/rules.js';
-import type { RecipientKind } from '../../../../functions/shared/storage/keys.js';
-import type { OutboxEvent, OutboxSubject } from '../../../../functions/shared/storage/outbox-event.js';
+import type { RecipientKind } from '../../../../functions/shared/table/keys.js';
+import type { OutboxEvent, OutboxSubject } from '../../../../functions/shared/table/outbox-event.js';
 
 const eventId = '01KAZ0000000000000000000EV';
 const allChannels: RecipientKind[] = ['owner', 'parent', 'webhook', 'telegram'];

@@ -1,7 +1,7 @@
 import { type NotifyConfig, loadNotifyConfig } from '../../../../../functions/notify/notify-config.js';
 import type { Notice, NoticeComment } from '../../../../../functions/notify/notice.js';
 import type { ChannelSecrets } from '../../../../../functions/notify/channels/channels.js';
-import type { SecretSource } from '../../../../../functions/shared/storage/parameter-secret.js';
+import type { SecretSource } from '../../../../../functions/shared/secrets/parameter-secret.js';
 import { testConfig } from '../../../../support/test-config.js';
 
 /** Notices, settings and secrets shared by the channel tests. */

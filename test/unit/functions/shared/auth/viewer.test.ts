@@ -4,8 +4,8 @@ import {
   createViewerResolver,
   type ViewerDependencies,
 } from '../../../../../functions/shared/auth/viewer.js';
-import type { AdminAccount } from '../../../../../functions/shared/storage/admin-repository.js';
-import type { SecretSource } from '../../../../../functions/shared/storage/parameter-secret.js';
+import type { AdminAccount } from '../../../../../functions/shared/table/admin-repository.js';
+import type { SecretSource } from '../../../../../functions/shared/secrets/parameter-secret.js';
 
 const now = 1_800_000_000_000;
 const oldKey = 'o'.repeat(32);

@@ -1,3 +1,4 @@
+import { allRouteKeys } from '../../../../../functions/api-routes.js';
 import { BatchGetCommand, DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -12,7 +13,7 @@ import { testConfig } from '../../../../support/test-config.js';
 const ddb = mockClient(DynamoDBDocumentClient);
 
 const callWith = async (env: Record<string, string>, spec: EventSpec) => {
-  const handler = createCommentHandler(createCommentDependencies(testConfig(env)));
+  const handler = createCommentHandler(createCommentDependencies(testConfig(env)), allRouteKeys);
   const response = await handler(buildEvent(spec), testContext);
   return { ...response, json: response.body ? JSON.parse(response.body) : undefined };
 };
@@ -221,7 +222,7 @@ describe('the HTTP layer of a function', () => {
 
   it('answers an event that carries no headers at all, as a direct invocation may send', async () => {
     ddb.on(GetCommand).resolves({ Item: { comments: 2 } });
-    const handler = createCommentHandler(createCommentDependencies(testConfig({})));
+    const handler = createCommentHandler(createCommentDependencies(testConfig({})), allRouteKeys);
     const event = { ...buildEvent({ path: '/api/comment', query: 'type=count' }), headers: undefined };
 
     const response = await handler(event as unknown as Parameters<typeof handler>[0], testContext);
@@ -262,7 +263,7 @@ describe('the HTTP layer of a function', () => {
     const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     ddb.on(GetCommand).resolves({});
     ddb.on(QueryCommand).rejects(new Error('table detail'));
-    const handler = createCommentHandler(createCommentDependencies(testConfig({})));
+    const handler = createCommentHandler(createCommentDependencies(testConfig({})), allRouteKeys);
     const event = buildEvent({ path: '/api/comment', query: 'path=%2Fp' });
 
     await handler(event, { ...testContext, awsRequestId: 'first-request' });

@@ -1,0 +1,209 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createArticleDependencies } from '../../../../../functions/article/dependencies.js';
+import { createDocumentClient } from '../../../../../functions/shared/dynamodb-client/client.js';
+import {
+  type Answer,
+  type RecordingServer,
+  startRecordingServer,
+  verifySigV4,
+} from '../../../../support/recording-server.js';
+import { testConfig } from '../../../../support/test-config.js';
+
+/** What DynamoDB answers a throttled request with. */
+const throttled: Answer = {
+  status: 400,
+  body: JSON.stringify({
+    __type: 'com.amazonaws.dynamodb.v20120810#ProvisionedThroughputExceededException',
+    message: 'Rate of requests exceeds the allowed throughput.',
+  }),
+};
+
+describe('createDocumentClient', () => {
+  let server: RecordingServer | undefined;
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+  });
+
+  it('leaves out the logger middleware, which copies every item for a logger nobody set', () => {
+    const client = createDocumentClient({ endpoint: 'http://127.0.0.1:8000' });
+
+    expect(client.middlewareStack.identify().join('\n')).not.toContain('loggerMiddleware');
+  });
+
+  it('signs each request with SigV4 over every header DynamoDB checks, and sends the headers the SDK sends', async () => {
+    server = await startRecordingServer(() => ({
+      body: JSON.stringify({ Item: { pk: { S: 'a' }, sk: { S: 'b' }, n: { N: '7' } } }),
+    }));
+    const client = createDocumentClient({ endpoint: server.endpoint });
+
+    const first = await client.send(new GetCommand({ TableName: 't', Key: { pk: 'a', sk: 'b' } }));
+    await client.send(new GetCommand({ TableName: 't', Key: { pk: 'a', sk: 'b' } }));
+
+    expect(first.Item).toEqual({ pk: 'a', sk: 'b', n: 7 });
+    expect(first.$metadata).toMatchObject({ httpStatusCode: 200, requestId: 'request-1', attempts: 1 });
+    for (const request of server.requests) {
+      const signed = verifySigV4(request, 'local');
+      expect(signed).toEqual(
+        expect.arrayContaining([
+          'host',
+          'content-type',
+          'x-amz-target',
+          'x-amz-date',
+          'x-amz-content-sha256',
+        ]),
+      );
+      expect(request).toMatchObject({ method: 'POST', url: '/' });
+      expect(JSON.parse(request.body)).toEqual({ TableName: 't', Key: { pk: { S: 'a' }, sk: { S: 'b' } } });
+      expect(request.headers).toMatchObject({
+        host: new URL(server.endpoint).host,
+        'content-type': 'application/x-amz-json-1.0',
+        'x-amz-target': 'DynamoDB_20120810.GetItem',
+        'content-length': String(Buffer.byteLength(request.body)),
+        'amz-sdk-request': 'attempt=1; max=3',
+      });
+      expect(request.headers['amz-sdk-invocation-id']).toMatch(/^[0-9a-f-]{36}$/);
+      expect(request.headers['user-agent']).toMatch(/^aws-sdk-js\/\S+ .*api\/dynamodb/);
+      expect(request.headers['x-amz-user-agent']).toMatch(/^aws-sdk-js\//);
+    }
+    const [one, two] = server.requests;
+    // Each call its own invocation; the user agent built once; one keep-alive connection.
+    expect(one!.headers['amz-sdk-invocation-id']).not.toBe(two!.headers['amz-sdk-invocation-id']);
+    expect(two!.headers['user-agent']).toBe(one!.headers['user-agent']);
+    expect(two!.connection).toBe(one!.connection);
+  });
+
+  it('retries a throttled request, signing each attempt anew, and reports the attempts', async () => {
+    server = await startRecordingServer((_, index) =>
+      index < 2 ? throttled : { body: JSON.stringify({ Items: [{ pk: { S: 'a' } }], Count: 1 }) },
+    );
+    const client = createDocumentClient({ endpoint: server.endpoint });
+
+    const output = await client.send(
+      new QueryCommand({
+        TableName: 't',
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': 'a' },
+      }),
+    );
+
+    expect(output.Items).toEqual([{ pk: 'a' }]);
+    expect(output.$metadata.attempts).toBe(3);
+    expect(server.requests.map((request) => request.headers['amz-sdk-request'])).toEqual([
+      'attempt=1; max=3',
+      'attempt=2; max=3',
+      'attempt=3; max=3',
+    ]);
+    for (const request of server.requests) verifySigV4(request, 'local');
+  });
+
+  it('gives up on a table that stays throttled after three attempts, with the SDK exception', async () => {
+    server = await startRecordingServer(() => throttled);
+    const client = createDocumentClient({ endpoint: server.endpoint });
+
+    await expect(client.send(new GetCommand({ TableName: 't', Key: { pk: 'a' } }))).rejects.toMatchObject({
+      name: 'ProvisionedThroughputExceededException',
+      $metadata: { httpStatusCode: 400, attempts: 3 },
+    });
+    expect(server.requests).toHaveLength(3);
+  });
+
+  it('fails a broken condition at once with the typed exception, the old item unmarshalled', async () => {
+    server = await startRecordingServer(() => ({
+      status: 400,
+      body: JSON.stringify({
+        __type: 'com.amazonaws.dynamodb.v20120810#ConditionalCheckFailedException',
+        message: 'The conditional request failed',
+        Item: { pk: { S: 'a' }, bytes: { B: 'AQID' } },
+      }),
+    }));
+    const client = createDocumentClient({ endpoint: server.endpoint });
+
+    const failure = await client
+      .send(
+        new UpdateCommand({
+          TableName: 't',
+          Key: { pk: 'a' },
+          UpdateExpression: 'SET n = :n',
+          ConditionExpression: 'attribute_not_exists(pk)',
+          ExpressionAttributeValues: { ':n': 1 },
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        }),
+      )
+      .catch((error: unknown) => error);
+
+    expect(failure).toBeInstanceOf(ConditionalCheckFailedException);
+    expect((failure as ConditionalCheckFailedException).Item).toEqual({
+      pk: { S: 'a' },
+      bytes: { B: new Uint8Array([1, 2, 3]) },
+    });
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('fails a stalled request after its timeout, three attempts in all, instead of waiting for the socket', async () => {
+    server = await startRecordingServer(() => undefined);
+    const client = createDocumentClient({
+      endpoint: server.endpoint,
+      timeouts: { connectMs: 100, requestMs: 200 },
+    });
+    const started = Date.now();
+
+    await expect(
+      client.send(new GetCommand({ TableName: 't', Key: { pk: 'a', sk: 'b' } })),
+    ).rejects.toMatchObject({ name: 'TimeoutError' });
+
+    expect(server.requests).toHaveLength(3);
+    expect(Date.now() - started).toBeLessThan(3000);
+  });
+
+  it('retries a connection the server drops, as the SDK does', async () => {
+    server = await startRecordingServer((_, index) => (index === 0 ? 'reset' : { body: '{}' }));
+    const client = createDocumentClient({ endpoint: server.endpoint });
+
+    const output = await client.send(new GetCommand({ TableName: 't', Key: { pk: 'a' } }));
+
+    expect(output.Item).toBeUndefined();
+    expect(output.$metadata.attempts).toBe(2);
+  });
+
+  it('stops a request when its abort signal fires', async () => {
+    server = await startRecordingServer(() => undefined);
+    const client = createDocumentClient({ endpoint: server.endpoint });
+    const abort = new AbortController();
+    setTimeout(() => abort.abort(), 50);
+
+    await expect(
+      client.send(new GetCommand({ TableName: 't', Key: { pk: 'a' } }), { abortSignal: abort.signal }),
+    ).rejects.toMatchObject({ name: 'AbortError' });
+    expect(server.requests).toHaveLength(1);
+  });
+});
+
+describe("the functions' client", () => {
+  let server: RecordingServer | undefined;
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+  });
+
+  it('gives the functions a client with the configured DynamoDB timeouts', async () => {
+    server = await startRecordingServer(() => undefined);
+    const services = createArticleDependencies(
+      testConfig({ DYNAMODB_ENDPOINT: server.endpoint, DYNAMODB_REQUEST_TIMEOUT_MS: '150' }),
+    );
+
+    await expect(services.counters.increment('/p', 'time')).rejects.toMatchObject({ name: 'TimeoutError' });
+    expect(server.requests).toHaveLength(3);
+  });
+
+  it('keeps three attempts of the default timeouts inside the functions 10 s', () => {
+    const config = testConfig();
+
+    expect(config.DYNAMODB_CONNECT_TIMEOUT_MS).toBe(1000);
+    expect(config.DYNAMODB_REQUEST_TIMEOUT_MS).toBe(2500);
+    // Three attempts and the SDK's backoff between them (under 1 s for two retries).
+    expect(3 * config.DYNAMODB_REQUEST_TIMEOUT_MS + 1000).toBeLessThan(10_000);
+  });
+});

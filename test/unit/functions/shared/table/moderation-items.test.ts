@@ -1,0 +1,447 @@
+import { ulid } from 'ulid';
+import { describe, expect, it } from 'vitest';
+import {
+  type ModeratedComment,
+  moderationItems,
+  movesKey,
+  removalItems,
+} from '../../../../../functions/shared/table/moderation-items.js';
+
+const comment = (extra: Partial<ModeratedComment> = {}): ModeratedComment => ({
+  id: '01A',
+  url: '/p',
+  nick: 'n',
+  mail: 'n@example.com',
+  link: '',
+  browser: '',
+  os: '',
+  orig: 'old',
+  html: '<p>old</p>',
+  status: 'waiting',
+  like: 2,
+  sticky: false,
+  insertedAt: 1,
+  ...extra,
+});
+const reply = (extra: Partial<ModeratedComment> = {}) =>
+  comment({ id: '01B', pid: '01A', rid: '01A', ...extra });
+
+/** The site counters' update as every status change sends it, guarded by the layout. */
+const siteUpdate = (counts: Record<string, number>) => ({
+  Update: {
+    TableName: 't',
+    Key: { pk: 'SITE', sk: 'SITE' },
+    UpdateExpression: `ADD ${Object.keys(counts)
+      .map((_, i) => `#c${i} :c${i}`)
+      .join(', ')} SET #s0 = :s0, #s1 = :s1`,
+    ExpressionAttributeNames: {
+      ...Object.fromEntries(Object.keys(counts).map((name, i) => [`#c${i}`, name])),
+      '#s0': 'entity',
+      '#s1': 'layout',
+      '#layoutPk': 'pk',
+      '#layout': 'layout',
+    },
+    ExpressionAttributeValues: {
+      ...Object.fromEntries(Object.values(counts).map((value, i) => [`:c${i}`, value])),
+      ':s0': 'site',
+      ':s1': 3,
+      ':layout': 3,
+    },
+    ConditionExpression: 'attribute_not_exists(#layoutPk) OR #layout = :layout',
+  },
+});
+
+describe('moderationItems', () => {
+  const approval = { eventId: ulid(1_800_000_000_000), at: 1_800_000_000_000 };
+  const outboxEvents = (items: ReturnType<typeof moderationItems>) =>
+    items.flatMap((item) => (item.Put?.Item?.entity === 'outbox' ? [item.Put] : []));
+
+  it('writes the approval of a held reply with its outbox event, in the same transaction', () => {
+    const stored = { pk: 'URL#/p', sk: 'H#01A#01B', like: 0, sticky: false, orig: 'old' };
+    const items = moderationItems('t', reply(), { status: 'approved' }, stored, approval);
+    const events = outboxEvents(items);
+
+    // The moved reply is marked told, on the condition that no other approval told its parent's author meanwhile.
+    expect(items[1]?.Put?.Item).toMatchObject({ sk: 'C#01A#01B', status: 'approved', replyNotified: true });
+    expect(items[0]?.Delete).toMatchObject({
+      ConditionExpression:
+        '#status = :previous AND #like = :readlike AND #sticky = :readsticky AND #orig = :readorig' +
+        ' AND attribute_not_exists(#replyNotified)',
+      ExpressionAttributeNames: expect.objectContaining({ '#replyNotified': 'replyNotified' }),
+    });
+
+    expect(events).toEqual([
+      {
+        TableName: 't',
+        Item: expect.objectContaining({
+          sk: `E#${approval.eventId}`,
+          cause: 'comment.approved',
+          state: 'pending',
+          subject: { url: '/p', id: '01B', rid: '01A', pid: '01A', status: 'approved', byAdmin: false },
+        }),
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    ]);
+  });
+
+  it('tells nobody again of a reply whose parent was told: approved again after it went back to waiting', () => {
+    const stored = {
+      pk: 'URL#/p',
+      sk: 'H#01A#01B',
+      like: 0,
+      sticky: false,
+      orig: 'old',
+      replyNotified: true,
+    };
+
+    const items = moderationItems(
+      't',
+      reply({ replyNotified: true }),
+      { status: 'approved' },
+      stored,
+      approval,
+    );
+
+    expect(outboxEvents(items)).toEqual([]);
+    expect(items[0]?.Delete?.ConditionExpression).not.toContain('replyNotified');
+    expect(items[1]?.Put?.Item).toMatchObject({ sk: 'C#01A#01B', status: 'approved', replyNotified: true });
+  });
+
+  it('keeps the mark of a told reply when it moves back to held', () => {
+    const stored = { pk: 'URL#/p', sk: 'C#01A#01B', like: 0, orig: 'old', replyNotified: true };
+
+    const items = moderationItems(
+      't',
+      reply({ status: 'approved', replyNotified: true }),
+      { status: 'waiting' },
+      stored,
+      approval,
+    );
+
+    expect(items[1]?.Put?.Item).toMatchObject({ sk: 'H#01A#01B', status: 'waiting', replyNotified: true });
+  });
+
+  it('writes no outbox event for the approval of a root: the rules tell nobody of it', () => {
+    const items = moderationItems('t', comment(), { status: 'approved' }, undefined, approval);
+
+    expect(items.length).toBeGreaterThan(0);
+    expect(outboxEvents(items)).toEqual([]);
+  });
+
+  it('writes no outbox event for anything but an approval: spam, waiting, an edit, a pin', () => {
+    for (const change of [
+      { status: 'spam' as const },
+      { text: { orig: 'n', html: '<p>n</p>' } },
+      { sticky: true },
+    ]) {
+      expect(outboxEvents(moderationItems('t', comment(), change, undefined, approval))).toEqual([]);
+    }
+    const approved = comment({ status: 'approved' });
+    expect(outboxEvents(moderationItems('t', approved, { status: 'waiting' }, undefined, approval))).toEqual(
+      [],
+    );
+    // Nor for a held reply: spam, an edit, or an approved reply held again.
+    const held = reply();
+    const stored = { pk: 'URL#/p', sk: 'H#01A#01B', like: 0, sticky: false, orig: 'old' };
+    expect(outboxEvents(moderationItems('t', held, { status: 'spam' }, stored, approval))).toEqual([]);
+    expect(
+      outboxEvents(moderationItems('t', held, { text: { orig: 'n', html: '<p>n</p>' } }, stored, approval)),
+    ).toEqual([]);
+    const shown = reply({ status: 'approved' });
+    const visible = { ...stored, sk: 'C#01A#01B' };
+    expect(outboxEvents(moderationItems('t', shown, { status: 'waiting' }, visible, approval))).toEqual([]);
+    // Approving what is already approved changes nothing, and tells nobody again.
+    expect(outboxEvents(moderationItems('t', approved, { status: 'approved' }, undefined, approval))).toEqual(
+      [],
+    );
+  });
+
+  it('edits, pins and approves a waiting root in one update, with both counters, in one transaction', () => {
+    const items = moderationItems('t', comment(), {
+      text: { orig: 'new', html: '<p>new</p>' },
+      sticky: true,
+      status: 'approved',
+    });
+
+    expect(items).toEqual([
+      {
+        Update: {
+          TableName: 't',
+          Key: { pk: 'URL#/p', sk: 'C#01A' },
+          // Into approved-by-time, out of held-by-time (and layout 2's recent index), its new text weighed.
+          UpdateExpression:
+            'SET #a0 = :a0, #a1 = :a1, #a2 = :a2, #a3 = :a3, #a4 = :a4, #a5 = :a5, #a6 = :a6, #a7 = :a7' +
+            ' REMOVE #r0, #r1, #r2, #r3',
+          ConditionExpression:
+            'attribute_exists(pk) AND #status = :read AND (attribute_not_exists(#sticky) OR #sticky = :readsticky)',
+          ExpressionAttributeNames: {
+            '#a0': 'status',
+            '#a1': 'orig',
+            '#a2': 'html',
+            '#a3': 'textBytes',
+            '#a4': 'sticky',
+            '#a5': 'approvedPk',
+            '#a6': 'approvedSk',
+            '#a7': 'rootsPk',
+            '#r0': 'heldPk',
+            '#r1': 'heldSk',
+            '#r2': 'recentPk',
+            '#r3': 'recentSk',
+            '#status': 'status',
+            '#sticky': 'sticky',
+          },
+          ExpressionAttributeValues: {
+            ':a0': 'approved',
+            ':a1': 'new',
+            ':a2': '<p>new</p>',
+            ':a3': 13,
+            ':a4': true,
+            ':a5': 'STATUS#approved',
+            ':a6': '01A',
+            ':a7': 'R#approved#pinned#/p',
+            ':read': 'waiting',
+            ':readsticky': false,
+          },
+        },
+      },
+      {
+        Update: {
+          TableName: 't',
+          Key: { pk: 'URL#/p', sk: 'PAGE' },
+          UpdateExpression: 'ADD #c0 :c0, #c1 :c1, #c2 :c2, #c3 :c3 SET #s0 = :s0, #s1 = :s1',
+          ExpressionAttributeNames: {
+            '#c0': 'comments',
+            '#c1': 'roots',
+            '#c2': 'held',
+            '#c3': 'heldRoots',
+            '#s0': 'entity',
+            '#s1': 'url',
+          },
+          ExpressionAttributeValues: { ':c0': 1, ':c1': 1, ':c2': -1, ':c3': -1, ':s0': 'page', ':s1': '/p' },
+        },
+      },
+      siteUpdate({ comments: 1, waiting: -1 }),
+    ]);
+  });
+
+  it('moves an edited reply from visible to held: Delete as read, Put with the change, then the counters', () => {
+    const stored = {
+      pk: 'URL#/p',
+      sk: 'C#01A#01B',
+      status: 'approved',
+      like: 3,
+      orig: 'old',
+      rid: '01A',
+      approvedPk: 'STATUS#approved',
+      approvedSk: '01B',
+    };
+
+    const items = moderationItems(
+      't',
+      reply({ status: 'approved', like: 3 }),
+      { text: { orig: 'new', html: '<p>new</p>' }, status: 'spam' },
+      stored,
+    );
+
+    expect(items).toEqual([
+      {
+        Delete: {
+          TableName: 't',
+          Key: { pk: 'URL#/p', sk: 'C#01A#01B' },
+          // Moved as read: its like count, pin (none here) and text too.
+          ConditionExpression:
+            '#status = :previous AND #like = :readlike AND attribute_not_exists(#sticky) AND #orig = :readorig',
+          ExpressionAttributeNames: {
+            '#status': 'status',
+            '#like': 'like',
+            '#sticky': 'sticky',
+            '#orig': 'orig',
+          },
+          ExpressionAttributeValues: { ':previous': 'approved', ':readlike': 3, ':readorig': 'old' },
+        },
+      },
+      {
+        Put: {
+          TableName: 't',
+          Item: {
+            pk: 'URL#/p',
+            sk: 'H#01A#01B',
+            status: 'spam',
+            like: 3,
+            orig: 'new',
+            html: '<p>new</p>',
+            textBytes: 13,
+            rid: '01A',
+            // Out of approved-by-time, into held-by-time.
+            heldPk: 'STATUS#spam',
+            heldSk: '01B',
+          },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+      {
+        Update: {
+          TableName: 't',
+          Key: { pk: 'URL#/p', sk: 'PAGE' },
+          UpdateExpression: 'ADD #c0 :c0, #c1 :c1 SET #s0 = :s0, #s1 = :s1',
+          ExpressionAttributeNames: { '#c0': 'comments', '#c1': 'held', '#s0': 'entity', '#s1': 'url' },
+          ExpressionAttributeValues: { ':c0': -1, ':c1': 1, ':s0': 'page', ':s1': '/p' },
+        },
+      },
+      siteUpdate({ comments: -1, spam: 1 }),
+    ]);
+  });
+
+  it('keeps a reply moving from waiting to spam at its held key, and moves no page counter', () => {
+    const items = moderationItems('t', reply(), { status: 'spam' });
+
+    expect(movesKey(reply(), { status: 'spam' })).toBe(false);
+    expect(items).toEqual([
+      {
+        Update: {
+          TableName: 't',
+          Key: { pk: 'URL#/p', sk: 'H#01A#01B' },
+          UpdateExpression: 'SET #a0 = :a0, #a1 = :a1, #a2 = :a2 REMOVE #r0, #r1, #r2, #r3',
+          ConditionExpression: 'attribute_exists(pk) AND #status = :read',
+          ExpressionAttributeNames: {
+            '#a0': 'status',
+            '#a1': 'heldPk',
+            '#a2': 'heldSk',
+            '#r0': 'approvedPk',
+            '#r1': 'approvedSk',
+            '#r2': 'recentPk',
+            '#r3': 'recentSk',
+            '#status': 'status',
+          },
+          ExpressionAttributeValues: {
+            ':a0': 'spam',
+            ':a1': 'STATUS#spam',
+            ':a2': '01B',
+            ':read': 'waiting',
+          },
+        },
+      },
+      siteUpdate({ waiting: -1, spam: 1 }),
+    ]);
+  });
+
+  it('edits the text of a root alone without indexing it again, so a pin meanwhile does not refuse it', () => {
+    expect(
+      moderationItems('t', comment({ sticky: true }), { text: { orig: 'new', html: '<p>new</p>' } }),
+    ).toEqual([
+      {
+        Update: {
+          TableName: 't',
+          Key: { pk: 'URL#/p', sk: 'C#01A' },
+          UpdateExpression: 'SET #a0 = :a0, #a1 = :a1, #a2 = :a2',
+          ConditionExpression: 'attribute_exists(pk) AND #status = :read',
+          ExpressionAttributeNames: { '#a0': 'orig', '#a1': 'html', '#a2': 'textBytes', '#status': 'status' },
+          ExpressionAttributeValues: { ':a0': 'new', ':a1': '<p>new</p>', ':a2': 13, ':read': 'waiting' },
+        },
+      },
+    ]);
+  });
+
+  it('moves a reply read without a pin on the condition that it has none, and sends no value for it', () => {
+    const stored = { pk: 'URL#/p', sk: 'H#01A#01B', status: 'waiting', like: 0, orig: 'old', rid: '01A' };
+
+    const [remove] = moderationItems('t', reply({ like: 0 }), { status: 'approved' }, stored);
+
+    expect(remove?.Delete?.ConditionExpression).toBe(
+      '#status = :previous AND #like = :readlike AND attribute_not_exists(#sticky) AND #orig = :readorig',
+    );
+    // Exactly these: DynamoDB refuses a value that no expression uses.
+    expect(remove?.Delete?.ExpressionAttributeValues).toStrictEqual({
+      ':previous': 'waiting',
+      ':readlike': 0,
+      ':readorig': 'old',
+    });
+  });
+
+  it('sends nothing for an empty change or a status the comment already has', () => {
+    expect(moderationItems('t', comment(), {})).toEqual([]);
+    expect(moderationItems('t', comment(), { status: 'waiting' })).toEqual([]);
+  });
+
+  it('refuses to build a move without the item as read', () => {
+    expect(() => moderationItems('t', reply(), { status: 'approved' })).toThrow('needs its item as read');
+  });
+});
+
+describe('removalItems', () => {
+  it('deletes each comment as read with its duplicate mark, leaves a tombstone of each, and moves the counters', () => {
+    const items = removalItems(
+      't',
+      '/p',
+      [reply(), { ...comment({ status: 'approved' }), contentHash: 'hA' }],
+      1_700_000_000_000,
+    );
+
+    expect(items).toEqual([
+      {
+        Delete: {
+          TableName: 't',
+          Key: { pk: 'URL#/p', sk: 'H#01A#01B' },
+          ConditionExpression: '#status = :status',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':status': 'waiting' },
+        },
+      },
+      {
+        Put: {
+          TableName: 't',
+          Item: { pk: 'URL#/p', sk: 'DEL#01B', entity: 'tombstone', deletedAt: 1_700_000_000_000 },
+        },
+      },
+      {
+        Delete: {
+          TableName: 't',
+          Key: { pk: 'URL#/p', sk: 'C#01A' },
+          ConditionExpression: '#status = :status',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':status': 'approved' },
+        },
+      },
+      { Delete: { TableName: 't', Key: { pk: 'URL#/p', sk: 'DUP#hA' } } },
+      {
+        Put: {
+          TableName: 't',
+          Item: { pk: 'URL#/p', sk: 'DEL#01A', entity: 'tombstone', deletedAt: 1_700_000_000_000 },
+        },
+      },
+      {
+        Update: {
+          TableName: 't',
+          Key: { pk: 'URL#/p', sk: 'PAGE' },
+          UpdateExpression: 'ADD #c0 :c0, #c1 :c1, #c2 :c2 SET #s0 = :s0, #s1 = :s1',
+          ExpressionAttributeNames: {
+            '#c0': 'comments',
+            '#c1': 'roots',
+            '#c2': 'held',
+            '#s0': 'entity',
+            '#s1': 'url',
+          },
+          ExpressionAttributeValues: { ':c0': -1, ':c1': -1, ':c2': -1, ':s0': 'page', ':s1': '/p' },
+        },
+      },
+      siteUpdate({ comments: -1, waiting: -1 }),
+    ]);
+  });
+
+  it('moves the counters of the page it is given, and only by the comments it deletes', () => {
+    const items = removalItems('t', '/q', [reply({ url: '/q', status: 'spam' })], 5);
+
+    expect(items.slice(2)).toEqual([
+      {
+        Update: {
+          TableName: 't',
+          Key: { pk: 'URL#/q', sk: 'PAGE' },
+          UpdateExpression: 'ADD #c0 :c0 SET #s0 = :s0, #s1 = :s1',
+          ExpressionAttributeNames: { '#c0': 'held', '#s0': 'entity', '#s1': 'url' },
+          ExpressionAttributeValues: { ':c0': -1, ':s0': 'page', ':s1': '/q' },
+        },
+      },
+      siteUpdate({ spam: -1 }),
+    ]);
+  });
+});

@@ -1,0 +1,212 @@
+import { describe, expect, it } from 'vitest';
+import { ulid } from 'ulid';
+import type { StoredComment } from '../../../../../functions/shared/domain/comment.js';
+import { toCommentItem } from '../../../../../functions/shared/table/comment-item.js';
+import { submitItems } from '../../../../../functions/shared/table/submit-items.js';
+
+const now = 1_800_000_000_000;
+const comment = (extra: Partial<StoredComment> = {}): StoredComment => ({
+  id: '01NEW',
+  url: '/p',
+  nick: 'n',
+  mail: 'n@example.com',
+  link: '',
+  ua: 'ua',
+  ipHash: 'ip',
+  browser: '',
+  os: '',
+  orig: 'hi',
+  html: '<p>hi</p>',
+  status: 'approved',
+  like: 0,
+  sticky: false,
+  insertedAt: now,
+  ...extra,
+});
+
+/** The comment itself, never overwriting an item. */
+const commentPut = (stored: StoredComment) => ({
+  Put: { TableName: 't', Item: toCommentItem(stored, 'h'), ConditionExpression: 'attribute_not_exists(pk)' },
+});
+/** The duplicate-content mark of the comment's url and content hash `h`. */
+const duplicatePut = {
+  Put: {
+    TableName: 't',
+    Item: { pk: 'URL#/p', sk: 'DUP#h', entity: 'duplicate', of: '01NEW' },
+    ConditionExpression: 'attribute_not_exists(pk)',
+  },
+};
+const pageUpdate = (counts: Record<string, number>) => ({
+  Update: expect.objectContaining({
+    Key: { pk: 'URL#/p', sk: 'PAGE' },
+    ExpressionAttributeValues: expect.objectContaining(
+      Object.fromEntries(Object.values(counts).map((value, i) => [`:c${i}`, value])),
+    ),
+  }),
+});
+const siteUpdate = { Update: expect.objectContaining({ Key: { pk: 'SITE', sk: 'SITE' } }) };
+
+/** An outbox event id: a ULID of the submission's millisecond. */
+const eventId = ulid(now);
+const outboxPutOf = (stored: StoredComment) => ({
+  Put: {
+    TableName: 't',
+    Item: expect.objectContaining({
+      pk: `OUTBOX#${new Date(now).toISOString().slice(0, 10)}`,
+      sk: `E#${eventId}`,
+      entity: 'outbox',
+      cause: 'comment.submitted',
+      state: 'pending',
+      subject: expect.objectContaining({ id: stored.id, status: stored.status }),
+    }),
+    ConditionExpression: 'attribute_not_exists(pk)',
+  },
+});
+
+describe('submitItems', () => {
+  it('stores a root with its duplicate mark, the rate mark of its IP and its counters, naming each refusal', () => {
+    const root = comment();
+
+    const { items, refusalAt } = submitItems(
+      't',
+      root,
+      {
+        contentHash: 'h',
+        rateLimit: { ipHash: 'ip', windowMs: 60_000 },
+      },
+      eventId,
+    );
+
+    expect(items).toEqual([
+      commentPut(root),
+      duplicatePut,
+      {
+        Put: {
+          TableName: 't',
+          Item: { pk: 'IP#ip', sk: 'RATE', entity: 'rate', lastPostAt: now, expiresAt: now / 1000 + 60 },
+          ConditionExpression: 'attribute_not_exists(pk) OR lastPostAt <= :cutoff',
+          ExpressionAttributeValues: { ':cutoff': now - 60_000 },
+        },
+      },
+      pageUpdate({ comments: 1, roots: 1 }),
+      siteUpdate,
+      outboxPutOf(root),
+    ]);
+    expect(refusalAt).toEqual(['id_taken', 'duplicate', 'rate_limited', undefined, undefined, 'id_taken']);
+  });
+
+  it('rounds the rate mark expiry up to the next second', () => {
+    const { items } = submitItems(
+      't',
+      comment({ insertedAt: now + 1 }),
+      {
+        contentHash: 'h',
+        rateLimit: { ipHash: 'ip', windowMs: 60_000 },
+      },
+      eventId,
+    );
+
+    expect(items[2]?.Put?.Item?.expiresAt).toBe(now / 1000 + 61);
+  });
+
+  it('checks that the thread root of a visitor reply exists, is a root, and is approved', () => {
+    const reply = comment({ rid: '01ROOT', pid: '01ROOT', status: 'waiting' });
+
+    const { items, refusalAt } = submitItems('t', reply, { contentHash: 'h', visibleParents: true }, eventId);
+
+    expect(items).toEqual([
+      commentPut(reply),
+      duplicatePut,
+      {
+        ConditionCheck: {
+          TableName: 't',
+          Key: { pk: 'URL#/p', sk: 'C#01ROOT' },
+          ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(rid) AND #status = :approved',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':approved': 'approved' },
+        },
+      },
+      // A held reply: the page's held count and the site's waiting queue, no visible count.
+      pageUpdate({ held: 1 }),
+      siteUpdate,
+      // Waiting: the owner is told it waits.
+      outboxPutOf(reply),
+    ]);
+    expect(refusalAt).toEqual(['id_taken', 'duplicate', 'parent_missing', undefined, undefined, 'id_taken']);
+  });
+
+  it('checks the parent of a nested reply where its status keeps it, and an administrator needs no approved root', () => {
+    const nested = comment({ rid: '01ROOT', pid: '01MID' });
+
+    const underHeld = submitItems('t', nested, { contentHash: 'h', parentStatus: 'spam' }, eventId);
+    const underVisible = submitItems('t', nested, { contentHash: 'h' }, eventId);
+
+    expect(underHeld.items.slice(2, 4)).toEqual([
+      {
+        ConditionCheck: {
+          TableName: 't',
+          Key: { pk: 'URL#/p', sk: 'C#01ROOT' },
+          ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(rid)',
+        },
+      },
+      {
+        ConditionCheck: {
+          TableName: 't',
+          Key: { pk: 'URL#/p', sk: 'H#01ROOT#01MID' },
+          ConditionExpression: 'attribute_exists(pk)',
+        },
+      },
+    ]);
+    expect(underHeld.refusalAt).toEqual([
+      'id_taken',
+      'duplicate',
+      'parent_missing',
+      'parent_missing',
+      undefined,
+      undefined,
+      'id_taken',
+    ]);
+    expect(underVisible.items[3]?.ConditionCheck?.Key).toEqual({ pk: 'URL#/p', sk: 'C#01ROOT#01MID' });
+    // Approved and a reply: one more visible comment on the page, no new root.
+    expect(underVisible.items[4]).toEqual(pageUpdate({ comments: 1 }));
+    expect(underVisible.items).toHaveLength(7);
+  });
+
+  it('checks only the thread root of a reply that names no parent of its own', () => {
+    const { items, refusalAt } = submitItems('t', comment({ rid: '01ROOT' }), { contentHash: 'h' }, eventId);
+
+    expect(items.map((item) => Object.keys(item)[0])).toEqual([
+      'Put',
+      'Put',
+      'ConditionCheck',
+      'Update',
+      'Update',
+      'Put',
+    ]);
+    expect(refusalAt).toEqual(['id_taken', 'duplicate', 'parent_missing', undefined, undefined, 'id_taken']);
+  });
+
+  it("marks a reply stored approved as told to its parent's author (its event tells them), and no other comment", () => {
+    const stored = (extra: Partial<StoredComment>) =>
+      submitItems('t', comment(extra), { contentHash: 'h' }, eventId).items[0]?.Put?.Item;
+
+    expect(stored({ rid: '01ROOT', pid: '01ROOT' })).toEqual({
+      ...toCommentItem(comment({ rid: '01ROOT', pid: '01ROOT' }), 'h'),
+      replyNotified: true,
+    });
+    // A held reply is told when approved; a root answers nobody.
+    for (const extra of [
+      { rid: '01ROOT', pid: '01ROOT', status: 'waiting' as const },
+      { rid: '01ROOT', pid: '01ROOT', status: 'spam' as const },
+      {},
+    ]) {
+      expect(stored(extra)).not.toHaveProperty('replyNotified');
+    }
+  });
+
+  it('writes no outbox event for spam: it notifies nobody, ever', () => {
+    const { items } = submitItems('t', comment({ status: 'spam' }), { contentHash: 'h' }, eventId);
+
+    expect(items.filter((item) => item.Put?.Item?.entity === 'outbox')).toEqual([]);
+  });
+});
