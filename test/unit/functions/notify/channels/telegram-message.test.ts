@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   escapedCut,
+  escapeTelegramHtml,
   maxTelegramMessageChars,
   telegramMessage,
 } from '../../../../../functions/notify/channels/telegram-message.js';
@@ -8,7 +9,7 @@ import type { Notice, NoticeTemplate } from '../../../../../functions/notify/not
 import type { Lang } from '../../../../../functions/shared/domain/messages.js';
 import { limits } from '../../../../../functions/shared/domain/limits.js';
 import { testConfig } from '../../../../support/test-config.js';
-import { parentComment, replyComment } from './notice-fixtures.js';
+import { config, parentComment, replyComment } from './notice-fixtures.js';
 
 /**
  * Every part of a Telegram message at its longest, in the characters that grow most when escaped (`&` and
@@ -83,5 +84,105 @@ describe('telegramMessage', () => {
     expect(escapedCut('a&b', 7)).toBe('a&amp;b');
     expect(escapedCut('😀😀😀', 5)).toBe('😀😀…');
     expect(escapedCut('😀😀😀', 4)).toBe('😀…');
+  });
+
+  it('escapes the four characters Telegram parses, each as its entity', () => {
+    expect(escapeTelegramHtml('<b>Tom & "Jerry"</b>')).toBe('&lt;b&gt;Tom &amp; &quot;Jerry&quot;&lt;/b&gt;');
+  });
+
+  /** A notice about a short comment by `Eve <3`: `template` in `lang`, answering `parent` if given. */
+  const shortNotice = (
+    template: NoticeTemplate,
+    lang: Lang,
+    parent?: Notice['parent'],
+    html = '<p>Hello <em>there</em></p>',
+  ): Notice => ({
+    eventId: replyComment.id,
+    recipient: 'telegram',
+    template,
+    lang,
+    self: { ...replyComment, nick: 'Eve <3', html },
+    ...(parent ? { parent } : {}),
+  });
+  const link = `<a href="https://blog.example/posts/hello/#${replyComment.id}">/posts/hello/</a>`;
+
+  it.each([
+    ['owner-new', 'en', 'New comment on Notes &amp; Queries'],
+    ['owner-waiting', 'en', 'A comment on Notes &amp; Queries is waiting for approval'],
+    ['reply', 'en', 'New reply on Notes &amp; Queries'],
+    ['owner-new', 'zh-CN', 'Notes &amp; Queries 上有新评论了'],
+    ['owner-waiting', 'zh-CN', 'Notes &amp; Queries 上有一条评论等待审核'],
+    ['reply', 'zh-CN', 'Notes &amp; Queries 上有新回复'],
+  ] as const)(
+    'says what happened where, in the heading (%s, %s), line by line',
+    (template, lang, heading) => {
+      const inReplyTo = lang === 'en' ? 'in reply to' : '回复';
+      expect(telegramMessage(shortNotice(template, lang, parentComment), config)).toBe(
+        [
+          `<b>${heading}</b>`,
+          `<b>Eve &lt;3</b> ${inReplyTo} <b>Reader</b> · ${link}`,
+          '<blockquote>Hello there</blockquote>',
+        ].join('\n'),
+      );
+    },
+  );
+
+  it('names no one replied to when the comment answers no one', () => {
+    expect(telegramMessage(shortNotice('owner-new', 'en'), config)).toBe(
+      [
+        '<b>New comment on Notes &amp; Queries</b>',
+        `<b>Eve &lt;3</b> · ${link}`,
+        '<blockquote>Hello there</blockquote>',
+      ].join('\n'),
+    );
+  });
+
+  it.each([
+    ['en', 'Test notification from Notes &amp; Queries', 'Notifications reach this chat.'],
+    ['zh-CN', '来自 Notes &amp; Queries 的测试通知', '通知可以正常发送到这个聊天。'],
+  ] as const)('sends the test notice as its heading and one line, no comment (%s)', (lang, heading, body) => {
+    const test: Notice = { eventId: 'test-event', recipient: 'telegram', template: 'test', lang };
+    expect(telegramMessage(test, config)).toBe(`<b>${heading}</b>\n${body}`);
+  });
+
+  it('keeps the link up to 1,000 characters as escaped, and shows the path alone past them', () => {
+    const id = replyComment.id;
+    /** The notice of a comment at `path`, on a site whose links are `https://blog.example${path}#${id}`. */
+    const at = (path: string) => ({
+      ...shortNotice('owner-new', 'en'),
+      self: { ...replyComment, url: path },
+    });
+    const fill = (hrefChars: number, tail = '') =>
+      `/${'a'.repeat(hrefChars - `https://blog.example/${tail}#${id}`.length)}${tail}`;
+
+    const longest = fill(1000);
+    const href = `https://blog.example${longest}#${id}`;
+    expect(href).toHaveLength(1000);
+    expect(telegramMessage(at(longest), config)).toContain(`<a href="${href}">`);
+    expect(telegramMessage(at(fill(1001)), config)).not.toContain('<a href');
+    // Measured escaped: 996 characters and an `&` are 1,000 as typed, 1,004 as sent.
+    const ampersand = fill(1000, '&');
+    expect(`https://blog.example${ampersand}#${id}`).toHaveLength(1000);
+    expect(telegramMessage(at(ampersand), config)).not.toContain('<a href');
+  });
+
+  it('cuts the comment, escaped, so that the message is exactly 4,096 characters at most', () => {
+    const message = (text: string) =>
+      telegramMessage(shortNotice('owner-new', 'en', undefined, `<p>${text}</p>`), config);
+    // What the message takes besides the comment's text.
+    const room = maxTelegramMessageChars - (message('x').length - 1);
+
+    const fits = `${'x'.repeat(room - 5)}&amp;`;
+    expect(message(fits)).toHaveLength(maxTelegramMessageChars);
+    expect(message(fits).endsWith(`<blockquote>${'x'.repeat(room - 5)}&amp;</blockquote>`)).toBe(true);
+
+    // One more character: the `&` no longer fits escaped, and goes whole, the `…` taking its place.
+    const over = `x${fits}`;
+    expect(message(over).endsWith(`<blockquote>${'x'.repeat(room - 4)}…</blockquote>`)).toBe(true);
+    expect(message(over)).toHaveLength(maxTelegramMessageChars - 3);
+
+    const plain = message('x'.repeat(room + 1));
+    expect(plain).toHaveLength(maxTelegramMessageChars);
+    expect(plain.endsWith(`${'x'.repeat(room - 1)}…</blockquote>`)).toBe(true);
   });
 });

@@ -5,6 +5,7 @@ import {
   createAddressHasher,
   keyUnkeyedHash,
   unkeyedAddressHash,
+  unkeyedHashPattern,
 } from '../../../../../functions/shared/notify/address-hash.js';
 
 const salt = 'test-salt-0123456789abcdef';
@@ -35,5 +36,22 @@ describe('address hashes', () => {
     expect(keyUnkeyedHash(salt, sha256('ann@example.com'))).toBe(
       createAddressHasher(salt)('Ann@example.com'),
     );
+  });
+
+  it('are the HMAC-SHA256 of the unkeyed hash under the key derived from the salt with its label', () => {
+    // Computed once, by hand: HMAC(HMAC(salt, 'marginalia address hash v1'), SHA-256 hex of the address),
+    // base64url. A stored suppression is found again only while this stays the same.
+    const expected = 'zIx7hJx2dGw-HQDbhdjxPAQBMcsH4eVxJKLUoVMBCwU';
+    expect(createAddressHasher(salt)(' Ann@Example.COM ')).toBe(expected);
+    expect(keyUnkeyedHash(salt, sha256('ann@example.com'))).toBe(expected);
+  });
+
+  it('tell an unkeyed hash only by its whole form: 64 hex digits, nothing before or after', () => {
+    const unkeyed = sha256('ann@example.com');
+    expect(unkeyedHashPattern.test(unkeyed)).toBe(true);
+    expect(unkeyedHashPattern.test(`x${unkeyed}`)).toBe(false);
+    expect(unkeyedHashPattern.test(`${unkeyed}x`)).toBe(false);
+    expect(unkeyedHashPattern.test(unkeyed.toUpperCase())).toBe(false);
+    expect(unkeyedHashPattern.test(unkeyed.slice(1))).toBe(false);
   });
 });

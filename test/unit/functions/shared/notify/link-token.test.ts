@@ -190,4 +190,100 @@ describe('link tokens', () => {
     expect(text).not.toContain(unkeyedAddressHash('ann@example.com'));
     expect(text.toLowerCase()).not.toContain('ann@example.com');
   });
+
+  it('are signed for the link audience with the key derived from the link key and its label: one token for one claim set', async () => {
+    // Computed once: HS256 under HMAC(link key, 'marginalia link tokens v2'), audience marginalia-link. A
+    // change of label, audience or header would make every link already mailed a dead one.
+    expect(await signLinkToken(secret, approve, now + hour)).toBe(
+      'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9' +
+        '.eyJwdXJwb3NlIjoibW9kZXJhdGUiLCJhY3Rpb24iOiJhcHByb3ZlIiwiY29tbWVudElkIjoiMDFSRVBMWSIsInN0YXR1cyI6IndhaXRpbmciLCJhdWQiOiJtYXJnaW5hbGlhLWxpbmsiLCJleHAiOjE3OTU2MTE2MDB9' +
+        '.RL_cSeLXbFbeGssFEndwHwanc3rTwoZ19Xs7-RHLu7o',
+    );
+  });
+
+  it('carry every action on every status a comment can be in', async () => {
+    for (const action of ['approve', 'spam', 'delete'] as const) {
+      for (const status of ['approved', 'waiting', 'spam'] as const) {
+        const claims = { ...approve, action, status };
+        expect(
+          await readLinkToken(secret, await signLinkToken(secret, claims, now + hour), 'moderate', now),
+        ).toEqual(claims);
+      }
+    }
+  });
+
+  it('carry an unsubscribe link without a thread as exactly that: no rootId at all', async () => {
+    const { rootId: _rootId, ...siteOnly } = unsubscribe;
+    expect(
+      await readLinkToken(secret, await signLinkToken(secret, siteOnly, now + hour), 'unsubscribe', now),
+    ).toStrictEqual(siteOnly);
+  });
+
+  it('refuse, though signed, an id or address hash that is not a string of its form', async () => {
+    const badIds = ['', '01/ROOT', '/01ROOT', '01ROOT/', 'x'.repeat(65), 12345, ['01ROOT'], null];
+    for (const rootId of badIds) {
+      expect(
+        await readLinkToken(secret, await rawToken({ ...unsubscribe, rootId }), 'unsubscribe', now),
+      ).toBeUndefined();
+    }
+    for (const commentId of [...badIds, undefined]) {
+      expect(
+        await readLinkToken(secret, await rawToken({ ...approve, commentId }), 'moderate', now),
+      ).toBeUndefined();
+    }
+    // An array holding a good hash reads as that hash when made a string: it is still not a string.
+    for (const addressHash of [[unsubscribe.addressHash], undefined, 42]) {
+      expect(
+        await readLinkToken(secret, await rawToken({ ...unsubscribe, addressHash }), 'unsubscribe', now),
+      ).toBeUndefined();
+    }
+    // The longest id is still read.
+    const longId = 'x'.repeat(64);
+    expect(
+      await readLinkToken(secret, await rawToken({ ...approve, commentId: longId }), 'moderate', now),
+    ).toEqual({ ...approve, commentId: longId });
+  });
+
+  it('read a token of up to 2,048 characters and refuse a longer one, and no token at all', async () => {
+    /** A token signed with the right key, padded to exactly `chars` characters. */
+    const tokenOf = async (chars: number) => {
+      const bare = (await rawToken({ ...approve, pad: '' })).length;
+      // Each character of padding adds 4/3 of a character to the token: one of these pads hits `chars`.
+      const estimate = Math.floor(((chars - bare) * 3) / 4);
+      for (let pad = estimate - 2; pad <= estimate + 2; pad++) {
+        const token = await rawToken({ ...approve, pad: 'x'.repeat(pad) });
+        if (token.length === chars) return token;
+      }
+      throw new Error(`no token of ${chars} characters`);
+    };
+    expect(await readLinkToken(secret, await tokenOf(2048), 'moderate', now)).toEqual(approve);
+    expect(await readLinkToken(secret, await tokenOf(2049), 'moderate', now)).toBeUndefined();
+    for (const none of [undefined, '']) {
+      expect(await readLinkToken(secret, none, 'moderate', now)).toBeUndefined();
+      expect(await readUnkeyedUnsubscribeToken(secret, none, now)).toBeUndefined();
+    }
+  });
+
+  it('read, in a link of before the link key, only an unkeyed hash: neither a keyed one nor a malformed one', async () => {
+    const signInDerived = createHmac('sha256', secret).update('marginalia link tokens v1').digest();
+    const old = (payload: Record<string, unknown>) =>
+      new SignJWT(payload)
+        .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+        .setAudience('marginalia-link')
+        .setExpirationTime(Math.floor((now + hour) / 1000))
+        .sign(signInDerived);
+    const unkeyed = unkeyedAddressHash('ann@example.com');
+    for (const addressHash of [unsubscribe.addressHash, unkeyed.toUpperCase(), [unkeyed], undefined]) {
+      expect(
+        await readUnkeyedUnsubscribeToken(secret, await old({ purpose: 'unsubscribe', addressHash }), now),
+      ).toBeUndefined();
+    }
+    expect(
+      await readUnkeyedUnsubscribeToken(
+        secret,
+        await old({ purpose: 'unsubscribe', addressHash: unkeyed, rootId: '01ROOT' }),
+        now,
+      ),
+    ).toEqual({ purpose: 'unsubscribe', addressHash: unkeyed, rootId: '01ROOT' });
+  });
 });
