@@ -40,7 +40,7 @@ const writeOnlyModules = [
 
 const packageOf = (input: string) =>
   /node_modules\/((?:@[^/]+\/)?[^/]+)\/(?!.*node_modules\/)/.exec(input)?.[1];
-/** Where npm installed the package `input` belongs to (`node_modules/a/node_modules/b`): its package-lock.json key. */
+/** Where npm installed the package `input` belongs to (`node_modules/a/node_modules/b`): its lockfile key. */
 const installPathOf = (input: string) => /^(.*node_modules\/(?:@[^/]+\/)?[^/]+)\//.exec(input)?.[1];
 
 /**

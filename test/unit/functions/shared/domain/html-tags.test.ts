@@ -8,7 +8,8 @@ import {
 } from '../../../../../functions/shared/domain/html-tags.js';
 import { renderMarkdown } from '../../../../../functions/shared/domain/render-markdown.js';
 
-// Each list pinned exactly: a tag added to or dropped from a group shows here, and in every list derived from it.
+// Each list pinned exactly: a tag added to or dropped from a group shows here, and in each list derived from it
+// (mail-safe-html.test.ts pins the mail's and the plain text's).
 describe('html-tags', () => {
   it('holds the six headings and the table parts markdown writes', () => {
     expect(headingTags).toEqual(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
