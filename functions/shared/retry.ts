@@ -1,4 +1,5 @@
-// Hand-written rather than p-retry (installed), which fits these loops poorly and costs more:
+// Hand-written rather than p-retry (not a dependency: the figures below come from a trial build with it),
+// which fits these loops poorly and costs more:
 // - its jitter multiplies each wait by 1 to 2; these loops draw it anywhere below the ceiling (full
 //   jitter), which spreads writers that collided on one hot item furthest apart;
 // - it retries only thrown errors, where unprocessed keys and a not-yet-indexed comment are results;

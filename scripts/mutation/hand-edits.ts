@@ -192,9 +192,9 @@ export const handEdits: readonly HandEdit[] = [
   {
     name: 'render: h2 to h6 not allowed',
     breaks: '`## Heading` loses its heading',
-    file: 'functions/shared/domain/render-markdown.ts',
-    from: "    'h2',\n    'h3',\n    'h4',\n    'h5',\n    'h6',\n",
-    to: '',
+    file: 'functions/shared/domain/html-tags.ts',
+    from: "['h1', 'h2', 'h3', 'h4', 'h5', 'h6']",
+    to: "['h1']",
     tests: renderTests,
   },
   {

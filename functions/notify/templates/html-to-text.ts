@@ -1,3 +1,4 @@
+import { commentBlockTags } from '../../shared/domain/html-tags.js';
 import { linksAsText, normalizeHtml } from './mail-safe-html.js';
 
 /**
@@ -6,12 +7,15 @@ import { linksAsText, normalizeHtml } from './mail-safe-html.js';
  * and URL; no markup and no entity is left.
  */
 
-/** Elements that start and end a line. */
-const blockTags = new Set([
+/**
+ * Elements that start and end a line: the blocks a comment keeps (html-tags.ts), and HTML's other blocks,
+ * which a mail template may hold.
+ */
+export const lineTags: ReadonlySet<string> = new Set([
+  ...commentBlockTags,
   'address',
   'article',
   'aside',
-  'blockquote',
   'center',
   'dd',
   'div',
@@ -20,28 +24,10 @@ const blockTags = new Set([
   'figcaption',
   'figure',
   'footer',
-  'h1',
-  'h2',
-  'h3',
-  'h4',
-  'h5',
-  'h6',
   'header',
-  'hr',
-  'li',
   'main',
-  'ol',
-  'p',
-  'pre',
   'section',
-  'table',
-  'tbody',
-  'td',
   'tfoot',
-  'th',
-  'thead',
-  'tr',
-  'ul',
 ]);
 
 const tokenPattern = /<(\/?)([a-z][a-z0-9]*)[^>]*>|[^<]+/g;
@@ -51,7 +37,7 @@ const entities: Readonly<Record<string, string>> = { '&amp;': '&', '&lt;': '<', 
 /** The text of `html`. */
 export function htmlToText(html: string): string {
   // Any other element (an inline one: `em`, `code`, `span`...) is dropped by the normalisation, its text kept.
-  const normalized = linksAsText(normalizeHtml(html, [...blockTags, 'br']));
+  const normalized = linksAsText(normalizeHtml(html, [...lineTags, 'br']));
   let text = '';
   let preDepth = 0;
   // A line break drops the spaces before it; text outside <pre> drops those after one, as a browser does.
@@ -78,7 +64,7 @@ export function htmlToText(html: string): string {
       breakLine();
     } else if (name === 'td' || name === 'th') {
       if (closing) text += ' ';
-    } else if (blockTags.has(name)) {
+    } else if (lineTags.has(name)) {
       breakLine();
     }
   }

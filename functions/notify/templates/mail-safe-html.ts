@@ -1,4 +1,5 @@
 import sanitizeHtml from 'sanitize-html';
+import { commentBlockTags, commentInlineTags } from '../../shared/domain/html-tags.js';
 
 /**
  * A comment's stored HTML as a mail shows it. The stored HTML is already sanitised for the page, but a
@@ -7,39 +8,13 @@ import sanitizeHtml from 'sanitize-html';
  * by its URL in plain sight, and no attribute is kept.
  */
 
-/** The structure a comment may keep in a mail: text formatting only. */
-const commentTags = [
-  'p',
-  'br',
-  'hr',
-  'h1',
-  'h2',
-  'h3',
-  'h4',
-  'h5',
-  'h6',
-  'strong',
-  'b',
-  'em',
-  'i',
-  'del',
-  's',
-  'sub',
-  'sup',
-  'blockquote',
-  'ul',
-  'ol',
-  'li',
-  'pre',
-  'code',
-  'table',
-  'thead',
-  'tbody',
-  'tr',
-  'th',
-  'td',
-  'span',
-];
+/**
+ * The structure a comment may keep in a mail: text formatting only. From the markdown renderer's tags
+ * (html-tags.ts) it drops `img` (a tracking pixel), `a` (normalizeHtml adds it back, and linksAsText turns
+ * it into text), `mark`, `details` and `summary` (their text stays); it adds `b` and `i`, and `span`
+ * without its classes, which imported comments and highlighted code hold.
+ */
+export const mailTags: readonly string[] = [...commentBlockTags, ...commentInlineTags, 'b', 'i', 'span'];
 
 /** Elements whose text is no content: a formula's TeX source is a second copy of it; the rest never shows. */
 const nonTextTags = [
@@ -91,5 +66,5 @@ export function linksAsText(normalized: string): string {
 
 /** A comment's stored HTML, reduced for a mail: text formatting, links as text and URL, no image. */
 export function mailSafeHtml(html: string): string {
-  return linksAsText(normalizeHtml(html, commentTags));
+  return linksAsText(normalizeHtml(html, mailTags));
 }

@@ -1,6 +1,7 @@
-// Hand-written rather than lru-cache (installed) for its cold-start cost: +0.4 to +2.1 ms (0.4 to 1.7 %) on
-// the comment function's (medians of 60 to 120 paired cold starts, scripts/bench/cold-start-runner.ts,
-// Node 20), against a cold-start target of 1.15x an SDK-only function's that is already missed.
+// Hand-written rather than lru-cache (no longer a dependency: the figures come from trial builds with it)
+// for its cold-start cost: +0.4 to +2.1 ms (0.4 to 1.7 %) on the comment function's (medians of 60 to 120
+// paired cold starts, scripts/bench/cold-start-runner.ts, Node 20), against a cold-start target of 1.15x an
+// SDK-only function's that is already missed.
 /** A short-lived, bounded, in-process cache of read results. */
 export interface ReadCache<T> {
   /**

