@@ -62,6 +62,8 @@ export async function readCommentRange(
     items.push(...(output.Items ?? []));
     options.onPage?.(output.Items ?? []);
     startKey = output.LastEvaluatedKey;
+    // Another Query only where this one stopped before the range's end (at 1 MB or its Limit), short of
+    // `limit` items, and with the caller's leave (a list's read budget; a tool's read goes to the end).
   } while (startKey && items.length < limit && (options.goOn?.() ?? true));
   return { items, more: startKey !== undefined, ...(startKey ? { next: startKey } : {}) };
 }

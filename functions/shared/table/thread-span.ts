@@ -1,7 +1,4 @@
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { limits } from '../domain/limits.js';
-import { type RangeRead, readCommentRange } from './article-comments.js';
-import { threadAttributes } from './comment-item.js';
+import type { RangeRead } from './article-comments.js';
 import { threadRange } from './keys.js';
 
 /** One part of a thread: its root and approved replies (`visible`), or its held replies (`held`). */
@@ -60,32 +57,4 @@ export function splitSpanRead(
     else if (stoppedAt >= range.from) reads.set(rootId, { items, more: true, next: read.next });
   }
   return reads;
-}
-
-/**
- * The first read of the threads of `rootIds` (one part), ONE Query of their span in key order, split by
- * root ({@link splitSpanRead}): a root absent from the answer was not reached and needs its own read.
- */
-export async function readThreadSpan(
-  client: DynamoDBDocumentClient,
-  tableName: string,
-  url: string,
-  rootIds: readonly string[],
-  part: ThreadPart,
-  options: { consistent: boolean; onPage: (items: readonly Record<string, unknown>[]) => void },
-): Promise<Map<string, RangeRead>> {
-  if (rootIds.length === 0) return new Map();
-  const read = await readCommentRange(client, tableName, url, spanRange(rootIds, part), {
-    names: threadAttributes,
-    consistent: options.consistent,
-    // Bounded by the page, whatever the span holds: its roots and the first read's share of replies
-    // (pageSize + 100 items, at most 200, and at most 1 MB as every Query), as the threads' own first
-    // reads would bring together. The held part holds no root.
-    limit: (part === 'visible' ? rootIds.length : 0) + limits.listFirstReadReplies,
-    onPage: options.onPage,
-    // One request: a thread it stopped in goes on within its own range, and roots it did not reach are
-    // read on their own, side by side (it never reads on through other roots' threads).
-    goOn: () => false,
-  });
-  return splitSpanRead(rootIds, part, read);
 }
