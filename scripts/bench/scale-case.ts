@@ -8,7 +8,7 @@
  * (sized from the index entries themselves) plus one page.
  */
 import { allRouteKeys } from '../../functions/api-routes.js';
-import { type AttributeValue, QueryCommand, type QueryCommandOutput } from '@aws-sdk/client-dynamodb';
+import { type AttributeValue, paginateQuery } from '@aws-sdk/client-dynamodb';
 import { createCommentHandler } from '../../functions/comment/comment-handler.js';
 import { type SortOrder, sortOrders } from '../../functions/shared/domain/comment-schemas.js';
 import { loadConfig } from '../../functions/shared/config.js';
@@ -315,24 +315,25 @@ async function measureIndexEntries(
     const partition = rootsPartition(scaleArticles.large.path, 'approved', false);
     const measure = async (index: string) => {
       const items: Record<string, AttributeValue>[] = [];
-      let startKey: QueryCommandOutput['LastEvaluatedKey'];
-      do {
-        const output = await client.send(
-          new QueryCommand({
-            TableName: tableName,
-            IndexName: index,
-            KeyConditionExpression: '#roots = :partition',
-            ExpressionAttributeNames: { '#roots': attributes.rootsPk },
-            ExpressionAttributeValues: { ':partition': { S: partition } },
-            // In the order page 400 newest first reads them (the like index: as most liked first does).
-            ScanIndexForward: false,
-            Limit: count - items.length,
-            ExclusiveStartKey: startKey,
-          }),
-        );
-        items.push(...(output.Items ?? []));
-        startKey = output.LastEvaluatedKey;
-      } while (startKey && items.length < count);
+      const pages = paginateQuery(
+        { client },
+        {
+          TableName: tableName,
+          IndexName: index,
+          KeyConditionExpression: '#roots = :partition',
+          ExpressionAttributeNames: { '#roots': attributes.rootsPk },
+          ExpressionAttributeValues: { ':partition': { S: partition } },
+          // In the order page 400 newest first reads them (the like index: as most liked first does).
+          ScanIndexForward: false,
+          Limit: count,
+        },
+      );
+      // Each page asks for `count` (a paginator's page size is fixed): only the first `count` are kept, and
+      // breaking out of the pages stops the paging.
+      for await (const page of pages) {
+        items.push(...(page.Items ?? []).slice(0, count - items.length));
+        if (items.length >= count) break;
+      }
       const sizes = items.map(storedItemBytes);
       const bytes = sum(sizes);
       const entries: IndexEntries = {

@@ -10,13 +10,7 @@
  * left: they expire within two days by their TTL.
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import {
-  DeleteCommand,
-  type DynamoDBDocumentClient,
-  PutCommand,
-  ScanCommand,
-  type ScanCommandOutput,
-} from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, type DynamoDBDocumentClient, paginateScan, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { keyUnkeyedHash, unkeyedHashPattern } from '../../functions/shared/notify/address-hash.js';
 import { attributes } from '../../functions/shared/table/keys.js';
 
@@ -38,22 +32,18 @@ const prefix = 'MUTE#';
 
 /** The suppressions of the table, page by page: a Scan (offline tool only) filtered to `MUTE#` items. */
 async function* suppressionItems(client: DynamoDBDocumentClient, tableName: string): AsyncGenerator<Item> {
-  let startKey: ScanCommandOutput['LastEvaluatedKey'];
-  do {
-    const output = await client.send(
-      new ScanCommand({
-        TableName: tableName,
-        // The filter runs after the read: the whole table is read (and paid for), only suppressions come back.
-        FilterExpression: 'begins_with(#pk, :prefix)',
-        ExpressionAttributeNames: { '#pk': attributes.pk },
-        ExpressionAttributeValues: { ':prefix': prefix },
-        ExclusiveStartKey: startKey,
-        ConsistentRead: true,
-      }),
-    );
-    yield* output.Items ?? [];
-    startKey = output.LastEvaluatedKey;
-  } while (startKey);
+  const pages = paginateScan(
+    { client },
+    {
+      TableName: tableName,
+      // The filter runs after the read: the whole table is read (and paid for), only suppressions come back.
+      FilterExpression: 'begins_with(#pk, :prefix)',
+      ExpressionAttributeNames: { '#pk': attributes.pk },
+      ExpressionAttributeValues: { ':prefix': prefix },
+      ConsistentRead: true,
+    },
+  );
+  for await (const page of pages) yield* page.Items ?? [];
 }
 
 /**

@@ -3,9 +3,8 @@ import {
   DeleteCommand,
   type DynamoDBDocumentClient,
   GetCommand,
+  paginateScan,
   PutCommand,
-  ScanCommand,
-  type ScanCommandOutput,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import type { AccountFailures } from '../domain/account-failures.js';
@@ -188,19 +187,18 @@ export function createAdminRepository(client: DynamoDBDocumentClient, tableName:
 
     async list() {
       const accounts: Omit<AdminAccount, 'passwordHash'>[] = [];
-      let startKey: ScanCommandOutput['LastEvaluatedKey'];
-      do {
-        const output = await client.send(
-          new ScanCommand({
-            TableName: tableName,
-            // A filter still reads every item; only accounts, and no password hash, travel back.
-            FilterExpression: '#entity = :admin',
-            ...projection(['id', 'email', 'displayName', 'createdAt'], { '#entity': 'entity' }),
-            ExpressionAttributeValues: { ':admin': entities.admin },
-            ExclusiveStartKey: startKey,
-          }),
-        );
-        for (const item of output.Items ?? []) {
+      const pages = paginateScan(
+        { client },
+        {
+          TableName: tableName,
+          // A filter still reads every item; only accounts, and no password hash, travel back.
+          FilterExpression: '#entity = :admin',
+          ...projection(['id', 'email', 'displayName', 'createdAt'], { '#entity': 'entity' }),
+          ExpressionAttributeValues: { ':admin': entities.admin },
+        },
+      );
+      for await (const page of pages) {
+        for (const item of page.Items ?? []) {
           accounts.push({
             id: String(item.id),
             email: String(item.email),
@@ -208,8 +206,7 @@ export function createAdminRepository(client: DynamoDBDocumentClient, tableName:
             createdAt: Number(item.createdAt) || 0,
           });
         }
-        startKey = output.LastEvaluatedKey;
-      } while (startKey);
+      }
       return accounts.sort((a, b) => a.email.localeCompare(b.email));
     },
 

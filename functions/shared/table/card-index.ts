@@ -1,10 +1,11 @@
-import { type DynamoDBDocumentClient, QueryCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { CommentStatus, ListedComment } from '../domain/comment.js';
 import { limits } from '../domain/limits.js';
 import { batchGet, keyId } from './batch-get.js';
 import { fromCommentItem, textAttributes } from './comment-item.js';
 import { attributes, indexNames, type Key, statusPartition } from './keys.js';
 import { projection } from './projection.js';
+import { queryUpTo } from './query-up-to.js';
 import { cardAttributes } from './table-definition.js';
 
 /**
@@ -32,29 +33,22 @@ export async function queryCards(
   limit?: number,
 ): Promise<Card[]> {
   const approved = status === 'approved';
-  const cards: Card[] = [];
-  let startKey: QueryCommandOutput['LastEvaluatedKey'];
-  do {
-    const output = await client.send(
-      new QueryCommand({
-        TableName: tableName,
-        IndexName: approved ? indexNames.recent : indexNames.held,
-        KeyConditionExpression: '#partition = :status',
-        ...projection([attributes.pk, attributes.sk, ...cardAttributes], {
-          '#partition': approved ? attributes.approvedPk : attributes.heldPk,
-        }),
-        ExpressionAttributeValues: { ':status': statusPartition(status) },
-        // ULID sort keys: descending is newest first, and Limit stops the read there. Cards are a few KB
-        // at most, so a Query's 1 MB holds hundreds: a list of 50 is one request.
-        ScanIndexForward: false,
-        ExclusiveStartKey: startKey,
-        ...(limit === undefined ? {} : { Limit: limit - cards.length }),
+  return queryUpTo(
+    client,
+    {
+      TableName: tableName,
+      IndexName: approved ? indexNames.recent : indexNames.held,
+      KeyConditionExpression: '#partition = :status',
+      ...projection([attributes.pk, attributes.sk, ...cardAttributes], {
+        '#partition': approved ? attributes.approvedPk : attributes.heldPk,
       }),
-    );
-    cards.push(...(output.Items ?? []));
-    startKey = output.LastEvaluatedKey;
-  } while (startKey && (limit === undefined || cards.length < limit));
-  return cards;
+      ExpressionAttributeValues: { ':status': statusPartition(status) },
+      // ULID sort keys: descending is newest first, and Limit stops the read there. Cards are a few KB
+      // at most, so a Query's 1 MB holds hundreds: a list of 50 is one request.
+      ScanIndexForward: false,
+    },
+    limit,
+  );
 }
 
 /** What reading the item of `card` costs, in bytes as DynamoDB counts them; unknown weighs too much to read. */

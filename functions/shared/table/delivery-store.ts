@@ -1,5 +1,5 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { type DynamoDBDocumentClient, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand, paginateQuery, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { attributes, entities, keys, type RecipientKind } from './keys.js';
 import { redriveEvent } from './event-redrive.js';
 import type { OutboxState } from './outbox-event.js';
@@ -286,51 +286,51 @@ export function createDeliveryStore(client: DynamoDBDocumentClient, tableName: s
     async eventsToRedrive({ days, now, staleBefore, maxSweeps, limit }) {
       const found: string[] = [];
       for (const day of days) {
-        let startKey: Record<string, unknown> | undefined;
-        do {
-          const output = await client.send(
-            new QueryCommand({
-              TableName: tableName,
-              KeyConditionExpression: 'pk = :pk',
-              // Events only (deliveries share the partition). Failed ones whose earliest retry is due (each
-              // delivery bounds its own tries). Pending ones only once the stream has had its chance
-              // (untouched since `staleBefore`: written then, or re-driven then), and failed ones written before
-              // retries were scheduled (neither `retryAt` nor `gaveUp`) at once, both only while the sweep's own
-              // re-drives are below the bound.
-              FilterExpression:
-                '#entity = :outbox AND ((#state = :failed AND #retryAt <= :now) OR (' +
-                '(attribute_not_exists(#sweeps) OR #sweeps < :maxSweeps) AND (' +
-                '(#state = :pending AND ((attribute_exists(#updatedAt) AND #updatedAt < :stale) OR ' +
-                '(attribute_not_exists(#updatedAt) AND #at < :stale))) OR ' +
-                '(#state = :failed AND attribute_not_exists(#retryAt) AND attribute_not_exists(#gaveUp)))))',
-              ExpressionAttributeNames: {
-                '#entity': 'entity',
-                '#sweeps': 'sweeps',
-                '#state': 'state',
-                '#updatedAt': 'updatedAt',
-                '#at': 'at',
-                '#eventId': 'eventId',
-                '#retryAt': 'retryAt',
-                '#gaveUp': 'gaveUp',
-              },
-              ExpressionAttributeValues: {
-                ':pk': keys.outboxPartition(day),
-                ':outbox': entities.outbox,
-                ':maxSweeps': maxSweeps,
-                ':pending': 'pending',
-                ':failed': 'failed',
-                ':stale': staleBefore,
-                ':now': now,
-              },
-              ProjectionExpression: '#eventId',
-              ExclusiveStartKey: startKey,
-            }),
-          );
-          for (const item of output.Items ?? []) {
+        const pages = paginateQuery(
+          { client },
+          {
+            TableName: tableName,
+            KeyConditionExpression: 'pk = :pk',
+            // Events only (deliveries share the partition). Failed ones whose earliest retry is due (each
+            // delivery bounds its own tries). Pending ones only once the stream has had its chance
+            // (untouched since `staleBefore`: written then, or re-driven then), and failed ones written before
+            // retries were scheduled (neither `retryAt` nor `gaveUp`) at once, both only while the sweep's own
+            // re-drives are below the bound.
+            FilterExpression:
+              '#entity = :outbox AND ((#state = :failed AND #retryAt <= :now) OR (' +
+              '(attribute_not_exists(#sweeps) OR #sweeps < :maxSweeps) AND (' +
+              '(#state = :pending AND ((attribute_exists(#updatedAt) AND #updatedAt < :stale) OR ' +
+              '(attribute_not_exists(#updatedAt) AND #at < :stale))) OR ' +
+              '(#state = :failed AND attribute_not_exists(#retryAt) AND attribute_not_exists(#gaveUp)))))',
+            ExpressionAttributeNames: {
+              '#entity': 'entity',
+              '#sweeps': 'sweeps',
+              '#state': 'state',
+              '#updatedAt': 'updatedAt',
+              '#at': 'at',
+              '#eventId': 'eventId',
+              '#retryAt': 'retryAt',
+              '#gaveUp': 'gaveUp',
+            },
+            ExpressionAttributeValues: {
+              ':pk': keys.outboxPartition(day),
+              ':outbox': entities.outbox,
+              ':maxSweeps': maxSweeps,
+              ':pending': 'pending',
+              ':failed': 'failed',
+              ':stale': staleBefore,
+              ':now': now,
+            },
+            ProjectionExpression: '#eventId',
+          },
+        );
+        for await (const page of pages) {
+          for (const item of page.Items ?? []) {
             if (typeof item.eventId === 'string' && found.length < limit) found.push(item.eventId);
           }
-          startKey = output.LastEvaluatedKey;
-        } while (startKey && found.length < limit);
+          // Breaking out of the pages stops the paging: no further page is read.
+          if (found.length >= limit) break;
+        }
         if (found.length >= limit) break;
       }
       return found;

@@ -1,4 +1,4 @@
-import { type DynamoDBDocumentClient, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, paginateQuery, PutCommand } from '@aws-sdk/lib-dynamodb';
 import {
   type NotificationCause,
   type OutboxState,
@@ -70,20 +70,19 @@ export function createOutboxRepository(client: DynamoDBDocumentClient, tableName
       for (const day of daysUpTo(now, days)) {
         // Newest first, a delivery (`E#<id>#<recipient>`) comes right before its event (`E#<id>`).
         let deliveries: DeliveryRecord[] = [];
-        let startKey: Record<string, unknown> | undefined;
-        do {
-          const output = await client.send(
-            new QueryCommand({
-              TableName: tableName,
-              KeyConditionExpression: 'pk = :pk',
-              ExpressionAttributeValues: { ':pk': keys.outboxPartition(day) },
-              // Descending: the newest event first, and the Query stops when `limit` events are read.
-              ScanIndexForward: false,
-              Limit: logPageItems,
-              ExclusiveStartKey: startKey,
-            }),
-          );
-          for (const item of output.Items ?? []) {
+        const pages = paginateQuery(
+          { client },
+          {
+            TableName: tableName,
+            KeyConditionExpression: 'pk = :pk',
+            ExpressionAttributeValues: { ':pk': keys.outboxPartition(day) },
+            // Descending: the newest event first, and the paging stops when `limit` events are read.
+            ScanIndexForward: false,
+            Limit: logPageItems,
+          },
+        );
+        for await (const page of pages) {
+          for (const item of page.Items ?? []) {
             if (entries.length >= limit) break;
             if (item.entity === entities.delivery) {
               const delivery = fromDeliveryItem(item);
@@ -110,8 +109,9 @@ export function createOutboxRepository(client: DynamoDBDocumentClient, tableName
               deliveries = [];
             }
           }
-          startKey = output.LastEvaluatedKey;
-        } while (startKey && entries.length < limit);
+          // Breaking out of the pages stops the paging: no further page is read.
+          if (entries.length >= limit) break;
+        }
         if (entries.length >= limit) break;
       }
       return entries;

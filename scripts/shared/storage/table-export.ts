@@ -1,4 +1,4 @@
-import { type DynamoDBDocumentClient, ScanCommand, type ScanCommandOutput } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, paginateScan } from '@aws-sdk/lib-dynamodb';
 
 /**
  * Every item of the table, page by page (1 MB each). A Scan reads the whole table: fine for the
@@ -8,12 +8,7 @@ export async function* scanTable(
   client: DynamoDBDocumentClient,
   tableName: string,
 ): AsyncGenerator<Record<string, unknown>> {
-  let startKey: ScanCommandOutput['LastEvaluatedKey'];
-  do {
-    const output = await client.send(
-      new ScanCommand({ TableName: tableName, ExclusiveStartKey: startKey, ConsistentRead: true }),
-    );
-    yield* output.Items ?? [];
-    startKey = output.LastEvaluatedKey;
-  } while (startKey);
+  for await (const page of paginateScan({ client }, { TableName: tableName, ConsistentRead: true })) {
+    yield* page.Items ?? [];
+  }
 }
