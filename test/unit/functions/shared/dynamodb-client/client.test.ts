@@ -1,5 +1,5 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, NumberValue, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createArticleDependencies } from '../../../../../functions/article/dependencies.js';
 import { createDocumentClient } from '../../../../../functions/shared/dynamodb-client/client.js';
@@ -166,6 +166,81 @@ describe('createDocumentClient', () => {
 
     expect(output.Item).toBeUndefined();
     expect(output.$metadata.attempts).toBe(2);
+  });
+
+  it('refuses a write naming an attribute __proto__ or constructor, sending nothing', async () => {
+    server = await startRecordingServer();
+    const client = createDocumentClient({ endpoint: server.endpoint });
+    // As JSON.parse builds it, an own member: written as is, util-dynamodb would garble the map.
+    const proto = JSON.parse('{"pk":"a","m":{"__proto__":"w"}}') as Record<string, unknown>;
+
+    await expect(client.send(new PutCommand({ TableName: 't', Item: proto }))).rejects.toThrow(
+      'DynamoDB attribute "__proto__" at input.Item.m is refused',
+    );
+    await expect(
+      client.send(
+        new UpdateCommand({
+          TableName: 't',
+          Key: { pk: 'a' },
+          UpdateExpression: 'SET n = :n',
+          ExpressionAttributeValues: { ':n': [{ constructor: 'c' }] },
+        }),
+      ),
+    ).rejects.toThrow('DynamoDB attribute "constructor" at input.ExpressionAttributeValues.:n[0] is refused');
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('reads every map onto a null prototype, a stored __proto__ dropped and never a prototype', async () => {
+    // As another writer could have stored it: JSON, where "__proto__" is a name like any other.
+    server = await startRecordingServer(() => ({
+      body:
+        '{"Item":{"pk":{"S":"a"},"__proto__":{"M":{"polluted":{"BOOL":true}}},' +
+        '"m":{"M":{"__proto__":{"M":{"status":{"S":"approved"}}},"n":{"N":"1"}}},"constructor":{"S":"c"}}}',
+    }));
+    const client = createDocumentClient({ endpoint: server.endpoint });
+
+    const item = (await client.send(new GetCommand({ TableName: 't', Key: { pk: 'a' } }))).Item as Record<
+      string,
+      unknown
+    >;
+
+    expect(Object.getPrototypeOf(item)).toBeNull();
+    expect(Object.keys(item)).toEqual(['pk', 'm', 'constructor']);
+    expect(item.polluted).toBeUndefined();
+    expect(item.toString).toBeUndefined();
+    expect(item.constructor).toBe('c');
+    const map = item.m as Record<string, unknown>;
+    expect(Object.getPrototypeOf(map)).toBeNull();
+    expect(Object.keys(map)).toEqual(['n']);
+    expect(map.status).toBeUndefined();
+  });
+
+  it('reads a number beyond 2^53 exactly, leaves out undefined members and keeps sets and bytes whole', async () => {
+    server = await startRecordingServer((request) =>
+      request.headers['x-amz-target'] === 'DynamoDB_20120810.GetItem'
+        ? {
+            body: JSON.stringify({
+              Item: {
+                big: { N: '90071992547409930001' },
+                small: { N: '7' },
+                tags: { SS: ['a', 'b'] },
+                bytes: { B: 'AQID' },
+              },
+            }),
+          }
+        : {},
+    );
+    const client = createDocumentClient({ endpoint: server.endpoint });
+
+    await client.send(new PutCommand({ TableName: 't', Item: { pk: 'a', gone: undefined } }));
+    const item = (await client.send(new GetCommand({ TableName: 't', Key: { pk: 'a' } }))).Item!;
+
+    expect(JSON.parse(server.requests[0]!.body)).toEqual({ TableName: 't', Item: { pk: { S: 'a' } } });
+    expect(item.big).toBeInstanceOf(NumberValue);
+    expect(String(item.big)).toBe('90071992547409930001');
+    expect(item.small).toBe(7);
+    expect(item.tags).toEqual(new Set(['a', 'b']));
+    expect(item.bytes).toEqual(new Uint8Array([1, 2, 3]));
   });
 
   it('stops a request when its abort signal fires', async () => {
