@@ -11,7 +11,8 @@
  * Then the scale case (scale-case.ts): an article of 10,000 comments beside one of 30, list cache off.
  *
  * Options: --duration=10 --warmup=2 --connections=50 --cold-runs=10 --jit-warmup=10 (seconds, connections,
- * runs, and seconds of each case in the first, unmeasured pass that warms the JIT of Node and of the JVM);
+ * rounds of fresh processes in each of the three cold-start runs, and seconds of each case in the first,
+ * unmeasured pass that warms the JIT of Node and of the JVM);
  * --cost-rounds=40 (timed rounds of each piece of work of the cost section, after as many unmeasured ones);
  * --scale-duration=5 --scale-connections=10 --scale-jit-warmup=3 (the same for each request of the scale
  * case, which also takes --warmup); --only=cold-start,jvm,costs,cost,sdk,load,scale (the sections to run, all
@@ -144,7 +145,7 @@ async function main(): Promise<void> {
   if (runs('cold-start')) {
     const workDir = await mkdtemp(join(tmpdir(), 'marginalia-bench-'));
     cleanups.push(() => rm(workDir, { recursive: true, force: true }));
-    console.log(`## Bundles and cold starts (median of ${options.coldRuns} fresh processes)\n`);
+    console.log(`## Bundles and cold starts (three runs of ${options.coldRuns} rounds of fresh processes)\n`);
     coldStart = await measureColdStarts(workDir, options.coldRuns);
     console.log(`${formatColdStarts(coldStart.sizes, coldStart.starts)}\n`);
   }

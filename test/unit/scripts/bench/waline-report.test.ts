@@ -139,6 +139,47 @@ describe('formatChecks', () => {
     );
   });
 
+  it('holds the uncached list to twice its DynamoDB requests sent bare', () => {
+    const floor = { name: 'list-30 uncached', requests: ['GetItem', 'Query'], bareCpuMs: 2.5 };
+    const within = formatChecks(
+      walineBaseline(cases),
+      [ours('list-30 uncached', 900, 5, 4)],
+      [],
+      [],
+      [floor],
+    );
+    const over = formatChecks(
+      walineBaseline(cases),
+      [ours('list-30 uncached', 900, 5.1, 4)],
+      [],
+      [],
+      [floor],
+    );
+
+    expect(within).toContain(
+      'list-30 uncached: Node CPU 5.00 ms/req, 2.00x its DynamoDB requests sent bare (2.50 ms; target at most 2x): met',
+    );
+    expect(over).toContain(
+      'list-30 uncached: Node CPU 5.10 ms/req, 2.04x its DynamoDB requests sent bare (2.50 ms; target at most 2x): NOT met',
+    );
+  });
+
+  it("holds a write to Waline's CPU with DynamoDB Local's, and the server alone below it", () => {
+    const at = (nodeCpu: number, dynamodbCpu: number) =>
+      formatChecks(
+        walineBaseline(cases, [theirs('comment-post', 300, 16)]),
+        [ours('comment-post', 300, nodeCpu, dynamodbCpu)],
+        [],
+        [],
+      ).find((line) => line.startsWith('comment-post: Node + DynamoDB Local '));
+
+    expect(at(6, 10)).toBe(
+      "comment-post: Node + DynamoDB Local 1.00x Waline's CPU (target at most 1x), Node alone 0.38x (target under 1x), " +
+        'measured in this run: met',
+    );
+    expect(at(6, 12)).toMatch(/1\.13x Waline's CPU .*: NOT met$/);
+  });
+
   it('reports the cases Waline failed, and its lost pageview updates', () => {
     const pageviews = {
       clientAccepted: 90,
@@ -163,7 +204,7 @@ describe('formatChecks', () => {
     expect(lines.find((line) => line.startsWith('article-post: the server'))).toMatch(
       /no update lost \(Waline, measured in this run: 2504 accepted, \+114: 2390 LOST\)$/,
     );
-    expect(lines.find((line) => line.startsWith('article-post: Node'))).toMatch(
+    expect(lines.find((line) => line.startsWith('article-post: Node + DynamoDB Local CPU'))).toMatch(
       /ahead \(Waline failed 7 requests\)$/,
     );
   });
