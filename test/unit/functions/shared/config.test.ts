@@ -79,10 +79,64 @@ describe('loadConfig', () => {
     );
   });
 
-  it('words the rules in English, which zod/mini leaves to the application to load', () => {
-    expect(() => loadConfig({ ...base, IP_HASH_SALT: 'short' })).toThrow(
-      'Invalid configuration: IP_HASH_SALT: Too small: expected string to have >=16 characters',
+  it('says each rule in words: lengths, whole numbers, URLs, origins and lists', () => {
+    const problemOf = (env: Record<string, string>) => {
+      try {
+        loadConfig({ ...base, ...env });
+        return undefined;
+      } catch (error) {
+        return (error as Error).message.replace('Invalid configuration: ', '');
+      }
+    };
+
+    expect(problemOf({ IP_HASH_SALT: 'short' })).toBe('IP_HASH_SALT: must be at least 16 characters');
+    expect(problemOf({ TABLE_NAME: 'x'.repeat(256) })).toBe('TABLE_NAME: must be at most 255 characters');
+    expect(problemOf({ IPQPS: '1.5' })).toBe('IPQPS: must be a whole number from 0 to 86400');
+    expect(problemOf({ LIST_CACHE_MS: '60001' })).toBe(
+      'LIST_CACHE_MS: must be a whole number from 0 to 60000',
     );
+    expect(problemOf({ SITE_URL: 'ftp://example.com' })).toBe('SITE_URL: must be an http or https URL');
+    expect(problemOf({ DYNAMODB_ENDPOINT: 'localhost:8000' })).toBe(
+      'DYNAMODB_ENDPOINT: must be an http or https URL',
+    );
+    expect(problemOf({ ALLOWED_ORIGINS: 'https://a.example, a.example' })).toBe(
+      'ALLOWED_ORIGINS: a.example is not * or an http or https URL',
+    );
+    expect(problemOf({ ALLOWED_ORIGINS: ' , ' })).toBe(
+      'ALLOWED_ORIGINS: must name at least one origin, or *',
+    );
+    expect(problemOf({ FORBIDDEN_WORDS: 'x'.repeat(201) })).toBe(
+      'FORBIDDEN_WORDS: each item must be at most 200 characters',
+    );
+    expect(problemOf({ BLOCKED_IP_HASHES: Array.from({ length: 1001 }, (_, i) => `h${i}`).join(',') })).toBe(
+      'BLOCKED_IP_HASHES: must list at most 1000 items',
+    );
+    expect(problemOf({ JWT_TOKEN: 'k'.repeat(31) })).toBe('JWT_TOKEN: must be at least 32 characters');
+  });
+
+  it('reads a blank variable as unset, as a .env file that lists it without a value means', () => {
+    const config = loadConfig({
+      ...base,
+      IPQPS: '',
+      LIST_CACHE_MS: ' ',
+      SITE_URL: '',
+      JWT_TOKEN: '',
+      AKISMET_KEY: ' ',
+      COMMENT_AUDIT: '',
+      MARKDOWN_EMOJI: '',
+    });
+
+    expect(config).toMatchObject({ IPQPS: 60, LIST_CACHE_MS: 1000, COMMENT_AUDIT: false });
+    expect(config.markdown.emoji).toBe(true);
+    expect(Object.keys(config)).not.toEqual(expect.arrayContaining(['SITE_URL']));
+    expect(Object.keys(config)).not.toEqual(expect.arrayContaining(['JWT_TOKEN']));
+    expect(Object.keys(config)).not.toEqual(expect.arrayContaining(['AKISMET_KEY']));
+  });
+
+  it('keeps a setting named like an Object member an environment variable like any other', () => {
+    const env = JSON.parse('{"__proto__": {"IPQPS": "7"}, "constructor": "x"}') as Record<string, string>;
+
+    expect(loadConfig({ ...base, ...env }).IPQPS).toBe(60);
   });
 
   it('refuses a GRAVATAR_STR that inserts the mail unhashed, saying what to write instead', () => {
