@@ -73,3 +73,20 @@ export function submitFactor(
 ): RunRatio | undefined {
   return ratioByRun(startsOf(starts, runtime)('comment: submit'), submitYardstickMs(starts, runtime));
 }
+
+/**
+ * What the list's target leaves for the list's own code, run by run: 1.15x the SDK alone less the SDK alone
+ * sending the list's requests (sdk-list-requests-handler.ts), in ms; undefined without both.
+ */
+export function listRoomMs(
+  starts: readonly ColdStart[],
+  runtime: ColdStart['runtime'],
+): number[] | undefined {
+  const of = (fn: ColdStart['function']) =>
+    starts.find((start) => start.runtime === runtime && start.function === fn);
+  const [reference, requests] = [of('sdk-alone'), of('sdk-list-requests')];
+  if (!reference || !requests) return undefined;
+  return reference.runMediansMs.map(
+    (value, run) => coldStartTargets.sdkFactor * value - requests.runMediansMs[run]!,
+  );
+}

@@ -18,10 +18,12 @@ import { median } from './measure.js';
 
 /**
  * The two functions of the stack; `sdk-alone`, the AWS SDK and nothing else (sdk-alone-handler.ts), the
- * reference; and two yardsticks: `empty`, nothing at all (empty-handler.ts), and `renderer-alone`, one
- * comment rendered (renderer-alone-handler.ts): the difference of the two is what a first render costs.
+ * reference; and three yardsticks: `sdk-list-requests`, the SDK alone sending the list's requests
+ * (sdk-list-requests-handler.ts), `empty`, nothing at all (empty-handler.ts), and `renderer-alone`, one
+ * comment rendered (renderer-alone-handler.ts): the difference of the last two is what a first render costs.
  */
-export type FunctionName = 'comment' | 'article' | 'sdk-alone' | 'empty' | 'renderer-alone';
+export type FunctionName =
+  'comment' | 'article' | 'sdk-alone' | 'sdk-list-requests' | 'empty' | 'renderer-alone';
 
 /** Size of one bundle. */
 export interface BundleSize {
@@ -60,11 +62,19 @@ interface ColdStartCase {
 }
 
 const runner = fileURLToPath(new URL('./cold-start-runner.ts', import.meta.url));
-const functions: readonly FunctionName[] = ['comment', 'article', 'sdk-alone', 'empty', 'renderer-alone'];
+const functions: readonly FunctionName[] = [
+  'comment',
+  'article',
+  'sdk-alone',
+  'sdk-list-requests',
+  'empty',
+  'renderer-alone',
+];
 const entries: Record<FunctionName, string> = {
   comment: 'functions/comment/handler.ts',
   article: 'functions/article/handler.ts',
   'sdk-alone': 'scripts/bench/sdk-alone-handler.ts',
+  'sdk-list-requests': 'scripts/bench/sdk-list-requests-handler.ts',
   empty: 'scripts/bench/empty-handler.ts',
   'renderer-alone': 'scripts/bench/renderer-alone-handler.ts',
 };
@@ -95,6 +105,11 @@ const cases: readonly ColdStartCase[] = [
   {
     name: 'AWS SDK alone: one BatchGetItem',
     function: 'sdk-alone',
+    event: { path: '/' },
+  },
+  {
+    name: "AWS SDK alone: the list's five requests",
+    function: 'sdk-list-requests',
     event: { path: '/' },
   },
   { name: 'nothing: an empty handler', function: 'empty', event: { path: '/' } },

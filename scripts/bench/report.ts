@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import type { BareFloor } from './bare-floor.js';
 import {
   coldStartTargets,
+  listRoomMs,
   type RunRatio,
   sdkFactor,
   sdkFactorCases,
@@ -50,7 +51,7 @@ export const targets = {
 /** The bundle that is measured for comparison, not held to the targets. */
 const reference = 'sdk-alone';
 /** Cold-start yardsticks (cold-start.ts): measured beside the functions, held to no target. */
-const yardsticks: ReadonlySet<string> = new Set(['empty', 'renderer-alone']);
+const yardsticks: ReadonlySet<string> = new Set(['sdk-list-requests', 'empty', 'renderer-alone']);
 /** Not a function of the stack: the reference or a yardstick. */
 const measuresOnly = (name: string) => name === reference || yardsticks.has(name);
 const kib = (bytes: number) => (bytes / 1024).toFixed(1);
@@ -442,6 +443,19 @@ export function formatColdStartChecks(starts: readonly ColdStart[]): string[] {
     );
   }
   for (const runtime of [...new Set(starts.map((start) => start.runtime))]) {
+    const requests = starts.find(
+      (start) => start.runtime === runtime && start.function === 'sdk-list-requests',
+    );
+    const requestsFactor = requests && sdkFactor(requests, starts);
+    const room = listRoomMs(starts, runtime);
+    if (requests && requestsFactor && room) {
+      lines.push(
+        `the AWS SDK alone sending the comment list's five requests, Node ${requests.nodeVersion}: ` +
+          `${runRatio(requestsFactor)} the SDK alone: a ${coldStartTargets.sdkFactor}x target leaves ` +
+          `${room.map((ms) => fixed(ms, 0)).join(', ')} ms for all the list's own code (its import, configuration, ` +
+          'routing, parsing and answer)',
+      );
+    }
     const yardstick = submitYardstickMs(starts, runtime);
     const factor = submitFactor(starts, runtime);
     const node = starts.find((start) => start.runtime === runtime)?.nodeVersion ?? '';

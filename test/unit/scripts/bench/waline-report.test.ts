@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { ColdStart } from '../../../../scripts/bench/cold-start.js';
-import { sdkFactor, submitFactor, submitYardstickMs } from '../../../../scripts/bench/cold-start-targets.js';
+import {
+  listRoomMs,
+  sdkFactor,
+  submitFactor,
+  submitYardstickMs,
+} from '../../../../scripts/bench/cold-start-targets.js';
 import type { LoadCase } from '../../../../scripts/bench/load-cases.js';
 import type {
   CaseFigures,
@@ -287,6 +292,20 @@ describe('the cold-start targets', () => {
     expect(formatColdStartChecks(starts)).toContain(
       'cold start comment: submit, Node v22.0.0: 1.10x (1.10, 1.00, 1.20) the renderer alone plus what the list ' +
         "adds (renderer + list - empty handler: 180, 290, 210 ms) (target at most 1.15x on Lambda's Node.js): met",
+    );
+  });
+
+  it("says what the list's target leaves once the SDK alone has sent the list's requests", () => {
+    const starts = [
+      ...yardsticks,
+      start("AWS SDK alone: the list's five requests", 'sdk-list-requests', [110, 228, 112]),
+    ];
+
+    expect(listRoomMs(starts, 'lambda')?.map(Math.round)).toEqual([5, 2, 3]);
+    expect(formatColdStartChecks(starts)).toContain(
+      "the AWS SDK alone sending the comment list's five requests, Node v22.0.0: 1.12x (1.10, 1.14, 1.12) the SDK " +
+        "alone: a 1.15x target leaves 5, 2, 3 ms for all the list's own code (its import, configuration, routing, " +
+        'parsing and answer)',
     );
   });
 
