@@ -39,12 +39,13 @@ export function text({
   };
 }
 
-/** An optional http(s) URL, as written. */
+/** An optional http(s) URL, trimmed. */
 export const optionalUrl: Reader<string | undefined> = (raw) => {
   const value = blankIsUnset(raw);
   if (value === undefined) return undefined;
-  return URL.canParse(value) && /^https?:$/.test(new URL(value).protocol)
-    ? value
+  const url = value.trim();
+  return URL.canParse(url) && /^https?:$/.test(new URL(url).protocol)
+    ? url
     : broken('must be an http or https URL');
 };
 
@@ -92,7 +93,7 @@ export function list(maxItems: number, maxLength: number): Reader<string[]> {
 
 /** Origins, comma-separated: `*` or http(s) URLs, each kept as its origin; `*` when unset. */
 export const originList: Reader<string[]> = (raw) => {
-  const items = commaSeparated(raw, '*');
+  const items = commaSeparated(blankIsUnset(raw), '*');
   if (items.length === 0) return broken('must name at least one origin, or *');
   return items.map((item) => {
     if (item === '*') return item;

@@ -1,5 +1,3 @@
-import { Agent as HttpAgent } from 'node:http';
-import { Agent as HttpsAgent } from 'node:https';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, NumberValue } from '@aws-sdk/lib-dynamodb';
 import type { Config } from '../config.js';
@@ -9,7 +7,7 @@ import { addOwnAttributeNames } from './own-attribute-names.js';
 export interface RequestTimeouts {
   /** To open the connection. */
   readonly connectMs: number;
-  /** For the whole request and its answer, connection included. */
+  /** From the request's start to the answer's headers, connection included. */
   readonly requestMs: number;
 }
 
@@ -52,11 +50,12 @@ export function createDocumentClient(options: DocumentClientOptions = {}): Dynam
       : {}),
     // Lambda has a 10 s budget: fail fast rather than queue behind a throttled table.
     maxAttempts,
-    // The NodeHttpHandler's documented options. Keep-alive spares a TLS handshake per call. With the timeouts, a
+    // The NodeHttpHandler's documented options (agents as their constructor options). Keep-alive spares a TLS
+    // handshake per call. With the timeouts, a
     // stalled attempt fails with a TimeoutError, which the SDK retries as a transient error.
     requestHandler: {
-      httpAgent: new HttpAgent({ keepAlive: true, maxSockets: 50 }),
-      httpsAgent: new HttpsAgent({ keepAlive: true, maxSockets: 50 }),
+      httpAgent: { keepAlive: true, maxSockets: 50 },
+      httpsAgent: { keepAlive: true, maxSockets: 50 },
       ...(timeouts
         ? {
             connectionTimeout: timeouts.connectMs,

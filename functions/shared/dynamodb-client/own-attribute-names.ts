@@ -1,5 +1,4 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { NumberValue } from '@aws-sdk/lib-dynamodb';
 
 /** Attribute names a plain JavaScript object cannot hold as data: util-dynamodb would corrupt or refuse them. */
 const unsafeNames = new Set(['__proto__', 'constructor']);
@@ -14,7 +13,8 @@ const unsafeNames = new Set(['__proto__', 'constructor']);
  *   such a name; an imported or stored name must not change an object's shape.
  * - Every answer comes out on null-prototype objects, read by own keys: a stored attribute named `__proto__` (only
  *   another writer could store one) is dropped, never a prototype, and no absent attribute reads as an inherited
- *   member (`item.toString`).
+ *   member (`item.toString`). An error's payload (a failed condition's old item) is the SDK's, in attribute-value
+ *   form, and read by fixed names.
  *
  * It runs in the initialize step, outside lib-dynamodb's marshalling (serialize step) and unmarshalling.
  */
@@ -29,25 +29,36 @@ export function addOwnAttributeNames(stack: DynamoDBClient['middlewareStack']): 
   );
 }
 
-/** Whether the walk goes into `value`: arrays and objects, but not sets, bytes or exact numbers. */
+/**
+ * Whether the walk goes into `value`: arrays, plain objects, and objects whose prototype a stored `__proto__`
+ * set (another plain object, with no constructor of its own). An instance of a class (a Set, bytes, a
+ * NumberValue, a Date) is left whole.
+ */
 function isContainer(value: unknown): value is object {
+  if (typeof value !== 'object' || value === null) return false;
+  if (Array.isArray(value)) return true;
+  const prototype: unknown = Object.getPrototypeOf(value);
   return (
-    typeof value === 'object' &&
-    value !== null &&
-    !(value instanceof Set) &&
-    !(value instanceof NumberValue) &&
-    !ArrayBuffer.isView(value)
+    prototype === null ||
+    prototype === Object.prototype ||
+    typeof Object.getOwnPropertyDescriptor(prototype, 'constructor')?.value !== 'function'
   );
 }
 
-/** Throws when an object under `value` has a member named `__proto__` or `constructor`. */
+/** Throws when an object or Map under `value` has a member named `__proto__` or `constructor`. */
 function refuseUnsafeNames(value: unknown, path: string): void {
-  if (!isContainer(value)) return;
   if (Array.isArray(value)) {
     value.forEach((element, index) => refuseUnsafeNames(element, `${path}[${index}]`));
     return;
   }
-  for (const [name, member] of Object.entries(value)) {
+  // util-dynamodb writes a Map as a map attribute: its keys are attribute names too.
+  const members =
+    value instanceof Map
+      ? [...(value as Map<unknown, unknown>)].map(([name, member]) => [String(name), member] as const)
+      : isContainer(value)
+        ? Object.entries(value)
+        : [];
+  for (const [name, member] of members) {
     if (unsafeNames.has(name)) {
       throw new TypeError(
         `DynamoDB attribute "${name}" at ${path} is refused: a JavaScript object cannot hold it`,

@@ -127,10 +127,28 @@ describe('loadConfig', () => {
     });
 
     expect(config).toMatchObject({ IPQPS: 60, LIST_CACHE_MS: 1000, COMMENT_AUDIT: false });
+    expect(loadConfig({ ...base, ALLOWED_ORIGINS: ' ' }).ALLOWED_ORIGINS).toEqual(['*']);
     expect(config.markdown.emoji).toBe(true);
     expect(Object.keys(config)).not.toEqual(expect.arrayContaining(['SITE_URL']));
     expect(Object.keys(config)).not.toEqual(expect.arrayContaining(['JWT_TOKEN']));
     expect(Object.keys(config)).not.toEqual(expect.arrayContaining(['AKISMET_KEY']));
+  });
+
+  it('reads URLs and switches trimmed, as a .env file may pad them', () => {
+    const config = loadConfig({
+      ...base,
+      SITE_URL: ' https://blog.example/ ',
+      DYNAMODB_ENDPOINT: 'http://127.0.0.1:8000\t',
+      COMMENT_AUDIT: ' false ',
+      MARKDOWN_TEX: ' katex ',
+    });
+
+    expect(config).toMatchObject({
+      SITE_URL: 'https://blog.example/',
+      DYNAMODB_ENDPOINT: 'http://127.0.0.1:8000',
+      COMMENT_AUDIT: false,
+    });
+    expect(config.markdown.tex).toBe(true);
   });
 
   it('keeps a setting named like an Object member an environment variable like any other', () => {

@@ -1,4 +1,4 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { ConditionalCheckFailedException, DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import { GetCommand, NumberValue, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createArticleDependencies } from '../../../../../functions/article/dependencies.js';
@@ -187,6 +187,10 @@ describe('createDocumentClient', () => {
         }),
       ),
     ).rejects.toThrow('DynamoDB attribute "constructor" at input.ExpressionAttributeValues.:n[0] is refused');
+    // util-dynamodb writes a Map as a map: its keys are names too.
+    await expect(
+      client.send(new PutCommand({ TableName: 't', Item: { pk: 'a', m: new Map([['__proto__', 'x']]) } })),
+    ).rejects.toThrow('DynamoDB attribute "__proto__" at input.Item.m is refused');
     expect(server.requests).toHaveLength(0);
   });
 
@@ -241,6 +245,20 @@ describe('createDocumentClient', () => {
     expect(item.small).toBe(7);
     expect(item.tags).toEqual(new Set(['a', 'b']));
     expect(item.bytes).toEqual(new Uint8Array([1, 2, 3]));
+  });
+
+  it('leaves class instances in an answer whole, a date among them', async () => {
+    server = await startRecordingServer(() => ({
+      body: JSON.stringify({ Table: { TableName: 't', CreationDateTime: 1_764_000_000 } }),
+    }));
+    const client = createDocumentClient({ endpoint: server.endpoint });
+
+    const output = await client.send(new DescribeTableCommand({ TableName: 't' }) as never);
+
+    const table = (output as { Table: { TableName: string; CreationDateTime: unknown } }).Table;
+    expect(Object.getPrototypeOf(table)).toBeNull();
+    expect(table.TableName).toBe('t');
+    expect(table.CreationDateTime).toEqual(new Date(1_764_000_000_000));
   });
 
   it('stops a request when its abort signal fires', async () => {
