@@ -2,17 +2,33 @@ import { likeBodySchema } from '../shared/domain/comment-schemas.js';
 import { envelope } from '../shared/http/envelope.js';
 import { createHttpFunction, type Router } from '../shared/http/http-function.js';
 import type { HttpHandler } from '../shared/http/http-types.js';
-import { lazyRoute } from '../shared/http/lazy-route.js';
 import { matchRouteKey, pathHasRoute, type RouteKey } from '../shared/http/route-key.js';
 import { dispatchRouteKey, type RouteTable } from '../shared/http/route-table.js';
 import { methodNotAllowed, routeNotFound } from '../shared/http/route-errors.js';
 import { createViewerResolver } from '../shared/auth/viewer.js';
-import { once } from '../shared/once.js';
+import { createCommentFeed } from './comment-feed.js';
 import { createCountComments } from './count-comments.js';
+import { createCurrentUser } from './current-user.js';
 import type { CommentDependencies } from './dependencies.js';
+import { createDeleteComment } from './delete-comment.js';
+import { initialStatus } from './initial-status.js';
+import { createLikeComment } from './like-comment.js';
 import { createListComments } from './list-comments.js';
+import { createListForModeration } from './list-for-moderation.js';
+import { createModerateComment } from './moderate-comment.js';
+import { createModerateFromMail, createShowModerationLink } from './moderate-from-mail.js';
+import { createNotificationAction } from './notification-action.js';
+import { createNotificationLog } from './notification-log.js';
+import { loginPage } from './pages/login-page.js';
+import { moderationPage } from './pages/moderation-page.js';
+import { profilePage } from './pages/profile-page.js';
+import { createLinkReader } from './read-link.js';
 import { createRecentComments } from './recent-comments.js';
+import { createSignIn } from './sign-in.js';
 import { type CommentRouteKey, commentRouteKeys, notificationLinkRouteKeys } from './routes.js';
+import { createSubmitComment } from './submit-comment.js';
+import { createShowUnsubscribe, createUnsubscribe } from './unsubscribe.js';
+import { createUpdateProfile } from './update-profile.js';
 
 /**
  * The comment function: comments (list, count, recent, feeds, submit, like, moderation), sign-in
@@ -33,95 +49,40 @@ export function createCommentHandler(
     dependencies;
   const { tokenSecret, now, newId, spamCheck, readSubmitMarks, markRefusedPost } = dependencies;
   const viewer = createViewerResolver({ tokenSecret, now, admins });
-  // The reads a page load makes are built at cold start; every other route on its first request, from a chunk
-  // of its own (lazy-route.ts), so that a first list, count or recent read does not load the writes and pages.
   const list = createListComments({ viewer, comments, presentation });
   const count = createCountComments({ counters });
   const recent = createRecentComments({ comments, presentation });
-  const feed = lazyRoute(async () => {
-    const { createCommentFeed } = await import('./comment-feed.js');
-    return createCommentFeed({ comments, site: { url: config.SITE_URL, name: config.SITE_NAME } });
+  const feed = createCommentFeed({ comments, site: { url: config.SITE_URL, name: config.SITE_NAME } });
+  const moderationList = createListForModeration({ viewer, moderation, presentation });
+  const submit = createSubmitComment({
+    viewer,
+    comments,
+    config,
+    readSubmitMarks,
+    markRefusedPost,
+    renderMarkdown,
+    initialStatus: (comment) => initialStatus({ config, spamCheck }, comment),
+    now,
+    newId,
+    presentation,
   });
-  const moderationList = lazyRoute(async () => {
-    const { createListForModeration } = await import('./list-for-moderation.js');
-    return createListForModeration({ viewer, moderation, presentation });
+  const like = createLikeComment({ comments, ipHashSalt: config.IP_HASH_SALT });
+  const moderate = createModerateComment({ viewer, comments, moderation, renderMarkdown, presentation });
+  const remove = createDeleteComment({ viewer, comments, moderation });
+  const signIn = createSignIn({ admins, config, tokenSecret, now, avatarFor: presentation.avatarFor });
+  const currentUser = createCurrentUser({ viewer, admins, avatarFor: presentation.avatarFor });
+  const updateProfile = createUpdateProfile({ ...dependencies, viewer, avatarFor: presentation.avatarFor });
+  const notificationLog = createNotificationLog({ viewer, outbox, now });
+  const notificationAction = createNotificationAction({ viewer, outbox, now, newId });
+  const readLink = createLinkReader({
+    linkSecret: dependencies.linkSecret,
+    now,
+    // Unsubscribe links mailed before the link key keep working until they expire (docs/notifications.md).
+    unkeyedEra: { tokenSecret, salt: config.IP_HASH_SALT },
   });
-  const submit = lazyRoute(async () => {
-    const [{ createSubmitComment }, { initialStatus }] = await Promise.all([
-      import('./submit-comment.js'),
-      import('./initial-status.js'),
-    ]);
-    return createSubmitComment({
-      viewer,
-      comments,
-      config,
-      readSubmitMarks,
-      markRefusedPost,
-      renderMarkdown,
-      initialStatus: (comment) => initialStatus({ config, spamCheck }, comment),
-      now,
-      newId,
-      presentation,
-    });
-  });
-  const like = lazyRoute(async () => {
-    const { createLikeComment } = await import('./like-comment.js');
-    return createLikeComment({ comments, ipHashSalt: config.IP_HASH_SALT });
-  });
-  const moderate = lazyRoute(async () => {
-    const { createModerateComment } = await import('./moderate-comment.js');
-    return createModerateComment({ viewer, comments, moderation, renderMarkdown, presentation });
-  });
-  const remove = lazyRoute(async () => {
-    const { createDeleteComment } = await import('./delete-comment.js');
-    return createDeleteComment({ viewer, comments, moderation });
-  });
-  const signIn = lazyRoute(async () => {
-    const { createSignIn } = await import('./sign-in.js');
-    return createSignIn({ admins, config, tokenSecret, now, avatarFor: presentation.avatarFor });
-  });
-  const currentUser = lazyRoute(async () => {
-    const { createCurrentUser } = await import('./current-user.js');
-    return createCurrentUser({ viewer, admins, avatarFor: presentation.avatarFor });
-  });
-  const updateProfile = lazyRoute(async () => {
-    const { createUpdateProfile } = await import('./update-profile.js');
-    return createUpdateProfile({ ...dependencies, viewer, avatarFor: presentation.avatarFor });
-  });
-  const notificationLog = lazyRoute(async () => {
-    const { createNotificationLog } = await import('./notification-log.js');
-    return createNotificationLog({ viewer, outbox, now });
-  });
-  const notificationAction = lazyRoute(async () => {
-    const { createNotificationAction } = await import('./notification-action.js');
-    return createNotificationAction({ viewer, outbox, now, newId });
-  });
-  // The links in mails: one reader of their tokens serves the four routes.
   const site = { name: config.SITE_NAME, url: config.SITE_URL };
-  const linkRoutes = once(async () => {
-    const [{ createLinkReader }, unsubscribe, moderateFromMail] = await Promise.all([
-      import('./read-link.js'),
-      import('./unsubscribe.js'),
-      import('./moderate-from-mail.js'),
-    ]);
-    const readLink = createLinkReader({
-      linkSecret: dependencies.linkSecret,
-      now,
-      // Unsubscribe links mailed before the link key keep working until they expire (docs/notifications.md).
-      unkeyedEra: { tokenSecret, salt: config.IP_HASH_SALT },
-    });
-    const unsubscribeLink = { readLink, outbox, now, site };
-    const moderationLink = { readLink, comments, moderation, siteUrl: config.SITE_URL };
-    return {
-      showUnsubscribe: unsubscribe.createShowUnsubscribe(unsubscribeLink),
-      unsubscribe: unsubscribe.createUnsubscribe(unsubscribeLink),
-      showModerationLink: moderateFromMail.createShowModerationLink(moderationLink),
-      moderateFromMail: moderateFromMail.createModerateFromMail(moderationLink),
-    };
-  });
-  const linkRoute = (name: keyof Awaited<ReturnType<typeof linkRoutes>>): Router =>
-    lazyRoute(async () => (await linkRoutes())[name]);
-  const pageSettings = { allowedOrigins: config.ALLOWED_ORIGINS, siteUrl: config.SITE_URL };
+  const unsubscribeLink = { readLink, outbox, now, site };
+  const moderationLink = { readLink, comments, moderation, siteUrl: config.SITE_URL };
 
   /** `GET /api/comment` is four reads, told apart by `?type=` (Waline's contract: one path for all). */
   const readComments: Router = async (request) => {
@@ -153,22 +114,15 @@ export function createCommentHandler(
     'PUT /api/user': updateProfile,
     'GET /api/notification': notificationLog,
     'POST /api/notification': notificationAction,
-    'GET /api/notification/unsubscribe': linkRoute('showUnsubscribe'),
-    'POST /api/notification/unsubscribe': linkRoute('unsubscribe'),
-    'GET /api/notification/moderate': linkRoute('showModerationLink'),
-    'POST /api/notification/moderate': linkRoute('moderateFromMail'),
-    'GET /ui': lazyRoute(async () => {
-      const { moderationPage } = await import('./pages/moderation-page.js');
-      return async () => moderationPage();
-    }),
-    'GET /ui/login': lazyRoute(async () => {
-      const { loginPage } = await import('./pages/login-page.js');
-      return async () => loginPage(pageSettings);
-    }),
-    'GET /ui/profile': lazyRoute(async () => {
-      const { profilePage } = await import('./pages/profile-page.js');
-      return async () => profilePage(pageSettings);
-    }),
+    'GET /api/notification/unsubscribe': createShowUnsubscribe(unsubscribeLink),
+    'POST /api/notification/unsubscribe': createUnsubscribe(unsubscribeLink),
+    'GET /api/notification/moderate': createShowModerationLink(moderationLink),
+    'POST /api/notification/moderate': createModerateFromMail(moderationLink),
+    'GET /ui': async () => moderationPage(),
+    'GET /ui/login': async () =>
+      loginPage({ allowedOrigins: config.ALLOWED_ORIGINS, siteUrl: config.SITE_URL }),
+    'GET /ui/profile': async () =>
+      profilePage({ allowedOrigins: config.ALLOWED_ORIGINS, siteUrl: config.SITE_URL }),
   };
   const dispatch: Router = dispatchRouteKey(table, async (request) => {
     // API Gateway's $default: every path no route matches. A route's path with a trailing slash is that

@@ -152,28 +152,6 @@ describe('the Lambda bundles', () => {
     },
   );
 
-  it("loads with the comment entry only the routes of a page load's reads, the others on their first request", () => {
-    const loaded = staticClosure(bundles.comment, bundles.comment.entry);
-    const inputs = new Set(
-      [...loaded].flatMap((path) => Object.keys(bundles.comment.outputs[path]?.inputs ?? {})),
-    );
-    const routeModules = Object.values(bundles.comment.outputs)
-      .flatMap((output) => Object.keys(output.inputs))
-      .filter((input) =>
-        /^functions\/comment\/(?!handler|comment-handler|dependencies|routes)[^/]+\.ts$|pages\//.test(input),
-      );
-
-    expect([...new Set(routeModules.filter((input) => inputs.has(input)))].sort()).toEqual([
-      'functions/comment/count-comments.ts',
-      'functions/comment/list-comments.ts',
-      'functions/comment/recent-comments.ts',
-    ]);
-    // Every other route module is still in the bundle, in a chunk of its own.
-    for (const lazy of ['submit-comment.ts', 'sign-in.ts', 'pages/moderation-page.ts', 'unsubscribe.ts']) {
-      expect(routeModules, lazy).toContain(`functions/comment/${lazy}`);
-    }
-  });
-
   it('keeps the notify entry and each of its chunks under its own 1 MB ceiling', () => {
     const sizes = Object.entries(bundles.notify.outputs).filter(([path]) => path.endsWith('.mjs'));
 
