@@ -2,6 +2,7 @@ import { App } from 'aws-cdk-lib';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { MarginaliaStack } from '../lib/marginalia-stack.js';
 import { notificationVariables } from '../lib/notification-settings.js';
+import { originsFromSecureDomains } from '../functions/shared/http/secure-domains.js';
 
 const app = new App();
 
@@ -48,9 +49,19 @@ const retention = (key: string): RetentionDays | undefined => {
   return days as RetentionDays;
 };
 
+/** `allowedOrigins`, or Waline's name for it, `SECURE_DOMAINS` (hosts like `blog.example`): one setting, given once. */
+const allowedOrigins = (): string[] | undefined => {
+  const origins = list('allowedOrigins');
+  const secureDomains = list('SECURE_DOMAINS');
+  if (origins !== undefined && secureDomains !== undefined) {
+    throw new Error('allowedOrigins and SECURE_DOMAINS are the same setting: give one of them');
+  }
+  return origins ?? (secureDomains === undefined ? undefined : originsFromSecureDomains(secureDomains));
+};
+
 new MarginaliaStack(app, 'Marginalia', {
   description: 'Marginalia: Waline-compatible comments and reading counts (API Gateway, Lambda, DynamoDB).',
-  allowedOrigins: list('allowedOrigins'),
+  allowedOrigins: allowedOrigins(),
   ipqps: number('ipqps'),
   listCacheMs: number('listCacheMs'),
   avatarProxy: text('avatarProxy'),

@@ -32,6 +32,7 @@ import { type NotificationVariables, planNotifications, secretVariables } from '
 import { allowParameterRead, parametersExtension } from './parameter-access.js';
 import { routeThrottles } from './route-throttles.js';
 import { routes } from './routes.js';
+import { siteOrigins } from './site-origins.js';
 import {
   byIdIndexAttributes,
   cardAttributes,
@@ -39,9 +40,12 @@ import {
   tableDefinition,
 } from '../functions/shared/table/table-definition.js';
 
-/** Deployment settings, read from CDK context by bin/app.ts; every one has a default. */
+/**
+ * Deployment settings, read from CDK context by bin/app.ts. Every one has a default but the site: `siteUrl`
+ * or `allowedOrigins` must be given (lib/site-origins.ts).
+ */
 export interface MarginaliaStackProps extends StackProps {
-  /** Origins allowed by CORS and by the functions; default `['*']`. */
+  /** Origins allowed by CORS and by the functions (not `*`); default the origin of `siteUrl`. */
   readonly allowedOrigins?: readonly string[];
   /** Seconds between two comments from one IP; default 60, 0 turns the limit off. */
   readonly ipqps?: number;
@@ -168,14 +172,14 @@ export class MarginaliaStack extends Stack {
   constructor(scope: Construct, id: string, props: MarginaliaStackProps = {}) {
     super(scope, id, props);
 
-    const allowedOrigins = [...(props.allowedOrigins ?? ['*'])];
+    const allowedOrigins = siteOrigins(props);
     const jwtSecretParameterName = props.jwtSecretParameterName ?? '/marginalia/jwt-secret';
     const linkSecretParameterName = props.linkSecretParameterName ?? '/marginalia/link-secret';
     const ipqps = props.ipqps ?? 60;
     const listCacheMs = props.listCacheMs ?? 1000;
     const rateLimit = props.throttleRateLimit ?? 50;
     const burstLimit = props.throttleBurstLimit ?? 100;
-    validate(allowedOrigins, ipqps, rateLimit, burstLimit);
+    validate(ipqps, rateLimit, burstLimit);
     // The functions refuse such a template at every cold start: refuse it here, before it deploys.
     if (props.gravatarStr !== undefined && templatePublishesMail(props.gravatarStr)) {
       throw new Error(
@@ -195,14 +199,6 @@ export class MarginaliaStack extends Stack {
     });
     // Throws when a route has no share, or the ceiling is too small to give each route one unit.
     const throttles = routeThrottles({ rateLimit, burstLimit });
-    if (allowedOrigins.includes('*') && props.siteUrl === undefined) {
-      Annotations.of(this).addWarningV2(
-        'marginalia:sign-in-origins',
-        'allowedOrigins is * and siteUrl is unset: the sign-in page (/ui/login) hands a token only to ' +
-          "configured origins, so the comment widget's sign-in works only from this API's own /ui pages. " +
-          'Set your blog: -c siteUrl=https://blog.example, or -c allowedOrigins=https://blog.example.',
-      );
-    }
     if (!Number.isInteger(listCacheMs) || listCacheMs < 0 || listCacheMs > 60_000) {
       throw new Error(`listCacheMs: ${listCacheMs} is not a whole number of milliseconds from 0 to 60000`);
     }
@@ -568,14 +564,7 @@ const accessLogFields = {
   error: '$context.error.message',
 };
 
-function validate(allowedOrigins: readonly string[], ipqps: number, rateLimit: number, burstLimit: number) {
-  if (allowedOrigins.length === 0) {
-    throw new Error('allowedOrigins: give at least one origin, or * for any');
-  }
-  const badOrigin = allowedOrigins.find((origin) => origin !== '*' && !/^https?:\/\/[^/\s]+$/.test(origin));
-  if (badOrigin !== undefined) {
-    throw new Error(`allowedOrigins: "${badOrigin}" is not * or an origin like https://example.com`);
-  }
+function validate(ipqps: number, rateLimit: number, burstLimit: number) {
   if (!Number.isInteger(ipqps) || ipqps < 0 || ipqps > 86_400) {
     throw new Error(`ipqps: ${ipqps} is not a whole number of seconds from 0 to 86400`);
   }

@@ -97,6 +97,11 @@ async function main(): Promise<void> {
   const address = localServer.address();
   const actualPort = typeof address === 'object' && address ? address.port : port;
   process.env.GRAVATAR_STR ||= `http://${host}:${actualPort}/avatar/{{mail|md5}}.svg`;
+  // Writes from this server's own pages (the demo, /ui) only, unless the site is named: any other page would
+  // otherwise make its visitors' browsers post through it (docs/local-development.md).
+  if (!process.env.ALLOWED_ORIGINS?.trim() && !process.env.SECURE_DOMAINS?.trim()) {
+    process.env.ALLOWED_ORIGINS = `http://${host}:${actualPort}`;
+  }
   // The links in mails (unsubscribe, approve from the mail) lead to this server.
   process.env.SERVER_URL ||= `http://${host}:${actualPort}`;
   if (needsLocalInbox(process.env)) {

@@ -1,6 +1,8 @@
 import { templatePublishesMail } from './domain/avatar.js';
+import { originsFromSecureDomains } from './http/secure-domains.js';
 import type { MarkdownFeatures } from './domain/render-markdown.js';
 import {
+  commaSeparated,
   flag,
   list,
   onUnlessOff,
@@ -26,6 +28,10 @@ export interface Config {
   readonly DYNAMODB_REQUEST_TIMEOUT_MS: number;
   readonly IPQPS: number;
   readonly IP_HASH_SALT: string;
+  /**
+   * The origins whose pages may write (`*`: any, the default of a bare function; a deployed stack and
+   * `npm start` always name them). Waline's `SECURE_DOMAINS` (bare hosts, as https) is read when it is unset.
+   */
   readonly ALLOWED_ORIGINS: string[];
   readonly AVATAR_PROXY?: string;
   /**
@@ -150,13 +156,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const problems: string[] = [];
   const read = <T>(name: string, reader: Reader<T>): T | undefined => {
     try {
-      return reader(env[name]);
+      return reader(source[name]);
     } catch (error) {
       if (!(error instanceof RuleError)) throw error;
       problems.push(`${name}: ${error.message}`);
       return undefined;
     }
   };
+  const secureDomains = commaSeparated(env.SECURE_DOMAINS);
+  if (secureDomains.length > 0 && env.ALLOWED_ORIGINS?.trim()) {
+    problems.push("SECURE_DOMAINS: is ALLOWED_ORIGINS under Waline's name; give one of them");
+  }
+  const source: NodeJS.ProcessEnv =
+    secureDomains.length > 0 && !env.ALLOWED_ORIGINS?.trim()
+      ? { ...env, ALLOWED_ORIGINS: originsFromSecureDomains(secureDomains).join(',') }
+      : env;
   const settings: Record<string, unknown> = {};
   for (const [name, reader] of Object.entries(readers) as [string, Reader<unknown>][]) {
     const value = read(name, reader);

@@ -1,5 +1,5 @@
 /**
- * The stack's CloudFormation template as `cdk synth` gives it with no context (every default), synthesized
+ * The stack's CloudFormation template as `cdk synth` gives it with only the site set (every default), synthesized
  * in this process: the cost section reads its functions' memory and architecture, its access-log format and
  * what it bills by the month from it (stack-fixed-costs.ts). Bundles the three functions (esbuild).
  */
@@ -9,10 +9,10 @@ import { MarginaliaStack, type MarginaliaStackProps } from '../../lib/marginalia
 import type { NotificationVariables } from '../../lib/notification-settings.js';
 import type { CfnTemplate } from './stack-fixed-costs.js';
 
-/** The template of a MarginaliaStack with `props` (default: the deployed defaults). */
+/** The template of a MarginaliaStack with `props` (default: the deployed defaults) for a site (it costs nothing). */
 export function synthesizeStackTemplate(props: MarginaliaStackProps = {}): CfnTemplate {
   const app = new App();
-  const stack = new MarginaliaStack(app, 'MarginaliaBench', props);
+  const stack = new MarginaliaStack(app, 'MarginaliaBench', { siteUrl: 'https://blog.example', ...props });
   return Template.fromStack(stack).toJSON() as CfnTemplate;
 }
 

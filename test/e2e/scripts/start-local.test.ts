@@ -141,6 +141,19 @@ describe('npm start on a data folder', () => {
       expect([engineRebound.status, engineForeign.status, engineLoopback.status]).toEqual([403, 403, 200]);
       expect(JSON.parse(engineLoopback.body).TableNames).toContain('marginalia');
 
+      // Writes from another site's page are refused; the demo's own origin may post (ALLOWED_ORIGINS unset).
+      const post = (origin: string) =>
+        rawRequest(`http://127.0.0.1:${apiPort}/api/comment`, {
+          method: 'POST',
+          headers: { Origin: origin, 'Content-Type': 'application/json' },
+          body: JSON.stringify({ url: '/local-origins', comment: 'from the demo', nick: 'Demo' }),
+        });
+      const fromElsewhere = await post('https://evil.example');
+      const fromDemo = await post(`http://127.0.0.1:${apiPort}`);
+      expect(fromElsewhere.status).toBe(403);
+      expect(JSON.parse(fromElsewhere.body).errmsg).toContain('https://evil.example');
+      expect(fromDemo.status).toBe(200);
+
       // The API itself answers a rebound name with 421 (scripts/local-server.ts).
       const api = await rawRequest(`http://127.0.0.1:${apiPort}/api/comment?type=count&url=/`, {
         headers: { Host: `evil.example:${apiPort}` },

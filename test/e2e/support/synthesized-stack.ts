@@ -55,7 +55,8 @@ export async function synthesizeStack(outDir: string, stackName: string): Promis
   await new Promise<void>((resolveSynth, reject) => {
     execFile(
       join(projectRoot, 'node_modules', '.bin', 'cdk'),
-      ['synth', stackName, '--output', outDir, '--quiet', '--no-notices'],
+      // A deploy names the site (lib/site-origins.ts); which one changes nothing the bundles hold.
+      ['synth', stackName, '-c', 'siteUrl=https://blog.example', '--output', outDir, '--quiet', '--no-notices'],
       {
         cwd: projectRoot,
         env: { ...process.env, CDK_DISABLE_CLI_TELEMETRY: 'true' },

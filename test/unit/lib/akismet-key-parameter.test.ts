@@ -4,6 +4,7 @@ import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import { describe, expect, it } from 'vitest';
 import type { MarginaliaFunction } from '../../../lib/marginalia-function.js';
 import { MarginaliaStack, type MarginaliaStackProps } from '../../../lib/marginalia-stack.js';
+import { testSite } from './fixtures/site.js';
 
 type Statement = { Action: string | string[]; Resource: unknown };
 
@@ -13,7 +14,7 @@ function synth(props: MarginaliaStackProps = {}, context: Record<string, unknown
     builtinCloudFormationValidation: false,
     context: { 'aws:cdk:bundling-stacks': [], ...context },
   });
-  const stack = new MarginaliaStack(app, 'Akismet', props);
+  const stack = new MarginaliaStack(app, 'Akismet', { ...testSite, ...props });
   return { stack, template: Template.fromStack(stack) };
 }
 

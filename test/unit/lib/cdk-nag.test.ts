@@ -4,6 +4,7 @@ import { AwsSolutionsChecks } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
 import { describe, expect, it } from 'vitest';
 import { MarginaliaStack, type MarginaliaStackProps } from '../../../lib/marginalia-stack.js';
+import { testSite } from './fixtures/site.js';
 
 /**
  * An app without bundling or the built-in CloudFormation validation (marginalia-stack.test.ts runs both):
@@ -50,7 +51,7 @@ const everyOption: MarginaliaStackProps = {
 
 describe('cdk-nag AwsSolutions', () => {
   it.each([
-    ['the defaults', {}],
+    ['the defaults (and the site, which has none)', testSite],
     ['every option set', everyOption],
   ])(
     'finds no unacknowledged error or warning in the stack with %s',
@@ -80,7 +81,7 @@ describe('cdk-nag AwsSolutions', () => {
 
   it('lets the app synthesize with the pack as a validation plugin', () => {
     const root = app();
-    new MarginaliaStack(root, 'Marginalia');
+    new MarginaliaStack(root, 'Marginalia', testSite);
     Validations.of(root).addPlugins(new AwsSolutionsChecks(root));
 
     expect(() => root.synth()).not.toThrow();

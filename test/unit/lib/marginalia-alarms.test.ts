@@ -3,6 +3,7 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { MarginaliaStack, type MarginaliaStackProps } from '../../../lib/marginalia-stack.js';
 import { tableDefinition } from '../../../functions/shared/table/table-definition.js';
+import { testSite } from './fixtures/site.js';
 
 type Alarm = { Properties: Record<string, unknown> };
 type MathMetric = {
@@ -17,7 +18,7 @@ function synth(props: MarginaliaStackProps = {}): { stack: MarginaliaStack; temp
     builtinCloudFormationValidation: false,
     context: { 'aws:cdk:bundling-stacks': [] },
   });
-  const stack = new MarginaliaStack(app, 'Alarmed', props);
+  const stack = new MarginaliaStack(app, 'Alarmed', { ...testSite, ...props });
   return { stack, template: Template.fromStack(stack) };
 }
 

@@ -6,6 +6,7 @@ import type { MarginaliaFunction } from '../../../lib/marginalia-function.js';
 import { MarginaliaStack, type MarginaliaStackProps } from '../../../lib/marginalia-stack.js';
 import { linkRouteThrottles, routeKeys, sharedRouteKeys } from '../../../lib/route-throttles.js';
 import { tableDefinition } from '../../../functions/shared/table/table-definition.js';
+import { testSite } from './fixtures/site.js';
 
 type Resource = { Type: string; Properties: Record<string, unknown>; DependsOn?: string[] };
 type RouteSetting = { ThrottlingRateLimit: number; ThrottlingBurstLimit: number };
@@ -18,7 +19,7 @@ function synth(props: MarginaliaStackProps = {}): { stack: MarginaliaStack; temp
     builtinCloudFormationValidation: false,
     context: { 'aws:cdk:bundling-stacks': [] },
   });
-  const stack = new MarginaliaStack(app, 'Ceilings', props);
+  const stack = new MarginaliaStack(app, 'Ceilings', { ...testSite, ...props });
   return { stack, template: Template.fromStack(stack) };
 }
 
@@ -210,22 +211,6 @@ describe('MarginaliaStack ceilings', () => {
     const accessLogs =
       custom.findResources('AWS::Logs::LogGroup')[logicalId(customStack, customStack.accessLogs)];
     expect(accessLogs?.Properties.RetentionInDays).toBe(7);
-  });
-
-  it('warns at synth that sign-in works only from /ui when origins are * and siteUrl is unset', () => {
-    Annotations.fromStack(stack).hasWarning(
-      '/Ceilings',
-      Match.stringLikeRegexp('only from this API.s own /ui pages.*-c siteUrl=https://blog.example'),
-    );
-  });
-
-  it.each([
-    ['siteUrl is set', { siteUrl: 'https://blog.example' }],
-    ['origins are configured', { allowedOrigins: ['https://blog.example'] }],
-  ])('does not warn about sign-in when %s', (_case, props: MarginaliaStackProps) => {
-    const { stack: quiet } = synth(props);
-
-    expect(Annotations.fromStack(quiet).findWarning('*', Match.stringLikeRegexp('siteUrl'))).toEqual([]);
   });
 
   it.each([

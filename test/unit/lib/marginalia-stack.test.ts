@@ -14,6 +14,7 @@ import {
   legacyRecentIndex,
   tableDefinition,
 } from '../../../functions/shared/table/table-definition.js';
+import { testSite } from './fixtures/site.js';
 
 type Resource = { Type: string; Properties: Record<string, unknown>; DeletionPolicy?: string };
 
@@ -146,7 +147,7 @@ function environmentOf(owner: Template, fnId: string): Record<string, unknown> {
 beforeAll(() => {
   // The default stack is bundled with esbuild for real, once for the whole file.
   const app = new App();
-  stack = new MarginaliaStack(app, 'Marginalia');
+  stack = new MarginaliaStack(app, 'Marginalia', testSite);
   template = Template.fromStack(stack);
   resources = template.toJSON().Resources;
   assemblyDir = app.synth().directory;
@@ -167,7 +168,9 @@ beforeAll(() => {
     });
     upgradeSteps.set(
       step,
-      Template.fromStack(new MarginaliaStack(stepApp, `Upgrade${step}`, { upgradeIndexes: step })),
+      Template.fromStack(
+        new MarginaliaStack(stepApp, `Upgrade${step}`, { ...testSite, upgradeIndexes: step }),
+      ),
     );
   }
 }, 60_000);
@@ -353,10 +356,10 @@ describe('MarginaliaStack', () => {
     expect(routeTarget('$default')).toBe(functionId(stack, stack.commentFunction));
   });
 
-  it('answers CORS preflight for any origin when no origins are configured', () => {
+  it('answers CORS preflight for the site only', () => {
     template.hasResourceProperties('AWS::ApiGatewayV2::Api', {
       CorsConfiguration: {
-        AllowOrigins: ['*'],
+        AllowOrigins: ['https://blog.example'],
         AllowMethods: Match.arrayEquals(['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS']),
         AllowHeaders: ['content-type', 'authorization'],
         MaxAge: 86_400,
@@ -412,7 +415,7 @@ describe('MarginaliaStack', () => {
       expect(env).toMatchObject({
         TABLE_NAME: { Ref: tableId },
         IPQPS: '60',
-        ALLOWED_ORIGINS: '*',
+        ALLOWED_ORIGINS: 'https://blog.example',
         DISABLE_USERAGENT: 'false',
         // QQ avatars spell the QQ number out: off unless asked for.
         AVATAR_QQ: 'false',
@@ -606,6 +609,6 @@ describe('MarginaliaStack', () => {
   ])('throws when %s', (_case, bad: MarginaliaStackProps, message) => {
     const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
 
-    expect(() => new MarginaliaStack(app, 'Bad', bad)).toThrow(message);
+    expect(() => new MarginaliaStack(app, 'Bad', { ...testSite, ...bad })).toThrow(message);
   });
 });

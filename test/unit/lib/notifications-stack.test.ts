@@ -8,6 +8,7 @@ import { MarginaliaStack, type MarginaliaStackProps } from '../../../lib/margina
 import type { NotificationVariables } from '../../../lib/notification-settings.js';
 import { outboxFilterPattern, streamSettings } from '../../../functions/notify/stream-settings.js';
 import { tableDefinition } from '../../../functions/shared/table/table-definition.js';
+import { testSite } from './fixtures/site.js';
 
 type Resource = { Type: string; Properties: Record<string, unknown>; DependsOn?: string[] };
 type Statement = { Effect: string; Action: string | string[]; Resource: unknown };
@@ -18,7 +19,7 @@ function synth(props: MarginaliaStackProps = {}, context: Record<string, unknown
     builtinCloudFormationValidation: false,
     context: { 'aws:cdk:bundling-stacks': [], ...context },
   });
-  const stack = new MarginaliaStack(app, 'Notified', props);
+  const stack = new MarginaliaStack(app, 'Notified', { ...testSite, ...props });
   const template = Template.fromStack(stack);
   return { app, stack, template, resources: template.toJSON().Resources as Record<string, Resource> };
 }

@@ -114,6 +114,18 @@ describe('loadConfig', () => {
     expect(problemOf({ JWT_TOKEN: 'k'.repeat(31) })).toBe('JWT_TOKEN: must be at least 32 characters');
   });
 
+  it("reads Waline's SECURE_DOMAINS as ALLOWED_ORIGINS when that is unset, bare hosts as https", () => {
+    expect(
+      loadConfig({ ...base, SECURE_DOMAINS: 'blog.example, http://localhost:4000' }).ALLOWED_ORIGINS,
+    ).toEqual(['https://blog.example', 'http://localhost:4000']);
+    expect(
+      loadConfig({ ...base, ALLOWED_ORIGINS: ' ', SECURE_DOMAINS: 'blog.example' }).ALLOWED_ORIGINS,
+    ).toEqual(['https://blog.example']);
+    expect(() =>
+      loadConfig({ ...base, ALLOWED_ORIGINS: 'https://a.example', SECURE_DOMAINS: 'b.example' }),
+    ).toThrow("SECURE_DOMAINS: is ALLOWED_ORIGINS under Waline's name; give one of them");
+  });
+
   it('reads a blank variable as unset, as a .env file that lists it without a value means', () => {
     const config = loadConfig({
       ...base,
