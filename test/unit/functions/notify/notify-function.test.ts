@@ -7,6 +7,7 @@ import { createAddressHasher } from '../../../../functions/shared/notify/address
 import { keys } from '../../../../functions/shared/table/keys.js';
 import { type OutboxEvent, outboxEventItem } from '../../../../functions/shared/table/outbox-event.js';
 import { testConfig } from '../../../support/test-config.js';
+import { createFakeOwnerMailHours, createFakeSiteMailCaps } from './fake-mail-caps.js';
 import { createFakeNotifyStore, notifiedComment } from './fake-notify-store.js';
 import { scheduledEvent, snsEvent, streamEvent, streamRecord } from './lambda-events.js';
 
@@ -33,6 +34,8 @@ function setUp() {
     notify: loadNotifyConfig({ AUTHOR_EMAIL: 'owner@example.com' }),
     deliveries: fake.store,
     guards: fake.guards,
+    siteMailCaps: createFakeSiteMailCaps({ perHour: 50, perDay: 200, domainPerHour: 20 }).caps,
+    ownerMailHours: createFakeOwnerMailHours(10).store,
     readComments: fake.readComments,
     outbox,
     channels: {
