@@ -11,7 +11,8 @@ import { mailStyles, siteLink } from './mail-styles.js';
 
 const { box, heading, small } = mailStyles;
 
-const uiLink = '{% if digest.uiUrl %}<a href="{{ digest.uiUrl }}">{{ digest.uiUrl }}</a>{% else %}/ui{% endif %}';
+const uiLink =
+  '{% if digest.uiUrl %}<a href="{{ digest.uiUrl }}">{{ digest.uiUrl }}</a>{% else %}/ui{% endif %}';
 
 /** The digest's templates by language. */
 export const ownerDigestTemplates: Readonly<Record<Lang, MailTemplate>> = {

@@ -23,7 +23,11 @@ export function cappedCountUpdate(tableName: string, window: CappedWindow) {
       UpdateExpression: 'SET #entity = :entity, #expiresAt = :expiresAt ADD #count :one',
       // Below the cap only; in a transaction, every window of the mail is counted together or none is.
       ConditionExpression: 'attribute_not_exists(#count) OR #count < :cap',
-      ExpressionAttributeNames: { '#entity': 'entity', '#expiresAt': attributes.expiresAt, '#count': 'count' },
+      ExpressionAttributeNames: {
+        '#entity': 'entity',
+        '#expiresAt': attributes.expiresAt,
+        '#count': 'count',
+      },
       ExpressionAttributeValues: {
         ':entity': window.entity,
         ':expiresAt': window.expiresAt,

@@ -189,7 +189,10 @@ export const keys = {
   /** The reader mails of the whole site in one window (`H#2026-11-25T17` or `D#2026-11-25`). */
   siteMailCap: (window: string): Key => ({ pk: 'SITEMAIL', sk: window }),
   /** The reader mails to one recipient domain (as a keyed hash) in one window (`H#2026-11-25T17`). */
-  domainMailCap: (domainHash: string, window: string): Key => ({ pk: `MAILDOMAIN#${domainHash}`, sk: window }),
+  domainMailCap: (domainHash: string, window: string): Key => ({
+    pk: `MAILDOMAIN#${domainHash}`,
+    sk: window,
+  }),
   /** The partition of the owner's mail hours: the sweep reads the last two days of it in one Query. */
   ownerMailPartition: 'OWNERMAIL',
   /** The owner's mails of one hour (`H#2026-11-25T17`). */

@@ -56,7 +56,13 @@ export function siteMailWindows(
   // Kept a little past its window, then left to expire: an old count is never reset, only forgotten.
   const hourExpiry = Math.ceil((at + 2 * hourMs) / 1000);
   return [
-    { name: 'site-hour', key: keys.siteMailCap(hour), cap: settings.perHour, expiresAt: hourExpiry, entity: entities.siteMailCap },
+    {
+      name: 'site-hour',
+      key: keys.siteMailCap(hour),
+      cap: settings.perHour,
+      expiresAt: hourExpiry,
+      entity: entities.siteMailCap,
+    },
     {
       name: 'site-day',
       key: keys.siteMailCap(`D#${time.slice(0, 10)}`),

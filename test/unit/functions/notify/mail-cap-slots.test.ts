@@ -56,7 +56,13 @@ function submitted(fake: ReturnType<typeof createFakeNotifyStore>, parentMail?: 
     id,
     cause: 'comment.submitted',
     at: 1,
-    subject: { url: '/post', id, ...(rootId ? { rid: rootId, pid: rootId } : {}), status: 'approved', byAdmin: false },
+    subject: {
+      url: '/post',
+      id,
+      ...(rootId ? { rid: rootId, pid: rootId } : {}),
+      status: 'approved',
+      byAdmin: false,
+    },
   };
   fake.addEvent(event);
   return event;
@@ -143,7 +149,9 @@ describe('the site-wide mail caps in processing', () => {
     for (const event of events) await process(event.id);
 
     expect(site.counts.get('SITEMAIL|H#2026-11-25T17')).toBe(5);
-    expect(fake.delivery(events[6]!.id, 'parent')).toMatchObject({ lastError: 'capped (5 an hour, 20 a day)' });
+    expect(fake.delivery(events[6]!.id, 'parent')).toMatchObject({
+      lastError: 'capped (5 an hour, 20 a day)',
+    });
   });
 });
 

@@ -60,15 +60,13 @@ describe('createSiteMailCaps', () => {
     const { mock, caps } = setUp();
     const reasons = [{ Code: 'None' }, { Code: 'None' }, { Code: 'None' }];
     reasons[index] = { Code: 'ConditionalCheckFailed' };
-    mock
-      .on(TransactWriteCommand)
-      .rejects(
-        new TransactionCanceledException({
-          message: 'cancelled',
-          $metadata: {},
-          CancellationReasons: reasons,
-        }),
-      );
+    mock.on(TransactWriteCommand).rejects(
+      new TransactionCanceledException({
+        message: 'cancelled',
+        $metadata: {},
+        CancellationReasons: reasons,
+      }),
+    );
 
     expect(await caps.take('domainhash', at)).toBe(name);
   });
