@@ -26,6 +26,9 @@ describe('renderOwnerDigest', () => {
       '<a href="https://comments.blog.example/prod/ui">https://comments.blog.example/prod/ui</a>',
     );
     expect(mail.html).toContain('Notes &amp; Queries');
+    // A whole document in the owner's language, with no footer under the digest.
+    expect(mail.html).toMatch(/^<!doctype html>\n<html lang="en">/);
+    expect(mail.html).toMatch(/<\/div>\n\n<\/body>\n<\/html>$/);
   });
 
   it('says one comment in the singular', () => {
@@ -40,6 +43,7 @@ describe('renderOwnerDigest', () => {
     expect(mail.subject).toBe('Notes & Queries 在 UTC 17:00–18:00 又有 37 条新评论');
     expect(mail.text).toContain('每小时逐条邮件通知的上限（10 封），其余 37 条不再逐条通知');
     expect(mail.html).toContain('href="https://comments.blog.example/prod/ui"');
+    expect(mail.html).toContain('<html lang="zh-CN">');
   });
 
   it('names /ui without a link when SERVER_URL is not set', () => {
