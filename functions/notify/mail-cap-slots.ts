@@ -36,14 +36,15 @@ export async function takeSiteMailSlot(
 export const inDigestReason = "in the hour's digest";
 
 /**
- * Counts one owner mail of template `template` at `at`: undefined to send it, or the reason it is skipped
- * (past the hour's cap, it is told in the hour's digest). The test mail from /ui is never capped.
+ * Counts one owner mail of template `template` at `at`: `counted` when it took a slot of the hour, or the
+ * reason it is skipped (past the hour's cap, it is told in the hour's digest). The test mail from /ui is
+ * never capped, and takes no slot.
  */
 export async function takeOwnerMailSlot(
   hours: OwnerMailHours,
   template: NoticeTemplate,
   at: number,
-): Promise<string | undefined> {
-  if (template === 'test') return undefined;
-  return (await hours.take(at)) === 'digest' ? inDigestReason : undefined;
+): Promise<{ readonly skip?: string; readonly counted: boolean }> {
+  if (template === 'test') return { counted: false };
+  return (await hours.take(at)) === 'digest' ? { skip: inDigestReason, counted: false } : { counted: true };
 }

@@ -106,7 +106,8 @@ const ruleComment = (comment: NotifiedComment): RuleComment => ({
  * Builds the processing of one event: read it (consistently); leave it when it is final; read its comment
  * and parent as they are now (a comment deleted meanwhile: the event is `skipped`); ask the rules; then per
  * recipient claim the delivery (one that failed before only when its retry is due, unless re-driven by
- * hand), check suppressions (site, and thread for a reader) and caps (reader mail), send through the
+ * hand), check suppressions (site, and thread for a reader) and caps (a reader's own, then the site-wide
+ * ones; the owner's per hour, past which the mail goes into the hour's digest), send through the
  * recipient's channel and record what came of it (a failure with its next try, or given up); finally record
  * the event `sent` (every delivery final), `failed` (with the errors, and its earliest retry or that it was
  * given up) or `skipped` (nobody to tell, and why).
@@ -134,8 +135,7 @@ export function createProcessEvent(dependencies: ProcessEventDependencies): Proc
       };
     // Site-wide caps, owner: past the hour's cap, the mail is told in the hour's digest (mail-cap-slots.ts).
     if (!reader && ownerMailHours && planned.recipient === 'owner' && !alreadyCounted) {
-      const skip = await takeOwnerMailSlot(ownerMailHours, planned.template, now());
-      return skip ? { skip, counted: false } : { counted: true };
+      return takeOwnerMailSlot(ownerMailHours, planned.template, now());
     }
     if (!reader || alreadyCounted) return { counted: false };
     const caps = { perHour: notify.NOTIFY_CAP_PER_HOUR, perDay: notify.NOTIFY_CAP_PER_DAY };

@@ -86,6 +86,20 @@ describe('the site-wide mail caps in processing', () => {
     expect(owner.hours.get('2026-11-25T17')).toMatchObject({ sent: 3, overflow: 2 });
   });
 
+  it('never caps the test mail from /ui, nor counts it', async () => {
+    const { fake, sent, owner, process } = setUp({ owner: 1 });
+    const first = submitted(fake);
+    await process(first.id);
+    const test: OutboxEvent = { id: nextId(), cause: 'test', at: 1 };
+    fake.addEvent(test);
+
+    await process(test.id);
+
+    expect(to(sent, 'owner').map((notice) => notice.template)).toEqual(['owner-new', 'test']);
+    expect(owner.hours.get('2026-11-25T17')).toMatchObject({ sent: 1, overflow: 0 });
+    expect(fake.delivery(test.id, 'owner')).toEqual({ state: 'sent', attempts: 1 });
+  });
+
   it('counts a failed owner mail once: its retry takes no second slot', async () => {
     const { fake, owner, process } = setUp({ owner: 1 });
     const event = submitted(fake);
