@@ -134,7 +134,7 @@ export function createProcessEvent(dependencies: ProcessEventDependencies): Proc
         counted: false,
       };
     // Site-wide caps, owner: past the hour's cap, the mail is told in the hour's digest (mail-cap-slots.ts).
-    if (!reader && ownerMailHours && planned.recipient === 'owner' && !alreadyCounted) {
+    if (planned.recipient === 'owner' && ownerMailHours && !alreadyCounted) {
       return takeOwnerMailSlot(ownerMailHours, planned.template, now());
     }
     if (!reader || alreadyCounted) return { counted: false };
