@@ -2,6 +2,8 @@ import type { Config } from '../shared/config.js';
 import { createFunctionClient } from '../shared/dynamodb-client/client.js';
 import { createDeliveryStore, type DeliveryStore } from '../shared/table/delivery-store.js';
 import { createMailGuards, type MailGuards } from '../shared/table/mail-guards.js';
+import { createOwnerMailHours, type OwnerMailHours } from '../shared/table/owner-mail-hours.js';
+import { createSiteMailCaps, type SiteMailCaps } from '../shared/table/site-mail-caps.js';
 import {
   createNotifiedCommentsReader,
   type ReadNotifiedComments,
@@ -14,7 +16,8 @@ import {
 } from '../shared/secrets/parameter-secret.js';
 import { createLinkSecret } from '../shared/secrets/link-secret.js';
 import { createAddressHasher, type HashAddress } from '../shared/notify/address-hash.js';
-import { createChannels } from './channels/channels.js';
+import { createChannels, createOwnerDigestMail } from './channels/channels.js';
+import type { SendOwnerDigest } from './channels/owner-digest-channel.js';
 import type { Channels } from './notice.js';
 import type { NotifyConfig } from './notify-config.js';
 
@@ -35,6 +38,12 @@ export interface NotifyDependencies {
   readonly deliveries: DeliveryStore;
   /** Suppressions and per-recipient caps. */
   readonly guards: MailGuards;
+  /** The site-wide caps on reader mail (NOTIFY_SITE_CAP_PER_HOUR, _PER_DAY, NOTIFY_DOMAIN_CAP_PER_HOUR). */
+  readonly siteMailCaps: SiteMailCaps;
+  /** The owner's mails per hour (AUTHOR_NOTIFY_CAP_PER_HOUR) and the digests of what went past the cap. */
+  readonly ownerMailHours: OwnerMailHours;
+  /** Sends an hour's digest to the owner by mail; absent without a mail channel or AUTHOR_EMAIL. */
+  readonly ownerDigestMail?: SendOwnerDigest;
   /** The comment of an event and its parent, as they are when the notice is sent. */
   readonly readComments: ReadNotifiedComments;
   /** Suppressions from SES feedback. */
@@ -105,11 +114,19 @@ export function createNotifyDependencies(
   const { secrets = plainNotifySecrets(config, notify), ...parts } = overrides;
   const client = createFunctionClient(config);
   const now = parts.now ?? Date.now;
+  const ownerDigestMail = createOwnerDigestMail({ config, notify, secrets, now });
   return {
     config,
     notify,
     deliveries: createDeliveryStore(client, config.TABLE_NAME),
     guards: createMailGuards(client, config.TABLE_NAME),
+    siteMailCaps: createSiteMailCaps(client, config.TABLE_NAME, {
+      perHour: notify.NOTIFY_SITE_CAP_PER_HOUR,
+      perDay: notify.NOTIFY_SITE_CAP_PER_DAY,
+      domainPerHour: notify.NOTIFY_DOMAIN_CAP_PER_HOUR,
+    }),
+    ownerMailHours: createOwnerMailHours(client, config.TABLE_NAME, notify.AUTHOR_NOTIFY_CAP_PER_HOUR),
+    ...(ownerDigestMail ? { ownerDigestMail } : {}),
     readComments: createNotifiedCommentsReader(client, config.TABLE_NAME),
     outbox: createOutboxRepository(client, config.TABLE_NAME),
     channels: parts.channels ?? createChannels({ config, notify, secrets, now }),

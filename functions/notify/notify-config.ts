@@ -86,6 +86,15 @@ const notifyEnvironmentSchema = z.object({
   /** Most notices one address receives per hour and per day: replies cannot flood an inbox. */
   NOTIFY_CAP_PER_HOUR: coercedInt({ min: 1, max: 1000, default: 5 }),
   NOTIFY_CAP_PER_DAY: coercedInt({ min: 1, max: 10_000, default: 20 }),
+  /**
+   * Most reader mails the whole site sends per hour and per day, and per hour to one recipient domain: a
+   * flood of replies cannot become a mass mailing whose bounces and complaints put the sender under review.
+   */
+  NOTIFY_SITE_CAP_PER_HOUR: coercedInt({ min: 1, max: 100_000, default: 50 }),
+  NOTIFY_SITE_CAP_PER_DAY: coercedInt({ min: 1, max: 1_000_000, default: 200 }),
+  NOTIFY_DOMAIN_CAP_PER_HOUR: coercedInt({ min: 1, max: 100_000, default: 20 }),
+  /** Most owner mails per hour; past it the rest of the hour's comments are told in one digest mail. */
+  AUTHOR_NOTIFY_CAP_PER_HOUR: coercedInt({ min: 1, max: 10_000, default: 10 }),
   /** How long the webhook and Telegram may take to answer, in ms; past it the delivery fails for now (retried). */
   CHANNEL_TIMEOUT_MS: coercedInt({ min: 100, max: 30_000, default: 5000 }),
   /** How long the approve / spam / delete links in the owner's mail stay valid, in hours. */

@@ -7,6 +7,7 @@ import type {
 } from 'aws-lambda';
 import { logError, setRequestId } from '../shared/log.js';
 import type { NotifyDependencies } from './dependencies.js';
+import { createOwnerDigests } from './owner-digest.js';
 import { createProcessEvent, keptError } from './process-event.js';
 import { createSesFeedback } from './ses-feedback.js';
 import { passesOutboxFilter } from './stream-settings.js';
@@ -47,12 +48,13 @@ const eventIdOf = (record: DynamoDBRecord) => record.dynamodb?.NewImage?.eventId
  * would hold back every record after it on the shard, other readers' mail among them. Only a record whose
  * processing broke (the table unreachable) is answered as a batch item failure, so Lambda retries it
  * (bisecting) and finally sends it to the on-failure queue, while its event stays for the sweep and `/ui`. A scheduled event runs the sweep (which sets events back to pending for the stream, within the
- * invocation's time). An SNS event is SES feedback (bounces, complaints).
+ * invocation's time), then sends the owner's digests of past hours. An SNS event is SES feedback (bounces, complaints).
  */
 export function createNotifyFunction(dependencies: NotifyDependencies): NotifyFunction {
   const processEvent = createProcessEvent(dependencies);
   const sweep = createSweep(dependencies);
   const sesFeedback = createSesFeedback(dependencies);
+  const ownerDigests = createOwnerDigests(dependencies);
 
   async function processRecord(record: DynamoDBRecord): Promise<boolean> {
     if (!passesOutboxFilter(record)) return true;
@@ -76,6 +78,8 @@ export function createNotifyFunction(dependencies: NotifyDependencies): NotifyFu
       const report = await sweep(remaining && (() => remaining.call(context)));
       if (report.deferred > 0)
         logError('The sweep ran short of time; the next run takes the rest', { ...report });
+      // Then the owner's digests of the hours past AUTHOR_NOTIFY_CAP_PER_HOUR (owner-digest.ts).
+      await ownerDigests(remaining && (() => remaining.call(context)));
       return;
     }
     if (isSns(event)) {

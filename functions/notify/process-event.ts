@@ -2,10 +2,13 @@ import type { HashAddress } from '../shared/notify/address-hash.js';
 import type { DeliveryStore } from '../shared/table/delivery-store.js';
 import type { RecipientKind } from '../shared/table/keys.js';
 import type { MailGuards } from '../shared/table/mail-guards.js';
+import type { OwnerMailHours } from '../shared/table/owner-mail-hours.js';
+import type { SiteMailCaps } from '../shared/table/site-mail-caps.js';
 import type { NotifiedComment, ReadNotifiedComments } from '../shared/table/notified-comments.js';
 import type { StoredOutboxEvent } from '../shared/table/outbox-items.js';
 import { isPermanentFailure } from './channels/permanent-failure.js';
 import { nextRetryAt } from './delivery-retry.js';
+import { takeOwnerMailSlot, takeSiteMailSlot } from './mail-cap-slots.js';
 import type { Channels, Notice, NoticeComment } from './notice.js';
 import type { NotifyConfig } from './notify-config.js';
 import { noticesFor, type PlannedNotice, type RuleComment } from './rules.js';
@@ -14,6 +17,10 @@ import { noticesFor, type PlannedNotice, type RuleComment } from './rules.js';
 export interface ProcessEventDependencies {
   readonly deliveries: DeliveryStore;
   readonly guards: MailGuards;
+  /** The site-wide caps on reader mail; absent, none (unit tests of other parts). */
+  readonly siteMailCaps?: SiteMailCaps;
+  /** The owner's mail cap per hour and its digest; absent, none (unit tests of other parts). */
+  readonly ownerMailHours?: OwnerMailHours;
   readonly readComments: ReadNotifiedComments;
   readonly channels: Channels;
   readonly notify: Pick<
@@ -99,13 +106,15 @@ const ruleComment = (comment: NotifiedComment): RuleComment => ({
  * Builds the processing of one event: read it (consistently); leave it when it is final; read its comment
  * and parent as they are now (a comment deleted meanwhile: the event is `skipped`); ask the rules; then per
  * recipient claim the delivery (one that failed before only when its retry is due, unless re-driven by
- * hand), check suppressions (site, and thread for a reader) and caps (reader mail), send through the
+ * hand), check suppressions (site, and thread for a reader) and caps (a reader's own, then the site-wide
+ * ones; the owner's per hour, past which the mail goes into the hour's digest), send through the
  * recipient's channel and record what came of it (a failure with its next try, or given up); finally record
  * the event `sent` (every delivery final), `failed` (with the errors, and its earliest retry or that it was
  * given up) or `skipped` (nobody to tell, and why).
  */
 export function createProcessEvent(dependencies: ProcessEventDependencies): ProcessEvent {
   const { deliveries, guards, readComments, channels, notify, now, hashAddress } = dependencies;
+  const { siteMailCaps, ownerMailHours } = dependencies;
   const leaseMs = dependencies.leaseMs ?? defaultLeaseMs;
   const { retryDelaysMs } = dependencies;
   const kinds = (Object.keys(channels) as RecipientKind[]).filter((kind) => channels[kind] !== undefined);
@@ -124,11 +133,21 @@ export function createProcessEvent(dependencies: ProcessEventDependencies): Proc
         skip: `suppressed (${suppressed === 'site' ? 'the whole site' : 'this thread'})`,
         counted: false,
       };
+    // Site-wide caps, owner: past the hour's cap, the mail is told in the hour's digest (mail-cap-slots.ts).
+    if (planned.recipient === 'owner' && ownerMailHours && !alreadyCounted) {
+      return takeOwnerMailSlot(ownerMailHours, planned.template, now());
+    }
     if (!reader || alreadyCounted) return { counted: false };
     const caps = { perHour: notify.NOTIFY_CAP_PER_HOUR, perDay: notify.NOTIFY_CAP_PER_DAY };
     if (!(await guards.takeCapSlot(hash, now(), caps))) {
       return { skip: `capped (${caps.perHour} an hour, ${caps.perDay} a day)`, counted: false };
     }
+    // Site-wide caps, any reader mail: after the address's slot, a slot of the site's hour and day and of the
+    // domain's hour. When refused, the address's slot stays spent rather than given back: a cap is a ceiling,
+    // and one slot too few for that address in a flood harms nobody, whereas giving it back is one more
+    // write that can itself fail or race the window's expiry.
+    const siteCap = siteMailCaps && (await takeSiteMailSlot(siteMailCaps, hashAddress, planned.to, now()));
+    if (siteCap) return { skip: siteCap, counted: false };
     return { counted: true };
   }
 

@@ -153,6 +153,10 @@ function buildFunctions(endpoint: string, tableName: string, ses: SESv2Client): 
     // High enough that no notice of the bench is capped: every comment's mails are sent and counted.
     NOTIFY_CAP_PER_HOUR: '1000',
     NOTIFY_CAP_PER_DAY: '10000',
+    NOTIFY_SITE_CAP_PER_HOUR: '100000',
+    NOTIFY_SITE_CAP_PER_DAY: '1000000',
+    NOTIFY_DOMAIN_CAP_PER_HOUR: '100000',
+    AUTHOR_NOTIFY_CAP_PER_HOUR: '10000',
   });
   const { handlers } = createLocalFunctions(config);
   const channels = createChannels({

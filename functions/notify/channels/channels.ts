@@ -9,6 +9,7 @@ import { siteVariables } from '../templates/site.js';
 import { createMailChannel, type MailChannelSettings, type MailTransport } from './mail-channel.js';
 import { createSesTransport } from './ses-transport.js';
 import { createSmtpTransport } from './smtp-transport.js';
+import { createOwnerDigestChannel, type SendOwnerDigest } from './owner-digest-channel.js';
 import { createTelegramChannel } from './telegram-channel.js';
 import { createWebhookChannel } from './webhook-channel.js';
 
@@ -85,6 +86,27 @@ export function createChannels(settings: ChannelSettings): Channels {
     });
   }
   return channels;
+}
+
+/**
+ * The owner's hourly digest by mail (owner-digest-channel.ts), through the mail channel's transport and From
+ * line; undefined without a mail channel or AUTHOR_EMAIL. Only mail is capped: the webhook and Telegram are
+ * told of every comment.
+ */
+export function createOwnerDigestMail(settings: ChannelSettings): SendOwnerDigest | undefined {
+  const { config, notify, now } = settings;
+  const transport = notify.AUTHOR_EMAIL ? chosenMailTransport(settings) : undefined;
+  if (!notify.AUTHOR_EMAIL || !transport) return undefined;
+  return createOwnerDigestChannel({
+    to: notify.AUTHOR_EMAIL,
+    lang: notify.AUTHOR_LANG,
+    cap: notify.AUTHOR_NOTIFY_CAP_PER_HOUR,
+    site: config,
+    serverUrl: notify.SERVER_URL,
+    sender: sender(config, notify),
+    transport,
+    now,
+  });
 }
 
 function chosenMailTransport({ notify, secrets, ses }: ChannelSettings): MailTransport | undefined {

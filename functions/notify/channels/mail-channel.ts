@@ -28,14 +28,21 @@ export function createMailChannel(settings: MailChannelSettings): SendNotice {
     const { sender } = settings;
     if ('problem' in sender) throw new PermanentFailure(sender.problem);
     const message = await buildMailMessage(notice, { ...settings, sender });
-    // The failure in words, not as a cause: a cause would carry the addresses into the log.
-    await settings.transport(message).catch((error: unknown) => {
-      const failure = isPermanentFailure(error) ? PermanentFailure : Error;
-      throw new failure(
-        `the mail was not sent: ${withoutAddresses(error instanceof Error ? error.message : String(error))}`,
-      );
-    });
+    await sendMailMessage(settings.transport, message);
   };
+}
+
+/**
+ * Hands `message` to `transport`; a refusal is rethrown in words with every address blanked out (a
+ * PermanentFailure stays one), not as a cause: a cause would carry the addresses into the log.
+ */
+export async function sendMailMessage(transport: MailTransport, message: MailMessage): Promise<void> {
+  await transport(message).catch((error: unknown) => {
+    const failure = isPermanentFailure(error) ? PermanentFailure : Error;
+    throw new failure(
+      `the mail was not sent: ${withoutAddresses(error instanceof Error ? error.message : String(error))}`,
+    );
+  });
 }
 
 const addressPattern = /[^\s<>()[\]"',;:]+@[^\s<>()[\]"',;:]+/g;

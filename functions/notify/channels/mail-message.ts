@@ -3,7 +3,12 @@ import MailComposer from 'nodemailer/lib/mail-composer';
 import type { Notice } from '../notice.js';
 import type { NotificationLinks } from '../links.js';
 import { singleAddress } from '../notify-config.js';
-import { type CustomMailTemplates, type MailLinks, renderMail } from '../templates/render-mail.js';
+import {
+  type CustomMailTemplates,
+  type MailLinks,
+  type RenderedMail,
+  renderMail,
+} from '../templates/render-mail.js';
 import type { SiteSettings } from '../templates/site.js';
 
 /**
@@ -40,19 +45,50 @@ export async function buildMailMessage(notice: Notice, settings: MailMessageSett
   const to = recipientAddress(notice);
   const links = await mailLinks(notice, to, settings.links);
   const rendered = renderMail(notice, { site: settings.site, templates: settings.templates, links });
+  return composeMailMessage(
+    {
+      to,
+      rendered,
+      lang: notice.lang,
+      // Stable across retries of one (event, recipient): a receiver that dedupes by Message-ID shows it once.
+      messageIdLocalPart: `${notice.eventId}.${notice.recipient}`,
+      ...(links.unsubscribe ? { unsubscribe: links.unsubscribe } : {}),
+    },
+    settings,
+  );
+}
+
+/** What a mail is made of, beside the site's settings: its one recipient, its rendering and its headers' values. */
+export interface MailParts {
+  /** One plain address. */
+  readonly to: string;
+  readonly rendered: RenderedMail;
+  readonly lang: string;
+  /** The Message-ID before `@` and the sender's domain: stable across retries of the same mail. */
+  readonly messageIdLocalPart: string;
+  /** Reader mail: the unsubscribe link, as List-Unsubscribe (and one-click when https). */
+  readonly unsubscribe?: string;
+}
+
+/** `parts` as one MIME message from `settings.sender`: notices (above) and the owner's digest use it. */
+export async function composeMailMessage(
+  parts: MailParts,
+  settings: Pick<MailMessageSettings, 'sender' | 'now' | 'boundary'>,
+): Promise<MailMessage> {
   const { sender } = settings;
+  const { to, rendered } = parts;
   const headers: Record<string, string | { prepared: true; value: string }> = {
     // RFC 3834: auto-responders (vacation replies) do not answer a notice.
     'Auto-Submitted': 'auto-generated',
     // Exchange's own way of saying the same.
     'X-Auto-Response-Suppress': 'OOF, AutoReply',
-    'Content-Language': notice.lang,
+    'Content-Language': parts.lang,
   };
-  if (links.unsubscribe) {
+  if (parts.unsubscribe) {
     // Prepared: emitted as is, not folded inside the URL; a URL object's text has no CR or LF to inject.
-    headers['List-Unsubscribe'] = { prepared: true, value: `<${links.unsubscribe}>` };
+    headers['List-Unsubscribe'] = { prepared: true, value: `<${parts.unsubscribe}>` };
     // RFC 8058 one-click: a POST of this body to the https URL above unsubscribes, without a page.
-    if (links.unsubscribe.startsWith('https://'))
+    if (parts.unsubscribe.startsWith('https://'))
       headers['List-Unsubscribe-Post'] = 'List-Unsubscribe=One-Click';
   }
   const composer = new MailComposer({
@@ -63,8 +99,7 @@ export async function buildMailMessage(notice: Notice, settings: MailMessageSett
     text: rendered.text,
     html: rendered.html,
     headers,
-    // Stable across retries of one (event, recipient): a receiver that dedupes by Message-ID shows it once.
-    messageId: `<${notice.eventId}.${notice.recipient}@${domainOf(sender.address)}>`,
+    messageId: `<${parts.messageIdLocalPart}@${domainOf(sender.address)}>`,
     date: new Date(settings.now()),
     baseBoundary: (settings.boundary ?? randomBoundary)(),
     // CRLF throughout, as SMTP sends it: SES gets the bytes an SMTP server would.

@@ -101,6 +101,16 @@ export function renderMail(
   return { subject, html, text: htmlToText(html) };
 }
 
+/**
+ * A mail about no one comment (the owner's digest): `template` rendered with `variables`, as a document in
+ * `lang`, without footer.
+ */
+export function renderStandaloneMail(template: MailTemplate, variables: object, lang: string): RenderedMail {
+  const subject = oneLine(render(template.subject, variables, 'text'));
+  const html = htmlDocument(render(template.html, variables, 'html'), '', lang);
+  return { subject, html, text: htmlToText(html) };
+}
+
 /** The site's template for `notice`, part by part, else the default. */
 function chosenTemplate(notice: Notice, fallback: MailTemplate, custom: CustomMailTemplates): MailTemplate {
   switch (notice.template) {

@@ -95,6 +95,12 @@ export const entities = {
   suppression: 'suppression',
   /** How many notices one address got in one hour or day. */
   notifyCap: 'notify-cap',
+  /** How many reader mails the whole site sent in one hour or day (site-mail-caps.ts). */
+  siteMailCap: 'site-mail-cap',
+  /** How many reader mails went to one recipient domain (a hash of it) in one hour (site-mail-caps.ts). */
+  domainMailCap: 'domain-mail-cap',
+  /** The owner's mails of one hour: how many were sent, how many wait for the hour's digest (owner-mail-hours.ts). */
+  ownerMailHour: 'owner-mail-hour',
 } as const;
 
 /**
@@ -180,6 +186,17 @@ export const keys = {
   }),
   /** The notices one address got in one window (`H#2026-11-25T17` or `D#2026-11-25`). */
   notifyCap: (addressHash: string, window: string): Key => ({ pk: `MAILCAP#${addressHash}`, sk: window }),
+  /** The reader mails of the whole site in one window (`H#2026-11-25T17` or `D#2026-11-25`). */
+  siteMailCap: (window: string): Key => ({ pk: 'SITEMAIL', sk: window }),
+  /** The reader mails to one recipient domain (as a keyed hash) in one window (`H#2026-11-25T17`). */
+  domainMailCap: (domainHash: string, window: string): Key => ({
+    pk: `MAILDOMAIN#${domainHash}`,
+    sk: window,
+  }),
+  /** The partition of the owner's mail hours: the sweep reads the last two days of it in one Query. */
+  ownerMailPartition: 'OWNERMAIL',
+  /** The owner's mails of one hour (`H#2026-11-25T17`). */
+  ownerMailHour: (hour: string): Key => ({ pk: keys.ownerMailPartition, sk: `H#${hour}` }),
 };
 
 /**

@@ -1,6 +1,7 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { batchGet, keyId } from './batch-get.js';
-import { attributes, entities, keys, type SuppressionScope } from './keys.js';
+import { cappedCountUpdate } from './capped-count.js';
+import { entities, keys, type SuppressionScope } from './keys.js';
 import { transactWrite } from './transact.js';
 
 /** The most notices one address receives per hour and per day (NOTIFY_CAP_PER_HOUR, NOTIFY_CAP_PER_DAY). */
@@ -51,27 +52,15 @@ export function createMailGuards(client: DynamoDBDocumentClient, tableName: stri
         { window: `D#${time.slice(0, 10)}`, cap: caps.perDay, expiresAt: Math.ceil((at + 2 * dayMs) / 1000) },
       ];
       const outcome = await transactWrite(client, {
-        TransactItems: windows.map(({ window, cap, expiresAt }) => ({
-          Update: {
-            TableName: tableName,
-            Key: keys.notifyCap(addressHash, window),
-            // ADD counts in place: two senders at once each take their own slot, never the same one.
-            UpdateExpression: 'SET #entity = :entity, #expiresAt = :expiresAt ADD #count :one',
-            // Below the cap only; the transaction takes the hour's and the day's slot together or neither.
-            ConditionExpression: 'attribute_not_exists(#count) OR #count < :cap',
-            ExpressionAttributeNames: {
-              '#entity': 'entity',
-              '#expiresAt': attributes.expiresAt,
-              '#count': 'count',
-            },
-            ExpressionAttributeValues: {
-              ':entity': entities.notifyCap,
-              ':expiresAt': expiresAt,
-              ':one': 1,
-              ':cap': cap,
-            },
-          },
-        })),
+        // The hour's and the day's slot together or neither.
+        TransactItems: windows.map(({ window, cap, expiresAt }) =>
+          cappedCountUpdate(tableName, {
+            key: keys.notifyCap(addressHash, window),
+            cap,
+            expiresAt,
+            entity: entities.notifyCap,
+          }),
+        ),
       });
       return outcome.ok;
     },

@@ -73,6 +73,8 @@ const everyChannel: NotificationVariables = {
   TG_CHAT_ID: '-100123',
   TG_BOT_TOKEN_PARAMETER: '/marginalia/tg-bot-token',
   NOTIFY_CAP_PER_HOUR: '3',
+  NOTIFY_SITE_CAP_PER_HOUR: '40',
+  AUTHOR_NOTIFY_CAP_PER_HOUR: '7',
   MAIL_SUBJECT: '{{parent.nick}}, {{self.nick}} replied on {{site.name}}',
 };
 const smtp: NotificationVariables = {
@@ -364,6 +366,8 @@ describe('MarginaliaStack notifications', () => {
       WEBHOOK: 'https://hooks.example.net/marginalia',
       TG_CHAT_ID: '-100123',
       NOTIFY_CAP_PER_HOUR: '3',
+      NOTIFY_SITE_CAP_PER_HOUR: '40',
+      AUTHOR_NOTIFY_CAP_PER_HOUR: '7',
       MAIL_SUBJECT: everyChannel.MAIL_SUBJECT,
     });
     // No route of the API invokes the notify function.
@@ -494,6 +498,8 @@ describe('MarginaliaStack notifications', () => {
       /TG_BOT_TOKEN_PARAMETER.*parameter name/,
     ],
     ['a cap is 0', { NOTIFY_CAP_PER_HOUR: '0' }, /NOTIFY_CAP_PER_HOUR/],
+    ['a site-wide cap is 0', { NOTIFY_DOMAIN_CAP_PER_HOUR: '0' }, /NOTIFY_DOMAIN_CAP_PER_HOUR/],
+    ['the owner cap is 0', { AUTHOR_NOTIFY_CAP_PER_HOUR: '0' }, /AUTHOR_NOTIFY_CAP_PER_HOUR/],
     ['the server address is plain http', { SERVER_URL: 'http://comments.example.com' }, /SERVER_URL.*https/],
     [
       'the templates overflow the 4 KB environment',

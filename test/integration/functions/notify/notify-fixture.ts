@@ -36,7 +36,7 @@ export function recordingChannels() {
 
 /**
  * The notifier over `table`, wired as the handler wires it (createNotifyDependencies) but with recording
- * channels and a clock the test moves; `env` adds notification settings.
+ * channels and a clock the test moves; `env` adds notification settings (the site-wide caps are high unless given).
  */
 export function createNotifier(table: TestTable, env: Record<string, string> = {}) {
   const config = testConfig({
@@ -45,7 +45,15 @@ export function createNotifier(table: TestTable, env: Record<string, string> = {
     DYNAMODB_CONNECT_TIMEOUT_MS: '10000',
     DYNAMODB_REQUEST_TIMEOUT_MS: '20000',
   });
-  const notify = loadNotifyConfig({ AUTHOR_EMAIL: 'owner@example.com', ...env });
+  const notify = loadNotifyConfig({
+    AUTHOR_EMAIL: 'owner@example.com',
+    // The tests of a file share one table and hour: the site-wide caps (tested on their own) stay out of the way.
+    NOTIFY_SITE_CAP_PER_HOUR: '100000',
+    NOTIFY_SITE_CAP_PER_DAY: '1000000',
+    NOTIFY_DOMAIN_CAP_PER_HOUR: '100000',
+    AUTHOR_NOTIFY_CAP_PER_HOUR: '10000',
+    ...env,
+  });
   const recording = recordingChannels();
   const clock = { offsetMs: 0 };
   const dependencies: NotifyDependencies = createNotifyDependencies(config, notify, {

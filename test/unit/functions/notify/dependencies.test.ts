@@ -101,7 +101,9 @@ describe('createNotifyDependencies', () => {
         'notify',
         'now',
         'outbox',
+        'ownerMailHours',
         'readComments',
+        'siteMailCaps',
       ].sort(),
     );
     // Keyed with the IP-hash salt: another salt gives another hash.
@@ -113,8 +115,27 @@ describe('createNotifyDependencies', () => {
     expect(other.hashAddress('a@example.com')).not.toBe(dependencies.hashAddress('a@example.com'));
   });
 
+  it('builds the site-wide caps, the owner cap and the digest mail from the settings', () => {
+    const dependencies = createNotifyDependencies(
+      testConfig(),
+      loadNotifyConfig({
+        SMTP_HOST: '127.0.0.1',
+        AUTHOR_EMAIL: 'owner@example.com',
+        NOTIFY_SITE_CAP_PER_HOUR: '7',
+        NOTIFY_SITE_CAP_PER_DAY: '70',
+        NOTIFY_DOMAIN_CAP_PER_HOUR: '3',
+        AUTHOR_NOTIFY_CAP_PER_HOUR: '4',
+      }),
+    );
+
+    expect(dependencies.siteMailCaps.settings).toEqual({ perHour: 7, perDay: 70, domainPerHour: 3 });
+    expect(dependencies.ownerMailHours.perHour).toBe(4);
+    expect(dependencies.ownerDigestMail).toBeTypeOf('function');
+  });
+
   it('builds no mail channel when no mail is configured', () => {
     const dependencies = createNotifyDependencies(testConfig(), loadNotifyConfig({}));
+    expect(dependencies.ownerDigestMail).toBeUndefined();
     expect(dependencies.channels.owner).toBeUndefined();
     expect(dependencies.channels.parent).toBeUndefined();
   });

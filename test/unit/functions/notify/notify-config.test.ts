@@ -55,6 +55,10 @@ describe('loadNotifyConfig', () => {
       TG_API_URL: 'https://api.telegram.org',
       NOTIFY_CAP_PER_HOUR: 5,
       NOTIFY_CAP_PER_DAY: 20,
+      NOTIFY_SITE_CAP_PER_HOUR: 50,
+      NOTIFY_SITE_CAP_PER_DAY: 200,
+      NOTIFY_DOMAIN_CAP_PER_HOUR: 20,
+      AUTHOR_NOTIFY_CAP_PER_HOUR: 10,
       MODERATION_LINK_HOURS: 72,
       mailTransport: undefined,
     });
@@ -137,6 +141,35 @@ describe('loadNotifyConfig', () => {
     ).toMatchObject({ NOTIFY_CAP_PER_HOUR: 1, NOTIFY_CAP_PER_DAY: 10_000, MODERATION_LINK_HOURS: 720 });
     expect(() => loadNotifyConfig({ MODERATION_LINK_HOURS: '721' })).toThrow(/MODERATION_LINK_HOURS: /);
     expect(() => loadNotifyConfig({ NOTIFY_CAP_PER_HOUR: '0' })).toThrow(/NOTIFY_CAP_PER_HOUR: /);
+  });
+
+  it('bounds the site-wide caps and the owner cap: at least 1 each (no cap is not a setting)', () => {
+    expect(
+      loadNotifyConfig({
+        NOTIFY_SITE_CAP_PER_HOUR: '100000',
+        NOTIFY_SITE_CAP_PER_DAY: '1000000',
+        NOTIFY_DOMAIN_CAP_PER_HOUR: '1',
+        AUTHOR_NOTIFY_CAP_PER_HOUR: '10000',
+      }),
+    ).toMatchObject({
+      NOTIFY_SITE_CAP_PER_HOUR: 100_000,
+      NOTIFY_SITE_CAP_PER_DAY: 1_000_000,
+      NOTIFY_DOMAIN_CAP_PER_HOUR: 1,
+      AUTHOR_NOTIFY_CAP_PER_HOUR: 10_000,
+    });
+    for (const [name, value] of [
+      ['NOTIFY_SITE_CAP_PER_HOUR', '0'],
+      ['NOTIFY_SITE_CAP_PER_HOUR', '100001'],
+      ['NOTIFY_SITE_CAP_PER_DAY', '0'],
+      ['NOTIFY_SITE_CAP_PER_DAY', '1000001'],
+      ['NOTIFY_DOMAIN_CAP_PER_HOUR', '0'],
+      ['NOTIFY_DOMAIN_CAP_PER_HOUR', '100001'],
+      ['AUTHOR_NOTIFY_CAP_PER_HOUR', '0'],
+      ['AUTHOR_NOTIFY_CAP_PER_HOUR', '10001'],
+      ['AUTHOR_NOTIFY_CAP_PER_HOUR', '2.5'],
+    ] as const) {
+      expect(() => loadNotifyConfig({ [name]: value }), `${name}=${value}`).toThrow(new RegExp(`${name}: `));
+    }
   });
 
   describe('the mail transport', () => {

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { NotifyDependencies } from '../../../../functions/notify/dependencies.js';
+import type { OwnerDigest } from '../../../../functions/notify/channels/owner-digest-channel.js';
 import type { Notice } from '../../../../functions/notify/notice.js';
 import { loadNotifyConfig } from '../../../../functions/notify/notify-config.js';
 import { createNotifyFunction } from '../../../../functions/notify/notify-function.js';
@@ -7,6 +8,7 @@ import { createAddressHasher } from '../../../../functions/shared/notify/address
 import { keys } from '../../../../functions/shared/table/keys.js';
 import { type OutboxEvent, outboxEventItem } from '../../../../functions/shared/table/outbox-event.js';
 import { testConfig } from '../../../support/test-config.js';
+import { createFakeOwnerMailHours, createFakeSiteMailCaps } from './fake-mail-caps.js';
 import { createFakeNotifyStore, notifiedComment } from './fake-notify-store.js';
 import { scheduledEvent, snsEvent, streamEvent, streamRecord } from './lambda-events.js';
 
@@ -28,11 +30,16 @@ function setUp() {
     enqueueTest: vi.fn(),
     suppress: vi.fn(async () => undefined),
   };
+  const ownerHours = createFakeOwnerMailHours(10);
+  const digests: OwnerDigest[] = [];
   const dependencies: NotifyDependencies = {
     config: testConfig(),
     notify: loadNotifyConfig({ AUTHOR_EMAIL: 'owner@example.com' }),
     deliveries: fake.store,
     guards: fake.guards,
+    siteMailCaps: createFakeSiteMailCaps({ perHour: 50, perDay: 200, domainPerHour: 20 }).caps,
+    ownerMailHours: ownerHours.store,
+    ownerDigestMail: async (digest) => void digests.push(digest),
     readComments: fake.readComments,
     outbox,
     channels: {
@@ -49,6 +56,8 @@ function setUp() {
     fake,
     sent,
     outbox,
+    ownerHours,
+    digests,
     handler: createNotifyFunction(dependencies),
     failParent: () => (parentFails = true),
   };
@@ -173,6 +182,16 @@ describe('createNotifyFunction', () => {
     expect(await handler(streamEvent(streamRecord(item, '1', 'MODIFY')))).toEqual({ batchItemFailures: [] });
     expect(sent.map((notice) => notice.recipient)).toEqual(['owner', 'parent']);
     expect(fake.events.get(event.id)).toMatchObject({ state: 'sent', sweeps: 1 });
+  });
+
+  it("sends the owner's digest of the past hour on a schedule, after the sweep", async () => {
+    const { ownerHours, digests, handler } = setUp();
+    for (let mail = 0; mail < 13; mail += 1) await ownerHours.store.take(start - 30 * 60_000);
+
+    await handler(scheduledEvent, { getRemainingTimeInMillis: () => 60_000 });
+
+    expect(digests).toEqual([{ hour: '2026-11-25T16', count: 3 }]);
+    expect(ownerHours.hours.get('2026-11-25T16')).toMatchObject({ sentAt: start });
   });
 
   it('gives the sweep the invocation’s time left: short of 25 s it sets nothing back, and logs what it left', async () => {

@@ -222,4 +222,11 @@ describe('notification keys', () => {
     });
     expect(keys.notifyCap('h', 'H#2026-11-25T17')).toEqual({ pk: 'MAILCAP#h', sk: 'H#2026-11-25T17' });
   });
+
+  it("keys the site's reader mail windows, a domain's by its hash, and the owner's mail hours in one partition", () => {
+    expect(keys.siteMailCap('D#2026-11-25')).toEqual({ pk: 'SITEMAIL', sk: 'D#2026-11-25' });
+    expect(keys.domainMailCap('d', 'H#2026-11-25T17')).toEqual({ pk: 'MAILDOMAIN#d', sk: 'H#2026-11-25T17' });
+    expect(keys.ownerMailHour('2026-11-25T17')).toEqual({ pk: 'OWNERMAIL', sk: 'H#2026-11-25T17' });
+    expect(keys.ownerMailPartition).toBe('OWNERMAIL');
+  });
 });
