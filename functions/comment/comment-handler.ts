@@ -6,6 +6,8 @@ import { matchRouteKey, pathHasRoute, type RouteKey } from '../shared/http/route
 import { dispatchRouteKey, type RouteTable } from '../shared/http/route-table.js';
 import { methodNotAllowed, routeNotFound } from '../shared/http/route-errors.js';
 import { createViewerResolver } from '../shared/auth/viewer.js';
+import { createCaptchaTokenHasher } from '../shared/spam/captcha-token-hash.js';
+import { createCaptchaGuard } from './captcha-guard.js';
 import { createCommentFeed } from './comment-feed.js';
 import { createCountComments } from './count-comments.js';
 import { createCurrentUser } from './current-user.js';
@@ -54,6 +56,14 @@ export function createCommentHandler(
   const recent = createRecentComments({ comments, presentation });
   const feed = createCommentFeed({ comments, site: { url: config.SITE_URL, name: config.SITE_NAME } });
   const moderationList = createListForModeration({ viewer, moderation, presentation });
+  const captcha = createCaptchaGuard({
+    secret: dependencies.captchaSecret,
+    verifyCaptcha: dependencies.verifyCaptcha,
+    claimCaptchaToken: dependencies.claimCaptchaToken,
+    hashCaptchaToken: createCaptchaTokenHasher(config.IP_HASH_SALT),
+    config,
+    now,
+  });
   const submit = createSubmitComment({
     viewer,
     comments,
@@ -61,6 +71,7 @@ export function createCommentHandler(
     readSubmitMarks,
     markRefusedPost,
     renderMarkdown,
+    captcha,
     initialStatus: (comment) => initialStatus({ config, spamCheck }, comment),
     now,
     newId,
@@ -69,7 +80,14 @@ export function createCommentHandler(
   const like = createLikeComment({ comments, ipHashSalt: config.IP_HASH_SALT });
   const moderate = createModerateComment({ viewer, comments, moderation, renderMarkdown, presentation });
   const remove = createDeleteComment({ viewer, comments, moderation });
-  const signIn = createSignIn({ admins, config, tokenSecret, now, avatarFor: presentation.avatarFor });
+  const signIn = createSignIn({
+    admins,
+    config,
+    tokenSecret,
+    now,
+    avatarFor: presentation.avatarFor,
+    captcha,
+  });
   const currentUser = createCurrentUser({ viewer, admins, avatarFor: presentation.avatarFor });
   const updateProfile = createUpdateProfile({ ...dependencies, viewer, avatarFor: presentation.avatarFor });
   const notificationLog = createNotificationLog({ viewer, outbox, now });

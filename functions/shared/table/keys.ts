@@ -95,6 +95,8 @@ export const entities = {
   suppression: 'suppression',
   /** How many notices one address got in one hour or day. */
   notifyCap: 'notify-cap',
+  /** A captcha token (a keyed hash of it) that passed once: it passes no more. */
+  captchaToken: 'captcha-token',
 } as const;
 
 /**
@@ -180,6 +182,8 @@ export const keys = {
   }),
   /** The notices one address got in one window (`H#2026-11-25T17` or `D#2026-11-25`). */
   notifyCap: (addressHash: string, window: string): Key => ({ pk: `MAILCAP#${addressHash}`, sk: window }),
+  /** A captcha token that was used (a keyed hash of it: spam/captcha-token-hash.ts). */
+  captchaToken: (tokenHash: string): Key => ({ pk: `CAPTCHA#${tokenHash}`, sk: 'USED' }),
 };
 
 /**
