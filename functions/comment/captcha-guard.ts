@@ -91,7 +91,9 @@ export function createCaptchaGuard(dependencies: CaptchaGuardDependencies): Capt
       if (demand.kind === 'unknown') return { passed: false, reason: demand.reason };
       const { field } = demand;
       const refuse = (rule: string) =>
-        new AppError('forbidden', translate(request.lang, 'captchaRefused', { field, rule }), { [field]: rule });
+        new AppError('forbidden', translate(request.lang, 'captchaRefused', { field, rule }), {
+          [field]: rule,
+        });
       const judgement = await verifyCaptcha({
         secret: demand.secret,
         token: demand.token,

@@ -67,7 +67,10 @@ export function createSignIn({
     const { email, password } = body;
     const secret = await tokenSecret();
     if (!secret) throw new AppError('forbidden', translate(request.lang, 'signInDisabled'));
-    const demand = await captcha.demand({ turnstile: body.turnstile, recaptchaV3: body.recaptchaV3 }, request);
+    const demand = await captcha.demand(
+      { turnstile: body.turnstile, recaptchaV3: body.recaptchaV3 },
+      request,
+    );
 
     const time = now();
     const tooMany = (retryAt: number) =>

@@ -87,7 +87,9 @@ export const commentTextSchema = z.string().check(
 
 /** A captcha token as the widget sends it (`turnstile`, `recaptchaV3`): bounded, and absent when blank. */
 export const captchaTokenSchema = z.optional(
-  z.string().check(z.maxLength(limits.captchaTokenChars), z.regex(/^[\x21-\x7e]*$/, 'must be printable ASCII')),
+  z
+    .string()
+    .check(z.maxLength(limits.captchaTokenChars), z.regex(/^[\x21-\x7e]*$/, 'must be printable ASCII')),
 );
 
 /** `POST /api/comment`: the widget's body, captcha tokens included; other unknown keys are ignored. */

@@ -51,7 +51,11 @@ export function createCaptchaSecret(
     });
   };
   const sources: [CaptchaField, SecretSource][] = [];
-  const turnstile = source(config.TURNSTILE_SECRET, config.TURNSTILE_SECRET_PARAMETER, 'the Turnstile captcha');
+  const turnstile = source(
+    config.TURNSTILE_SECRET,
+    config.TURNSTILE_SECRET_PARAMETER,
+    'the Turnstile captcha',
+  );
   if (turnstile) sources.push(['turnstile', turnstile]);
   const recaptcha = source(
     config.RECAPTCHA_V3_SECRET,

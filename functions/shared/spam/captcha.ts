@@ -36,14 +36,20 @@ const errorCodePattern = /^[a-z0-9-]{1,64}$/;
  * (Single use is checked apart, once the token has passed: captcha-tokens.ts.)
  */
 export function judgeCaptchaAnswer(answer: unknown, expectation: CaptchaExpectation): CaptchaJudgement {
-  if (typeof answer !== 'object' || answer === null || typeof (answer as { success?: unknown }).success !== 'boolean') {
+  if (
+    typeof answer !== 'object' ||
+    answer === null ||
+    typeof (answer as { success?: unknown }).success !== 'boolean'
+  ) {
     return { outcome: 'unreachable', reason: 'the provider answered without a success field' };
   }
   const { success, hostname, action, score } = answer as Record<string, unknown>;
   if (success !== true) {
     const codes = (answer as Record<string, unknown>)['error-codes'];
     const named = Array.isArray(codes)
-      ? codes.filter((code): code is string => typeof code === 'string' && errorCodePattern.test(code)).slice(0, 3)
+      ? codes
+          .filter((code): code is string => typeof code === 'string' && errorCodePattern.test(code))
+          .slice(0, 3)
       : [];
     return {
       outcome: 'refused',

@@ -15,7 +15,10 @@ export type ClaimCaptchaToken = (tokenHash: string, at: number) => Promise<boole
 export const usedTokenMemoryMs = 60 * 60 * 1000;
 
 /** Builds the single-use check of captcha tokens on `client` and `tableName`. */
-export function createCaptchaTokenClaimer(client: DynamoDBDocumentClient, tableName: string): ClaimCaptchaToken {
+export function createCaptchaTokenClaimer(
+  client: DynamoDBDocumentClient,
+  tableName: string,
+): ClaimCaptchaToken {
   return async (tokenHash, at) => {
     try {
       await client.send(

@@ -222,4 +222,8 @@ describe('notification keys', () => {
     });
     expect(keys.notifyCap('h', 'H#2026-11-25T17')).toEqual({ pk: 'MAILCAP#h', sk: 'H#2026-11-25T17' });
   });
+
+  it('keys a used captcha token by its hash alone', () => {
+    expect(keys.captchaToken('h')).toEqual({ pk: 'CAPTCHA#h', sk: 'USED' });
+  });
 });
