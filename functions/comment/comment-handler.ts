@@ -21,6 +21,7 @@ import { createModerateComment } from './moderate-comment.js';
 import { createModerateFromMail, createShowModerationLink } from './moderate-from-mail.js';
 import { createNotificationAction } from './notification-action.js';
 import { createNotificationLog } from './notification-log.js';
+import { captchaWidgetOf } from './pages/captcha-widget.js';
 import { loginPage } from './pages/login-page.js';
 import { moderationPage } from './pages/moderation-page.js';
 import { profilePage } from './pages/profile-page.js';
@@ -138,7 +139,11 @@ export function createCommentHandler(
     'POST /api/notification/moderate': createModerateFromMail(moderationLink),
     'GET /ui': async () => moderationPage(),
     'GET /ui/login': async () =>
-      loginPage({ allowedOrigins: config.ALLOWED_ORIGINS, siteUrl: config.SITE_URL }),
+      loginPage({
+        allowedOrigins: config.ALLOWED_ORIGINS,
+        siteUrl: config.SITE_URL,
+        captcha: captchaWidgetOf(config),
+      }),
     'GET /ui/profile': async () =>
       profilePage({ allowedOrigins: config.ALLOWED_ORIGINS, siteUrl: config.SITE_URL }),
   };
