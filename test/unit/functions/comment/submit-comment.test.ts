@@ -528,7 +528,9 @@ describe('createSubmitComment', () => {
       const answer = await post(route, { ...body, turnstile: 'token-1' });
 
       expect(answer.statusCode).toBe(403);
-      expect(calls.verify).toEqual([{ kind: 'token', field: 'turnstile', secret: 'secret', token: 'token-1' }]);
+      expect(calls.verify).toEqual([
+        { kind: 'token', field: 'turnstile', secret: 'secret', token: 'token-1' },
+      ]);
       expectNothingDone(calls);
     });
 
@@ -563,7 +565,7 @@ describe('createSubmitComment', () => {
       expect(calls.insert).toHaveLength(1);
     });
 
-    it('demands the token of a post whose sign-in token is no administrator\'s, before rendering', async () => {
+    it("demands the token of a post whose sign-in token is no administrator's, before rendering", async () => {
       const { route, calls } = submitRoute({ captcha });
 
       const answer = await post(route, body, { authorization: 'Bearer forged' });
