@@ -51,8 +51,7 @@ export function htmlPage(page: {
   const nonce = randomBytes(16).toString('base64');
   const { thirdParty } = page;
   const externalScript = thirdParty
-    ? `<script nonce="${nonce}" src="${escapeHtml(thirdParty.script)}" async></script>
-`
+    ? `<script nonce="${nonce}" src="${escapeHtml(thirdParty.script)}" async></script>\n`
     : '';
   const html = `<!doctype html>
 <html lang="en">
