@@ -87,6 +87,11 @@ new MarginaliaStack(app, 'Marginalia', {
   forbiddenWords: list('forbiddenWords'),
   blockedIpHashes: list('blockedIpHashes'),
   akismetKeyParameterName: text('akismetKeyParameterName'),
+  turnstileSecretParameterName: text('turnstileSecretParameterName'),
+  recaptchaV3SecretParameterName: text('recaptchaV3SecretParameterName'),
+  turnstileKey: text('turnstileKey'),
+  recaptchaV3Key: text('recaptchaV3Key'),
+  recaptchaV3MinScore: number('recaptchaV3MinScore'),
   siteUrl: text('siteUrl'),
   siteName: text('siteName'),
   markdown: {

@@ -116,6 +116,20 @@ export interface MarginaliaStackProps extends StackProps {
    * default `/marginalia/akismet-key`. Without the parameter, Akismet is off.
    */
   readonly akismetKeyParameterName?: string;
+  /**
+   * Name of the SSM SecureString that holds Cloudflare Turnstile's secret key (Waline `TURNSTILE_SECRET`); when
+   * set, anonymous comments and sign-ins need a Turnstile token (docs/configuration.md#captcha). Default none
+   * (no captcha). Read at runtime like the Akismet key; a parameter that does not exist leaves the captcha off.
+   */
+  readonly turnstileSecretParameterName?: string;
+  /** The same for reCAPTCHA v3's secret key (Waline `RECAPTCHA_V3_SECRET`); Turnstile's wins when both exist. */
+  readonly recaptchaV3SecretParameterName?: string;
+  /** Turnstile's public site key (Waline `TURNSTILE_KEY`), for the sign-in page. */
+  readonly turnstileKey?: string;
+  /** reCAPTCHA v3's public site key (Waline `RECAPTCHA_V3_KEY`), for the sign-in page. */
+  readonly recaptchaV3Key?: string;
+  /** The least reCAPTCHA v3 score a token passes with, 0 to 1 (`RECAPTCHA_V3_MIN_SCORE`); default 0.5. */
+  readonly recaptchaV3MinScore?: number;
   /** The site's address, for Akismet and the comment feeds' links (Waline `SITE_URL`). */
   readonly siteUrl?: string;
   /** The site's name, for the titles of the comment feeds (Waline `SITE_NAME`). */
@@ -416,6 +430,52 @@ export class MarginaliaStack extends Stack {
     }
     allowParameterRead(comment.function, akismetKeyParameterName);
     // ---- End of the Akismet key ------------------------------------------------------------------
+
+    // ---- The captcha -----------------------------------------------------------------------------
+    // The secrets are SSM SecureStrings, like the Akismet key, named only when given: no captcha by default,
+    // and no parameter read for one. The site keys are public. The verify URLs stay the providers' on AWS.
+    for (const secret of [
+      'turnstileSecret',
+      'recaptchaV3Secret',
+      'TURNSTILE_SECRET',
+      'RECAPTCHA_V3_SECRET',
+    ]) {
+      if (this.node.tryGetContext(secret) !== undefined) {
+        throw new Error(
+          `${secret}: captcha secrets are not taken from context, which puts them into the template; store it ` +
+            'as an SSM SecureString and name it with turnstileSecretParameterName or recaptchaV3SecretParameterName',
+        );
+      }
+    }
+    const minScore = props.recaptchaV3MinScore;
+    if (minScore !== undefined && !(minScore >= 0 && minScore <= 1)) {
+      throw new Error(`recaptchaV3MinScore: ${minScore} is not a score from 0 to 1`);
+    }
+    for (const [variable, parameter] of [
+      ['TURNSTILE_SECRET_PARAMETER', props.turnstileSecretParameterName],
+      ['RECAPTCHA_V3_SECRET_PARAMETER', props.recaptchaV3SecretParameterName],
+    ] as const) {
+      if (parameter === undefined) continue;
+      comment.function.addEnvironment(variable, parameter);
+      allowParameterRead(comment.function, parameter);
+    }
+    for (const [name, key] of [
+      ['turnstileKey', props.turnstileKey],
+      ['recaptchaV3Key', props.recaptchaV3Key],
+    ] as const) {
+      // As the function's configuration reads it (config.ts): a bad key would stop it at every cold start.
+      if (key !== undefined && !/^[A-Za-z0-9_-]{1,256}$/.test(key)) {
+        throw new Error(`${name}: must be letters, digits, _ and - (a site key as the provider gives it)`);
+      }
+    }
+    for (const [variable, value] of [
+      ['TURNSTILE_KEY', props.turnstileKey],
+      ['RECAPTCHA_V3_KEY', props.recaptchaV3Key],
+      ['RECAPTCHA_V3_MIN_SCORE', minScore],
+    ] as const) {
+      if (value !== undefined) comment.function.addEnvironment(variable, String(value));
+    }
+    // ---- End of the captcha ----------------------------------------------------------------------
 
     const integrations = {
       comment: new HttpLambdaIntegration('CommentIntegration', comment.function),

@@ -8,6 +8,8 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { type CaptchaWidget, captchaSources } from '../functions/comment/pages/captcha-widget.js';
+import { embedJson } from '../functions/comment/pages/page-shell.js';
 import { avatarHashPattern, renderIdenticon } from './identicon.js';
 
 /** A static answer: status, headers and the bytes to send. */
@@ -63,9 +65,19 @@ const clients = {
   },
 } as const;
 
-/** The demo page of `path`, filled from the shared template (placeholders are `{{name}}`). */
-function renderPage(template: string, path: keyof typeof clients): Buffer {
+/**
+ * The demo page of `path`, filled from the shared template (placeholders are `{{name}}`). With a captcha, its
+ * site key goes to the widget (`turnstileKey` or `recaptchaV3Key`) through a data element demo.js reads.
+ */
+function renderPage(
+  template: string,
+  path: keyof typeof clients,
+  captcha: CaptchaWidget | undefined,
+): Buffer {
   const page = clients[path];
+  const widgetKeys = captcha
+    ? { [captcha.field === 'turnstile' ? 'turnstileKey' : 'recaptchaV3Key']: captcha.key }
+    : {};
   const current = 'aria-current="page"';
   const values: Record<string, string> = {
     client: page.client,
@@ -74,6 +86,7 @@ function renderPage(template: string, path: keyof typeof clients): Buffer {
     v3Current: page.client === 'v3' ? current : '',
     v2Current: page.client === 'v2' ? current : '',
     scripts: page.scripts.join('\n    '),
+    settings: `<script type="application/json" id="demo-settings">${embedJson(widgetKeys)}</script>`,
   };
   return Buffer.from(template.replace(/\{\{(\w+)\}\}/g, (_, name: string) => values[name] ?? ''));
 }
@@ -81,24 +94,31 @@ function renderPage(template: string, path: keyof typeof clients): Buffer {
 /**
  * The demo pages' policy: scripts only from this server and never inline, so neither an unsanitised comment
  * nor the widget's live preview (which renders the editor's raw HTML) can run a handler; and no request
- * leaves this machine.
+ * leaves this machine, but, with a captcha site key set, the provider's scripts and frames.
  */
-export const demoContentSecurityPolicy = [
-  "default-src 'self'",
-  "script-src 'self'",
-  // The widget injects its own <style> elements.
-  "style-src 'self' 'unsafe-inline'",
-  // Avatars come from this server, possibly under another loopback name than the page.
-  "img-src 'self' data: http://127.0.0.1:* http://localhost:*",
-  "connect-src 'self'",
-  "frame-src 'none'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'self'",
-].join('; ');
+export function demoContentSecurityPolicy(captcha?: CaptchaWidget): string {
+  const provider = captcha ? captchaSources(captcha) : undefined;
+  return [
+    "default-src 'self'",
+    ["script-src 'self'", ...(provider?.scriptSources ?? [])].join(' '),
+    // The widget injects its own <style> elements.
+    "style-src 'self' 'unsafe-inline'",
+    // Avatars come from this server, possibly under another loopback name than the page.
+    "img-src 'self' data: http://127.0.0.1:* http://localhost:*",
+    "connect-src 'self'",
+    provider ? `frame-src ${provider.frameSources.join(' ')}` : "frame-src 'none'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+  ].join('; ');
+}
 
-/** Lists the servable files once and returns the function that answers for them. */
-export function createLocalSite(): LocalSite {
+/**
+ * Lists the servable files once and returns the function that answers for them; `captcha` (TURNSTILE_KEY or
+ * RECAPTCHA_V3_KEY) goes to the demo's widget.
+ */
+export function createLocalSite(options: { readonly captcha?: CaptchaWidget } = {}): LocalSite {
+  const policy = demoContentSecurityPolicy(options.captcha);
   const files = new Map<string, string>();
   for (const [prefix, dir] of mounts()) {
     for (const name of readdirSync(dir)) {
@@ -113,7 +133,7 @@ export function createLocalSite(): LocalSite {
   const pages = new Map(
     (Object.keys(clients) as Array<keyof typeof clients>).map((path) => [
       path as string,
-      renderPage(template, path),
+      renderPage(template, path, options.captcha),
     ]),
   );
 
@@ -124,22 +144,22 @@ export function createLocalSite(): LocalSite {
       return ok('.svg', Buffer.from(renderIdenticon(avatar)), 'public, max-age=86400');
     }
     const page = pages.get(rawPath);
-    if (page !== undefined) return ok('.html', page, 'no-cache');
+    if (page !== undefined) return ok('.html', page, 'no-cache', policy);
     const file = files.get(rawPath);
     if (file === undefined) return undefined;
     // Pages and clients change when the packages do; revalidate rather than cache.
-    return ok(extname(file), await readFile(file), 'no-cache');
+    return ok(extname(file), await readFile(file), 'no-cache', policy);
   };
 }
 
-function ok(extension: string, body: Buffer, cacheControl: string): StaticFile {
+function ok(extension: string, body: Buffer, cacheControl: string, policy?: string): StaticFile {
   return {
     statusCode: 200,
     headers: {
       'content-type': contentTypes[extension] ?? 'application/octet-stream',
       'cache-control': cacheControl,
       'x-content-type-options': 'nosniff',
-      ...(extension === '.html' ? { 'content-security-policy': demoContentSecurityPolicy } : {}),
+      ...(extension === '.html' ? { 'content-security-policy': policy ?? demoContentSecurityPolicy() } : {}),
     },
     body,
   };

@@ -20,6 +20,8 @@ import {
 } from './local-inbox.js';
 import { localDataDir } from './local-data-dir.js';
 import { createLocalServer } from './local-server.js';
+import { createLocalSite } from './local-site.js';
+import { captchaWidgetOf } from '../functions/comment/pages/captcha-widget.js';
 import type { RunningNotifier } from './local-stream/local-notifier.js';
 
 const host = '127.0.0.1';
@@ -61,10 +63,19 @@ async function main(): Promise<void> {
   const handlersReady = new Promise<Record<FunctionName, HttpHandler>>((resolveHandlers) => {
     provideHandlers = resolveHandlers;
   });
-  const localServer = createLocalServer({
-    comment: async (event, context) => (await handlersReady).comment(event, context),
-    article: async (event, context) => (await handlersReady).article(event, context),
+  // The demo's widget gets the captcha site key (the configuration, read later, checks its form).
+  const siteKey = (name: string) => process.env[name]?.trim() || undefined;
+  const captcha = captchaWidgetOf({
+    TURNSTILE_KEY: siteKey('TURNSTILE_KEY'),
+    RECAPTCHA_V3_KEY: siteKey('RECAPTCHA_V3_KEY'),
   });
+  const localServer = createLocalServer(
+    {
+      comment: async (event, context) => (await handlersReady).comment(event, context),
+      article: async (event, context) => (await handlersReady).article(event, context),
+    },
+    { site: createLocalSite({ captcha }) },
+  );
   await listen(localServer, port);
   server = localServer;
   const listening = localServer.address();

@@ -6,6 +6,8 @@ import { matchRouteKey, pathHasRoute, type RouteKey } from '../shared/http/route
 import { dispatchRouteKey, type RouteTable } from '../shared/http/route-table.js';
 import { methodNotAllowed, routeNotFound } from '../shared/http/route-errors.js';
 import { createViewerResolver } from '../shared/auth/viewer.js';
+import { createCaptchaTokenHasher } from '../shared/spam/captcha-token-hash.js';
+import { createCaptchaGuard } from './captcha-guard.js';
 import { createCommentFeed } from './comment-feed.js';
 import { createCountComments } from './count-comments.js';
 import { createCurrentUser } from './current-user.js';
@@ -19,6 +21,7 @@ import { createModerateComment } from './moderate-comment.js';
 import { createModerateFromMail, createShowModerationLink } from './moderate-from-mail.js';
 import { createNotificationAction } from './notification-action.js';
 import { createNotificationLog } from './notification-log.js';
+import { captchaWidgetOf } from './pages/captcha-widget.js';
 import { loginPage } from './pages/login-page.js';
 import { moderationPage } from './pages/moderation-page.js';
 import { profilePage } from './pages/profile-page.js';
@@ -54,6 +57,14 @@ export function createCommentHandler(
   const recent = createRecentComments({ comments, presentation });
   const feed = createCommentFeed({ comments, site: { url: config.SITE_URL, name: config.SITE_NAME } });
   const moderationList = createListForModeration({ viewer, moderation, presentation });
+  const captcha = createCaptchaGuard({
+    secret: dependencies.captchaSecret,
+    verifyCaptcha: dependencies.verifyCaptcha,
+    claimCaptchaToken: dependencies.claimCaptchaToken,
+    hashCaptchaToken: createCaptchaTokenHasher(config.IP_HASH_SALT),
+    config,
+    now,
+  });
   const submit = createSubmitComment({
     viewer,
     comments,
@@ -61,6 +72,7 @@ export function createCommentHandler(
     readSubmitMarks,
     markRefusedPost,
     renderMarkdown,
+    captcha,
     initialStatus: (comment) => initialStatus({ config, spamCheck }, comment),
     now,
     newId,
@@ -69,7 +81,14 @@ export function createCommentHandler(
   const like = createLikeComment({ comments, ipHashSalt: config.IP_HASH_SALT });
   const moderate = createModerateComment({ viewer, comments, moderation, renderMarkdown, presentation });
   const remove = createDeleteComment({ viewer, comments, moderation });
-  const signIn = createSignIn({ admins, config, tokenSecret, now, avatarFor: presentation.avatarFor });
+  const signIn = createSignIn({
+    admins,
+    config,
+    tokenSecret,
+    now,
+    avatarFor: presentation.avatarFor,
+    captcha,
+  });
   const currentUser = createCurrentUser({ viewer, admins, avatarFor: presentation.avatarFor });
   const updateProfile = createUpdateProfile({ ...dependencies, viewer, avatarFor: presentation.avatarFor });
   const notificationLog = createNotificationLog({ viewer, outbox, now });
@@ -120,7 +139,11 @@ export function createCommentHandler(
     'POST /api/notification/moderate': createModerateFromMail(moderationLink),
     'GET /ui': async () => moderationPage(),
     'GET /ui/login': async () =>
-      loginPage({ allowedOrigins: config.ALLOWED_ORIGINS, siteUrl: config.SITE_URL }),
+      loginPage({
+        allowedOrigins: config.ALLOWED_ORIGINS,
+        siteUrl: config.SITE_URL,
+        captcha: captchaWidgetOf(config),
+      }),
     'GET /ui/profile': async () =>
       profilePage({ allowedOrigins: config.ALLOWED_ORIGINS, siteUrl: config.SITE_URL }),
   };

@@ -17,6 +17,9 @@ import {
 } from '../shared/table/moderation-repository.js';
 import { createOutboxRepository, type OutboxRepository } from '../shared/table/outbox-repository.js';
 import type { SecretSource } from '../shared/secrets/parameter-secret.js';
+import { type CaptchaSecretSource, createCaptchaSecret } from '../shared/secrets/captcha-secret.js';
+import { createCaptchaVerifier, type VerifyCaptcha } from '../shared/spam/captcha-verifier.js';
+import { type ClaimCaptchaToken, createCaptchaTokenClaimer } from '../shared/table/captcha-tokens.js';
 import {
   createRefusedPostMarker,
   createSubmitMarksReader,
@@ -47,6 +50,15 @@ export interface CommentDependencies {
   readonly linkSecret: SecretSource;
   /** Akismet, when AKISMET_KEY is set (on AWS, AKISMET_KEY_PARAMETER: handler.ts). */
   readonly spamCheck: SpamCheck | undefined;
+  /**
+   * The captcha in force (Turnstile's or reCAPTCHA v3's secret); undefined when none is configured
+   * (TURNSTILE_SECRET, RECAPTCHA_V3_SECRET; on AWS their SSM parameters: handler.ts).
+   */
+  readonly captchaSecret: CaptchaSecretSource | undefined;
+  /** Asks the captcha provider about a token (TURNSTILE_VERIFY_URL, RECAPTCHA_VERIFY_URL). */
+  readonly verifyCaptcha: VerifyCaptcha;
+  /** Records a captcha token as used; false when it was used before. */
+  readonly claimCaptchaToken: ClaimCaptchaToken;
   /** A submission's rate mark, duplicate mark and administrator mail, read before it costs anything. */
   readonly readSubmitMarks: ReadSubmitMarks;
   /** Counts a submission refused for what it revealed against its IP's rate. */
@@ -97,6 +109,13 @@ export function createCommentDependencies(
     spamCheck: config.AKISMET_KEY
       ? createAkismetCheck({ key: config.AKISMET_KEY, siteUrl: config.SITE_URL ?? 'http://localhost' })
       : undefined,
+    // The plain secrets only, as for Akismet: their SSM parameters are wired by handler.ts, on AWS.
+    captchaSecret: createCaptchaSecret(config, undefined),
+    verifyCaptcha: createCaptchaVerifier({
+      turnstileUrl: config.TURNSTILE_VERIFY_URL,
+      recaptchaUrl: config.RECAPTCHA_VERIFY_URL,
+    }),
+    claimCaptchaToken: createCaptchaTokenClaimer(client, config.TABLE_NAME),
     readSubmitMarks: createSubmitMarksReader(client, config.TABLE_NAME),
     markRefusedPost: createRefusedPostMarker(client, config.TABLE_NAME),
     renderMarkdown: loadMarkdownRenderer(config.markdown),

@@ -1,6 +1,7 @@
 import { loadConfig } from '../shared/config.js';
 import { createAkismetCheckWithKeySource } from '../shared/spam/akismet-with-key-source.js';
 import { createAkismetKey } from '../shared/secrets/akismet-key.js';
+import { createCaptchaSecret } from '../shared/secrets/captcha-secret.js';
 import { createLinkSecret } from '../shared/secrets/link-secret.js';
 import { createTokenSecret } from '../shared/secrets/token-secret.js';
 import { allRouteKeys } from '../api-routes.js';
@@ -20,6 +21,7 @@ export const handler = createCommentHandler(
   createCommentDependencies(config, {
     tokenSecret: createTokenSecret(config, extension),
     linkSecret: createLinkSecret(config, extension),
+    captchaSecret: createCaptchaSecret(config, extension),
     ...(akismetKey
       ? {
           spamCheck: createAkismetCheckWithKeySource(akismetKey, {

@@ -14,10 +14,15 @@ import type { Config } from '../shared/config.js';
 import type { AvatarFor } from '../shared/domain/avatar.js';
 import type { AdminRepository } from '../shared/table/admin-repository.js';
 import type { SecretSource } from '../shared/secrets/parameter-secret.js';
+import { captchaTokenSchema } from '../shared/domain/comment-schemas.js';
+import type { CaptchaGuard } from './captcha-guard.js';
 
 const signInBodySchema = z.object({
   email: z.email().check(z.maxLength(254)),
   password: z.string().check(z.minLength(1), z.maxLength(limits.passwordMaxChars)),
+  // Waline's admin and the sign-in page send the captcha token under the widget's names.
+  turnstile: captchaTokenSchema,
+  recaptchaV3: captchaTokenSchema,
 });
 
 /** Sign-in attempts one IP (an IPv6 /64) may make per window. */
@@ -34,7 +39,10 @@ const decoyHash = 'scrypt$32768$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAA
  * with a signed token. Attempts are limited per IP (an IPv6 /64) and window, and per email address
  * with a growing lock (auth/sign-in-guard.ts, which says how the lock is bounded), so passwords cannot
  * be guessed fast from one address or from many. Unknown addresses are limited alike: the answers
- * never tell which addresses are administrators'.
+ * never tell which addresses are administrators'. With a captcha in force, an attempt without its token is
+ * refused before anything is counted, and the token is verified after the IP limit and before the account's
+ * lock counts the attempt (a refused token locks nobody out); a provider that cannot be asked is a 503, since
+ * a sign-in cannot wait for moderation as a comment can.
  */
 export function createSignIn({
   admins,
@@ -42,8 +50,11 @@ export function createSignIn({
   tokenSecret,
   now,
   avatarFor,
+  captcha,
 }: {
   readonly admins: AdminRepository;
+  /** The captcha check (captcha-guard.ts), as on comments. */
+  readonly captcha: CaptchaGuard;
   readonly config: Pick<Config, 'IP_HASH_SALT' | 'TOKEN_TTL_HOURS'>;
   /** The key that signs tokens; undefined when sign-in is not configured. */
   readonly tokenSecret: SecretSource;
@@ -52,9 +63,14 @@ export function createSignIn({
   readonly avatarFor: AvatarFor;
 }): Router {
   return async (request) => {
-    const { email, password } = parseInput(signInBodySchema, request.jsonBody(), request.lang);
+    const body = parseInput(signInBodySchema, request.jsonBody(), request.lang);
+    const { email, password } = body;
     const secret = await tokenSecret();
     if (!secret) throw new AppError('forbidden', translate(request.lang, 'signInDisabled'));
+    const demand = await captcha.demand(
+      { turnstile: body.turnstile, recaptchaV3: body.recaptchaV3 },
+      request,
+    );
 
     const time = now();
     const tooMany = (retryAt: number) =>
@@ -73,6 +89,9 @@ export function createSignIn({
       admins.signInRecord(accountHash, networkHash),
     ]);
     if (attempts > attemptsPerWindow) throw tooMany((window + 1) * windowMs);
+    if (!(await captcha.verify(demand, request)).passed) {
+      throw new AppError('unavailable', translate(request.lang, 'captchaUnavailable'));
+    }
 
     // Where the administrator signed in lately only the IP limit applies: an attacker who keeps the
     // account locked does not lock its owner out there.

@@ -1,3 +1,4 @@
+import { bearerToken } from '../shared/auth/token.js';
 import type { ResolveViewer } from '../shared/auth/viewer.js';
 import type { Config } from '../shared/config.js';
 import type { CommentStatus, StoredComment } from '../shared/domain/comment.js';
@@ -15,6 +16,7 @@ import { parseInput } from '../shared/http/request.js';
 import type { SpamCheckInput } from '../shared/spam/akismet.js';
 import type { CommentRepository } from '../shared/table/comment-repository.js';
 import type { MarkRefusedPost, ReadSubmitMarks } from '../shared/table/submit-marks.js';
+import type { CaptchaDemand, CaptchaGuard } from './captcha-guard.js';
 
 /** What storing a submission takes. */
 export interface SubmitCommentDependencies {
@@ -27,8 +29,12 @@ export interface SubmitCommentDependencies {
   readonly markRefusedPost: MarkRefusedPost;
   /** Markdown to sanitised HTML. */
   readonly renderMarkdown: (text: string) => Promise<string>;
+  /** The captcha check (captcha-guard.ts): a token demanded at once, verified once the marks let the post through. */
+  readonly captcha: CaptchaGuard;
   /** The status a new comment starts with (initial-status.ts). */
-  readonly initialStatus: (comment: SpamCheckInput & { byAdmin: boolean }) => Promise<CommentStatus>;
+  readonly initialStatus: (
+    comment: SpamCheckInput & { byAdmin: boolean; captchaUnreachable?: boolean },
+  ) => Promise<CommentStatus>;
   /** Milliseconds since the epoch. */
   readonly now: () => number;
   /** A new comment id (a ULID) for a comment inserted at `time`. */
@@ -37,17 +43,25 @@ export interface SubmitCommentDependencies {
 }
 
 /**
- * `POST /api/comment`: validates; refuses, before anything costly, what its marks say will be refused
- * (blocked IP, an administrator's mail from an anonymous poster, duplicate content, too fast); renders
+ * `POST /api/comment`: validates; refuses an anonymous post without the captcha token when a captcha is in
+ * force, before any read; refuses, before anything costly, what its marks say will be refused (blocked IP, an
+ * administrator's mail from an anonymous poster, duplicate content, too fast); then verifies the captcha token
+ * (a refused or reused token is a 403; a provider that cannot be asked holds the comment as waiting); renders
  * the markdown once, decides the status (filters, moderation, Akismet), and stores the comment in one
  * transaction with its duplicate mark, its rate mark, its parents' checks and its counters. The poster's
  * answer shows the status, waiting or spam included; nobody else sees such a comment until it is approved.
  */
 export function createSubmitComment(dependencies: SubmitCommentDependencies): Router {
   const { viewer: resolveViewer, comments, config, now, newId, presentation } = dependencies;
-  const { readSubmitMarks, markRefusedPost, renderMarkdown, initialStatus } = dependencies;
+  const { readSubmitMarks, markRefusedPost, renderMarkdown, initialStatus, captcha } = dependencies;
   return async (request) => {
     const body = parseInput(submitBodySchema, request.jsonBody(), request.lang);
+    const tokens = { turnstile: body.turnstile, recaptchaV3: body.recaptchaV3 };
+    // A post with no sign-in token is anonymous: a missing captcha token is refused before any read. One with
+    // a sign-in token may be an administrator's, who skips the captcha: it is demanded once that is known.
+    const presented = bearerToken(request.authorization);
+    const mayBeAdmin = presented !== undefined && presented !== 'undefined';
+    const anonymousDemand = mayBeAdmin ? undefined : await captcha.demand(tokens, request);
     const ipHash = hashIp(config.IP_HASH_SALT, request.sourceIp);
     const hash = contentHash(body);
     // One read of the marks beside the token check: a submission they refuse costs no rendering and no
@@ -77,6 +91,12 @@ export function createSubmitComment(dependencies: SubmitCommentDependencies): Ro
       });
     }
     if (marks.duplicate) throw new AppError('duplicate', translate(request.lang, 'duplicate'));
+    // Administrators skip the captcha; anyone else's token is asked about only now, past the cheap refusals,
+    // and before rendering and Akismet: a refused token costs neither.
+    const demand: CaptchaDemand = byAdmin
+      ? { kind: 'none' }
+      : (anonymousDemand ?? (await captcha.demand(tokens, request)));
+    const captchaOutcome = await captcha.verify(demand, request);
 
     const pid = body.pid ?? undefined;
     const rid = body.rid ?? undefined;
@@ -91,6 +111,8 @@ export function createSubmitComment(dependencies: SubmitCommentDependencies): Ro
     }
     const status = await initialStatus({
       byAdmin,
+      // The provider could not say: the comment waits for the owner, neither refused nor approved.
+      ...(captchaOutcome.passed ? {} : { captchaUnreachable: true }),
       ip: request.sourceIp,
       userAgent: body.ua,
       url: body.url,

@@ -3,6 +3,7 @@ import { originsFromSecureDomains } from './http/secure-domains.js';
 import type { MarkdownFeatures } from './domain/render-markdown.js';
 import {
   commaSeparated,
+  decimal,
   flag,
   list,
   onUnlessOff,
@@ -12,6 +13,7 @@ import {
   RuleError,
   text,
   unlessFalse,
+  urlWithDefault,
   wholeNumber,
 } from './environment-readers.js';
 
@@ -81,6 +83,28 @@ export interface Config {
   readonly AKISMET_KEY?: string;
   /** Name of an SSM SecureString holding the Akismet key, read through the extension (on AWS). */
   readonly AKISMET_KEY_PARAMETER?: string;
+  /**
+   * Cloudflare Turnstile's secret key (Waline's name): with it, an anonymous comment and a sign-in need a
+   * `turnstile` token that Turnstile accepts. Read before `RECAPTCHA_V3_SECRET`. Locally; on AWS the SSM
+   * parameter below.
+   */
+  readonly TURNSTILE_SECRET?: string;
+  /** Name of an SSM SecureString holding the Turnstile secret, read through the extension (on AWS). */
+  readonly TURNSTILE_SECRET_PARAMETER?: string;
+  /** reCAPTCHA v3's secret key (Waline's name): as Turnstile's, with a `recaptchaV3` token. */
+  readonly RECAPTCHA_V3_SECRET?: string;
+  /** Name of an SSM SecureString holding the reCAPTCHA v3 secret, read through the extension (on AWS). */
+  readonly RECAPTCHA_V3_SECRET_PARAMETER?: string;
+  /** Turnstile's site key (public, Waline's name), for the sign-in page and the local demo. */
+  readonly TURNSTILE_KEY?: string;
+  /** reCAPTCHA v3's site key (public, Waline's name), for the sign-in page and the local demo. */
+  readonly RECAPTCHA_V3_KEY?: string;
+  /** Where Turnstile tokens are verified: Cloudflare's siteverify; tests point it at a fake on loopback. */
+  readonly TURNSTILE_VERIFY_URL: string;
+  /** Where reCAPTCHA tokens are verified: Google's siteverify (recaptcha.net); tests point it elsewhere. */
+  readonly RECAPTCHA_VERIFY_URL: string;
+  /** The least reCAPTCHA v3 score (0 to 1) a token passes with; 0.5, Google's suggested start. */
+  readonly RECAPTCHA_V3_MIN_SCORE: number;
   /** The site's address, for Akismet's `blog` and permalinks (Waline's name). */
   readonly SITE_URL?: string;
   /** The site's name, for the titles of the comment feeds (Waline's name); blank is unset. */
@@ -100,6 +124,20 @@ const texSetting: Reader<boolean> = (raw) => {
   if (!/^(|mathjax|katex|0|false)$/i.test(raw?.trim() ?? ''))
     throw new RuleError('must be mathjax, katex, 0 or false');
   return onUnlessOff(raw);
+};
+
+/** A captcha secret: as the provider's console shows it, bounded. */
+const captchaSecret = text({ max: 512, optional: true });
+
+/**
+ * A captcha site key: letters, digits, `_` and `-` (as Turnstile's `0x4AAA…` and reCAPTCHA's `6Lc…` are), since
+ * it goes into a page and into the address of the provider's script.
+ */
+const siteKey: Reader<string | undefined> = (raw) => {
+  const key = text({ max: 256, optional: true })(raw?.trim());
+  if (key !== undefined && !/^[A-Za-z0-9_-]+$/.test(key))
+    throw new RuleError('must be letters, digits, _ and - (a site key as the provider gives it)');
+  return key;
 };
 
 const avatarTemplate: Reader<string | undefined> = (raw) => {
@@ -138,6 +176,15 @@ const readers: { readonly [Name in Exclude<keyof Config, 'markdown'>]-?: Reader<
   BLOCKED_IP_HASHES: list(1000, 200),
   AKISMET_KEY: unlessFalse,
   AKISMET_KEY_PARAMETER: parameterName,
+  TURNSTILE_SECRET: captchaSecret,
+  TURNSTILE_SECRET_PARAMETER: parameterName,
+  RECAPTCHA_V3_SECRET: captchaSecret,
+  RECAPTCHA_V3_SECRET_PARAMETER: parameterName,
+  TURNSTILE_KEY: siteKey,
+  RECAPTCHA_V3_KEY: siteKey,
+  TURNSTILE_VERIFY_URL: urlWithDefault('https://challenges.cloudflare.com/turnstile/v0/siteverify'),
+  RECAPTCHA_VERIFY_URL: urlWithDefault('https://recaptcha.net/recaptcha/api/siteverify'),
+  RECAPTCHA_V3_MIN_SCORE: decimal({ min: 0, max: 1, default: 0.5 }),
   SITE_URL: optionalUrl,
   SITE_NAME: (raw) => text({ max: 200, optional: true })(raw?.trim()),
 };

@@ -49,6 +49,24 @@ export const optionalUrl: Reader<string | undefined> = (raw) => {
     : broken('must be an http or https URL');
 };
 
+/** An http(s) URL, trimmed; `fallback` when unset. */
+export function urlWithDefault(fallback: string): Reader<string> {
+  return (raw) => optionalUrl(raw) ?? fallback;
+}
+
+/** A number, fractions allowed, within `min` and `max`; `default` when unset. */
+export function decimal(bounds: { min: number; max: number; default: number }): Reader<number> {
+  return (raw) => {
+    const value = blankIsUnset(raw);
+    if (value === undefined) return bounds.default;
+    // Decimal notation only: Number() would also read `0x1`, `1e0` or `Infinity`.
+    const number = /^(?:\d+(?:\.\d*)?|\.\d+)$/.test(value.trim()) ? Number(value) : NaN;
+    return number >= bounds.min && number <= bounds.max
+      ? number
+      : broken(`must be a number from ${bounds.min} to ${bounds.max}`);
+  };
+}
+
 /** A whole number within `min` and `max`; `default` when unset. */
 export function wholeNumber(bounds: { min: number; max: number; default: number }): Reader<number> {
   return (raw) => {

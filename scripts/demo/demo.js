@@ -4,12 +4,17 @@
 /** The demo article's path: the v3 and the v2 page show the same thread, each through its own client. */
 export const articlePath = '/posts/notes-in-the-margin';
 
+/** What the server put into the page: the captcha's site key (`turnstileKey` or `recaptchaV3Key`), when set. */
+const settings = JSON.parse(document.getElementById('demo-settings')?.textContent || '{}');
+
 /**
  * Widget options for both clients. Everything comes from this server: no emoji presets (they live on a CDN),
- * no GIF search (Giphy), no image upload. Login opens this server's /ui/login (`npm run admin -- add` first).
+ * no GIF search (Giphy), no image upload; only a captcha, when TURNSTILE_KEY or RECAPTCHA_V3_KEY is set, loads
+ * its provider's script. Login opens this server's /ui/login (`npm run admin -- add` first).
  */
 export function widgetOptions(extra = {}) {
   return {
+    ...settings,
     el: '#waline',
     serverURL: location.origin,
     path: articlePath,

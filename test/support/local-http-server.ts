@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import type { CommentDependencies } from '../../functions/comment/dependencies.js';
-import { createLocalFunctions } from '../../scripts/local-functions.js';
+import { createLocalFunctions, type LocalOverrides } from '../../scripts/local-functions.js';
 import { createLocalServer } from '../../scripts/local-server.js';
 import { testConfig } from './test-config.js';
 import type { TestTable } from './test-table.js';
@@ -14,13 +14,18 @@ export interface LocalHttpServer {
   close(): Promise<void>;
 }
 
-/** Starts the local server (scripts/local-server.ts) with the real handlers over `table`, configured by `env`. */
+/**
+ * Starts the local server (scripts/local-server.ts) with the real handlers over `table`, configured by `env`;
+ * `overrides` swaps parts of either function (an Akismet check aimed at a recording server).
+ */
 export async function startLocalHttpServer(
   table: TestTable,
   env: Record<string, string> = {},
+  overrides: LocalOverrides = {},
 ): Promise<LocalHttpServer> {
   const { handlers, comment: services } = createLocalFunctions(
     testConfig({ TABLE_NAME: table.tableName, DYNAMODB_ENDPOINT: table.endpoint, ...env }),
+    overrides,
   );
   const server = createLocalServer(handlers);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

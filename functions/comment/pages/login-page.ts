@@ -1,4 +1,10 @@
 import type { HttpResult } from '../../shared/http/http-types.js';
+import {
+  type CaptchaWidget,
+  captchaSettingsElement,
+  captchaSources,
+  captchaTokenScript,
+} from './captcha-widget.js';
 import { htmlPage } from './page-shell.js';
 import { type SiteSettings, siteOriginsScript, siteSettingsElement } from './site-origins.js';
 
@@ -7,7 +13,7 @@ import { type SiteSettings, siteOriginsScript, siteSettingsElement } from './sit
 // says what to configure: there is no way for a stranger's page to collect a sign-in, even with a click.
 // The opener is told by postMessage aimed at each configured origin: the browser delivers it only to an
 // opener on that very origin, whatever `document.referrer` claims or hides.
-const script = String.raw`${siteOriginsScript}
+const script = String.raw`${siteOriginsScript}${captchaTokenScript}
 const root = location.pathname.replace(/\/ui(\/.*)?$/, '/');
 const params = new URLSearchParams(location.search);
 const redirect = params.get('redirect');
@@ -28,7 +34,15 @@ if (redirect ? !configured(destination) : window.opener && referrer && !configur
 form.addEventListener('submit', async (event) => {
   event.preventDefault();
   error.textContent = '';
-  const body = { email: form.email.value, password: form.password.value };
+  let captchaFields;
+  try {
+    captchaFields = await captchaToken();
+  } catch {
+    error.textContent = 'The captcha could not be loaded; reload the page.';
+    return;
+  }
+  if (!captchaFields) { error.textContent = 'Solve the captcha first.'; return; }
+  const body = { email: form.email.value, password: form.password.value, ...captchaFields };
   let answer;
   try {
     const response = await fetch(root + 'api/token', {
@@ -57,8 +71,13 @@ form.addEventListener('submit', async (event) => {
 });
 `;
 
-/** `GET /ui/login`: signs an administrator in and hands the user to the widget as Waline's admin does. */
-export function loginPage(settings: SiteSettings): HttpResult {
+/**
+ * `GET /ui/login`: signs an administrator in and hands the user to the widget as Waline's admin does. With a
+ * captcha site key, the page loads the provider's script (its policy lets that provider in, this page only)
+ * and sends its token with the sign-in.
+ */
+export function loginPage(settings: SiteSettings & { readonly captcha?: CaptchaWidget }): HttpResult {
+  const { captcha, ...site } = settings;
   return htmlPage({
     title: 'Sign in · Marginalia',
     body: `<main>
@@ -73,11 +92,14 @@ export function loginPage(settings: SiteSettings): HttpResult {
   <label>Email <input name="email" type="email" autocomplete="username" required></label>
   <label>Password <input name="password" type="password" autocomplete="current-password" required></label>
   <label><span><input name="remember" type="checkbox" checked> Remember me on this device</span></label>
+  ${captcha?.field === 'turnstile' ? '<div id="captcha"></div>' : ''}
   <button type="submit">Sign in</button>
   <p id="error" class="error" role="alert"></p>
 </form>
-${siteSettingsElement(settings)}
+${siteSettingsElement(site)}
+${captchaSettingsElement(captcha)}
 </main>`,
     script,
+    ...(captcha ? { thirdParty: captchaSources(captcha) } : {}),
   });
 }

@@ -38,8 +38,21 @@ export function htmlPage(page: {
   script: string;
   /** Images from other sites (avatars); false: only this server's and data: images load. */
   remoteImages?: boolean;
+  /**
+   * A third party's script the page loads (the captcha's), with the sources its scripts and frames come from:
+   * only these are added to the policy, on this page only.
+   */
+  thirdParty?: {
+    readonly script: string;
+    readonly scriptSources: readonly string[];
+    readonly frameSources: readonly string[];
+  };
 }): HttpResult {
   const nonce = randomBytes(16).toString('base64');
+  const { thirdParty } = page;
+  const externalScript = thirdParty
+    ? `<script nonce="${nonce}" src="${escapeHtml(thirdParty.script)}" async></script>\n`
+    : '';
   const html = `<!doctype html>
 <html lang="en">
 <head>
@@ -51,7 +64,7 @@ export function htmlPage(page: {
 </head>
 <body>
 ${page.body}
-<script nonce="${nonce}">${page.script}</script>
+${externalScript}<script nonce="${nonce}">${page.script}</script>
 </body>
 </html>`;
   return {
@@ -60,7 +73,8 @@ ${page.body}
       'content-type': 'text/html; charset=utf-8',
       'content-security-policy': [
         "default-src 'none'",
-        `script-src 'nonce-${nonce}'`,
+        [`script-src 'nonce-${nonce}'`, ...(thirdParty?.scriptSources ?? [])].join(' '),
+        ...(thirdParty ? [`frame-src ${thirdParty.frameSources.join(' ')}`] : []),
         `style-src 'nonce-${nonce}'`,
         "connect-src 'self'",
         page.remoteImages === false ? "img-src 'self' data:" : "img-src 'self' https: data:",

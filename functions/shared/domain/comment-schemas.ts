@@ -85,7 +85,14 @@ export const commentTextSchema = z.string().check(
   wellFormed,
 );
 
-/** `POST /api/comment`: the widget's body; unknown keys (captcha tokens...) are ignored. */
+/** A captcha token as the widget sends it (`turnstile`, `recaptchaV3`): bounded, and absent when blank. */
+export const captchaTokenSchema = z.optional(
+  z
+    .string()
+    .check(z.maxLength(limits.captchaTokenChars), z.regex(/^[\x21-\x7e]*$/, 'must be printable ASCII')),
+);
+
+/** `POST /api/comment`: the widget's body, captcha tokens included; other unknown keys are ignored. */
 export const submitBodySchema = z
   .object({
     comment: commentTextSchema,
@@ -103,6 +110,8 @@ export const submitBodySchema = z
     pid: z.nullish(commentIdSchema),
     rid: z.nullish(commentIdSchema),
     at: optionalText(limits.nickChars),
+    turnstile: captchaTokenSchema,
+    recaptchaV3: captchaTokenSchema,
   })
   .check(
     z.refine((body) => (body.pid == null) === (body.rid == null), {

@@ -11,6 +11,8 @@ export const errorCodes = {
   rate_limited: { status: 429, errno: 1000 },
   internal: { status: 500, errno: 500 },
   upgrade_required: { status: 503, errno: 503 },
+  /** A service the request depends on (the captcha provider) did not answer: its message says what to do. */
+  unavailable: { status: 503, errno: 503 },
 } as const satisfies Record<string, { status: number; errno: number }>;
 
 /** A failure code; the table above gives each one its status, so none can lack one. */

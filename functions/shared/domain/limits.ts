@@ -22,6 +22,8 @@ export const limits = {
    */
   passwordMinChars: 12,
   passwordMaxChars: 1024,
+  /** A captcha token (`turnstile`, `recaptchaV3`): Turnstile's stop at 2,048 characters, reCAPTCHA's are shorter. */
+  captchaTokenChars: 4096,
   /** Comment ids: ULIDs, or ids carried over by an import. */
   idChars: 64,
   /** Paths in one count or reading-count request. */

@@ -66,6 +66,18 @@ const catalog = {
     en: 'mail: this address belongs to an administrator of this site; sign in to post with it, or use another.',
     'zh-CN': 'mail：该邮箱属于本站管理员；请登录后再用它发表评论，或换一个邮箱。',
   },
+  captchaRequired: {
+    en: '{field}: this site asks for a captcha; solve it and send again.',
+    'zh-CN': '{field}：本站需要人机验证，请完成验证后重新提交。',
+  },
+  captchaRefused: {
+    en: '{field}: the captcha was not passed ({rule}).',
+    'zh-CN': '{field}：人机验证未通过（{rule}）。',
+  },
+  captchaUnavailable: {
+    en: 'The captcha provider could not be reached, so sign-in cannot be checked; try again in a minute.',
+    'zh-CN': '无法连接人机验证服务，暂时无法登录；请一分钟后再试。',
+  },
   originNotAllowed: {
     en: 'Requests from {origin} are not allowed: it is not one of the sites in ALLOWED_ORIGINS.',
     'zh-CN': '不接受来自 {origin} 的请求：它不在 ALLOWED_ORIGINS 所列的站点中。',

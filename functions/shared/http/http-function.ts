@@ -44,14 +44,15 @@ function cors(allowedOrigins: readonly string[]): MiddlewareObj<HttpEvent, HttpR
 }
 
 /**
- * Turns any error into the Waline failure envelope. Only AppErrors below 500 show their message;
+ * Turns any error into the Waline failure envelope. Only AppErrors below 500 (and `unavailable`) show their message;
  * everything else is logged and answered with a bland 500, so no internals leak.
  */
 function errorEnvelope(): MiddlewareObj<HttpEvent, HttpResult> {
   return {
     onError: (request) => {
       const { error } = request;
-      if (error instanceof AppError && error.status < 500) {
+      // `unavailable` says which service to wait for, nothing internal: shown like the 4xx.
+      if (error instanceof AppError && (error.status < 500 || error.code === 'unavailable')) {
         request.response = failure(error);
         return;
       }

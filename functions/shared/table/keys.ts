@@ -101,6 +101,8 @@ export const entities = {
   domainMailCap: 'domain-mail-cap',
   /** The owner's mails of one hour: how many were sent, how many wait for the hour's digest (owner-mail-hours.ts). */
   ownerMailHour: 'owner-mail-hour',
+  /** A captcha token (a keyed hash of it) that passed once: it passes no more. */
+  captchaToken: 'captcha-token',
 } as const;
 
 /**
@@ -197,6 +199,8 @@ export const keys = {
   ownerMailPartition: 'OWNERMAIL',
   /** The owner's mails of one hour (`H#2026-11-25T17`). */
   ownerMailHour: (hour: string): Key => ({ pk: keys.ownerMailPartition, sk: `H#${hour}` }),
+  /** A captcha token that was used (a keyed hash of it: spam/captcha-token-hash.ts). */
+  captchaToken: (tokenHash: string): Key => ({ pk: `CAPTCHA#${tokenHash}`, sk: 'USED' }),
 };
 
 /**

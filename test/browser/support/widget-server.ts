@@ -4,7 +4,7 @@ import type { HttpHandler } from '../../../functions/shared/http/http-types.js';
 import type { CommentDependencies } from '../../../functions/comment/dependencies.js';
 import type { FunctionName } from '../../../functions/api-routes.js';
 import { createLocalFunctions } from '../../../scripts/local-functions.js';
-import { createLocalServer } from '../../../scripts/local-server.js';
+import { createLocalServer, type LocalServerOptions } from '../../../scripts/local-server.js';
 import { sendJsonFrom } from '../../../scripts/send-json.js';
 import { testConfig } from '../../support/test-config.js';
 import { createTestTable } from '../../support/test-table.js';
@@ -24,8 +24,14 @@ export interface WidgetServer {
   stop(): Promise<void>;
 }
 
-/** Starts the server as `npm start` wires it, with avatars from its own /avatar route; `env` adds settings. */
-export async function startWidgetServer(env: Record<string, string> = {}): Promise<WidgetServer> {
+/**
+ * Starts the server as `npm start` wires it, with avatars from its own /avatar route; `env` adds settings,
+ * `options` the local server's (a demo site with a captcha site key).
+ */
+export async function startWidgetServer(
+  env: Record<string, string> = {},
+  options: LocalServerOptions = {},
+): Promise<WidgetServer> {
   const table = await createTestTable();
   // The avatar template needs the port, which is known only once the server listens: build handlers then.
   const built: { handlers?: Record<FunctionName, HttpHandler> } = {};
@@ -33,10 +39,13 @@ export async function startWidgetServer(env: Record<string, string> = {}): Promi
     if (!built.handlers) throw new Error('the handlers are not built yet');
     return built.handlers[name];
   };
-  const server: Server = createLocalServer({
-    comment: (event, context) => ready('comment')(event, context),
-    article: (event, context) => ready('article')(event, context),
-  });
+  const server: Server = createLocalServer(
+    {
+      comment: (event, context) => ready('comment')(event, context),
+      article: (event, context) => ready('article')(event, context),
+    },
+    options,
+  );
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
   const base = `http://127.0.0.1:${port}`;

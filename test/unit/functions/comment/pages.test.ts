@@ -104,4 +104,49 @@ describe('the sign-in, profile and moderation pages', () => {
   it('embeds settings so that no value can close the script element', () => {
     expect(embedJson({ siteUrl: '</script><script>alert(1)</script>' })).not.toContain('</script>');
   });
+
+  describe('/ui/login with a captcha site key', () => {
+    const loginWith = (env: Record<string, string>) =>
+      createCommentHandler(createCommentDependencies(testConfig(env)), allRouteKeys)(
+        buildEvent({ method: 'GET', path: '/ui/login' }),
+        testContext,
+      );
+
+    it("loads Turnstile's script with the page's nonce and lets Cloudflare's scripts and frames in, this page only", async () => {
+      const response = await loginWith({ TURNSTILE_KEY: '0x4AAAAAAAtest', RECAPTCHA_V3_KEY: '6Lctest' });
+      const policy = response.headers['content-security-policy'] ?? '';
+      const nonce = /script-src 'nonce-([^']+)'/.exec(policy)?.[1];
+
+      expect(policy).toContain(`script-src 'nonce-${nonce}' https://challenges.cloudflare.com;`);
+      expect(policy).toContain('frame-src https://challenges.cloudflare.com;');
+      expect(response.body).toContain(
+        `<script nonce="${nonce}" src="https://challenges.cloudflare.com/turnstile/v0/api.js?render=explicit" async></script>`,
+      );
+      expect(response.body).toContain('<div id="captcha"></div>');
+      expect(response.body).toContain(
+        '<script type="application/json" id="captcha-settings">{"field":"turnstile","key":"0x4AAAAAAAtest"}</script>',
+      );
+      const profile = await get('/ui/profile');
+      expect(profile.headers['content-security-policy']).not.toContain('cloudflare');
+    });
+
+    it("loads reCAPTCHA v3's script from recaptcha.net with the site key when only its key is set", async () => {
+      const response = await loginWith({ RECAPTCHA_V3_KEY: '6Lc-test_key' });
+      const policy = response.headers['content-security-policy'] ?? '';
+
+      expect(response.body).toContain('src="https://recaptcha.net/recaptcha/api.js?render=6Lc-test_key"');
+      expect(policy).toContain('https://www.gstatic.com/recaptcha/');
+      expect(policy).toContain('frame-src https://recaptcha.net https://www.recaptcha.net');
+      expect(response.body).not.toContain('<div id="captcha">');
+    });
+
+    it('loads no third-party script and allows no frame without a site key', async () => {
+      const response = await get('/ui/login');
+      const policy = response.headers['content-security-policy'] ?? '';
+
+      expect(policy).not.toMatch(/frame-src|cloudflare|recaptcha/);
+      expect(response.body).not.toMatch(/<script[^>]* src=/);
+      expect(response.body).toContain('<script type="application/json" id="captcha-settings">null</script>');
+    });
+  });
 });

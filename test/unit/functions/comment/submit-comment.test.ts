@@ -13,6 +13,12 @@ import type { SpamCheckInput } from '../../../../functions/shared/spam/akismet.j
 import type { CommentRef } from '../../../../functions/shared/table/comment-repository.js';
 import type { InsertGuards, InsertRefusal } from '../../../../functions/shared/table/submit-items.js';
 import type { SubmitMarks, SubmitMarksQuery } from '../../../../functions/shared/table/submit-marks.js';
+import type {
+  CaptchaDemand,
+  CaptchaOutcome,
+  CaptchaTokens,
+} from '../../../../functions/comment/captcha-guard.js';
+import { AppError } from '../../../../functions/shared/domain/errors.js';
 import { routeAnswer } from '../../../support/route-answer.js';
 
 const salt = 'salt-for-submit-tests-0123';
@@ -42,6 +48,8 @@ interface Setup {
   readonly config?: Partial<SubmitCommentDependencies['config']>;
   readonly status?: CommentStatus;
   readonly render?: (text: string) => string;
+  /** The captcha: none in force (the default), a token demanded (refused when missing), and its verdict. */
+  readonly captcha?: { readonly verdict: CaptchaOutcome | 'refused' };
 }
 
 /** The submit route over fakes of exactly its dependencies, each recording how it was called. */
@@ -51,7 +59,9 @@ function submitRoute(setup: Setup = {}) {
     readSubmitMarks: [] as SubmitMarksQuery[],
     markRefusedPost: [] as { ipHash: string; at: number; windowMs: number }[],
     renderMarkdown: [] as string[],
-    initialStatus: [] as (SpamCheckInput & { byAdmin: boolean })[],
+    initialStatus: [] as (SpamCheckInput & { byAdmin: boolean; captchaUnreachable?: boolean })[],
+    demand: [] as CaptchaTokens[],
+    verify: [] as CaptchaDemand[],
     insert: [] as { comment: StoredComment; guards: InsertGuards }[],
     find: [] as { ref: CommentRef; options: { withHeld?: boolean } | undefined }[],
   };
@@ -83,6 +93,20 @@ function submitRoute(setup: Setup = {}) {
     renderMarkdown: async (text) => {
       calls.renderMarkdown.push(text);
       return setup.render ? setup.render(text) : `<p>${text}</p>`;
+    },
+    captcha: {
+      demand: async (tokens) => {
+        calls.demand.push(tokens);
+        if (!setup.captcha) return { kind: 'none' };
+        if (!tokens.turnstile) throw new AppError('forbidden', 'no token', { turnstile: 'required' });
+        return { kind: 'token', field: 'turnstile', secret: 'secret', token: tokens.turnstile };
+      },
+      verify: async (demand) => {
+        calls.verify.push(demand);
+        const verdict = demand.kind === 'none' ? { passed: true as const } : setup.captcha?.verdict;
+        if (verdict === 'refused') throw new AppError('forbidden', 'refused', { turnstile: 'rule' });
+        return verdict ?? { passed: true };
+      },
     },
     initialStatus: async (comment) => {
       calls.initialStatus.push(comment);
@@ -469,5 +493,86 @@ describe('createSubmitComment', () => {
     expect(calls.renderMarkdown).toHaveLength(1);
     expect(calls.initialStatus).toEqual([]);
     expect(calls.insert).toEqual([]);
+  });
+
+  describe('with a captcha in force', () => {
+    const captcha = { verdict: { passed: true } } as const;
+
+    it('refuses an anonymous post without the token before reading anything', async () => {
+      const { route, calls } = submitRoute({ captcha });
+
+      const answer = await post(route, body);
+
+      expect(answer.statusCode).toBe(403);
+      expect(answer.body).toMatchObject({ errno: 403, details: { turnstile: 'required' } });
+      expect(calls.viewer).toEqual([]);
+      expect(calls.readSubmitMarks).toEqual([]);
+      expect(calls.verify).toEqual([]);
+      expectNothingDone(calls);
+    });
+
+    it('verifies the token only past the cheap refusals: a duplicate costs no call to the provider', async () => {
+      const { route, calls } = submitRoute({ captcha, marks: { duplicate: true } });
+
+      const answer = await post(route, { ...body, turnstile: 'token-1' });
+
+      expect(answer.statusCode).toBe(409);
+      expect(calls.demand).toEqual([{ turnstile: 'token-1', recaptchaV3: undefined }]);
+      expect(calls.verify).toEqual([]);
+      expectNothingDone(calls);
+    });
+
+    it('neither renders nor judges a post whose token is refused', async () => {
+      const { route, calls } = submitRoute({ captcha: { verdict: 'refused' } });
+
+      const answer = await post(route, { ...body, turnstile: 'token-1' });
+
+      expect(answer.statusCode).toBe(403);
+      expect(calls.verify).toEqual([
+        { kind: 'token', field: 'turnstile', secret: 'secret', token: 'token-1' },
+      ]);
+      expectNothingDone(calls);
+    });
+
+    it('stores a post whose token passed as any other', async () => {
+      const { route, calls } = submitRoute({ captcha });
+
+      const answer = await post(route, { ...body, turnstile: 'token-1' });
+
+      expect(answer.statusCode).toBe(200);
+      expect(calls.initialStatus[0]).not.toHaveProperty('captchaUnreachable');
+      expect(calls.insert).toHaveLength(1);
+    });
+
+    it('tells the status decision when the provider could not be asked, and stores the comment', async () => {
+      const { route, calls } = submitRoute({ captcha: { verdict: { passed: false, reason: 'timeout' } } });
+
+      const answer = await post(route, { ...body, turnstile: 'token-1' });
+
+      expect(answer.statusCode).toBe(200);
+      expect(calls.initialStatus[0]).toMatchObject({ captchaUnreachable: true, byAdmin: false });
+      expect(calls.insert).toHaveLength(1);
+    });
+
+    it('lets a signed-in administrator post without a token, never asking the provider', async () => {
+      const { route, calls } = submitRoute({ captcha });
+
+      const answer = await post(route, body, { authorization: adminToken });
+
+      expect(answer.statusCode).toBe(200);
+      expect(calls.demand).toEqual([]);
+      expect(calls.verify).toEqual([{ kind: 'none' }]);
+      expect(calls.insert).toHaveLength(1);
+    });
+
+    it("demands the token of a post whose sign-in token is no administrator's, before rendering", async () => {
+      const { route, calls } = submitRoute({ captcha });
+
+      const answer = await post(route, body, { authorization: 'Bearer forged' });
+
+      expect(answer.statusCode).toBe(403);
+      expect(calls.viewer).toEqual(['Bearer forged']);
+      expectNothingDone(calls);
+    });
   });
 });

@@ -22,6 +22,9 @@ describe('loadConfig', () => {
       COMMENT_AUDIT: false,
       FORBIDDEN_WORDS: [],
       BLOCKED_IP_HASHES: [],
+      TURNSTILE_VERIFY_URL: 'https://challenges.cloudflare.com/turnstile/v0/siteverify',
+      RECAPTCHA_VERIFY_URL: 'https://recaptcha.net/recaptcha/api/siteverify',
+      RECAPTCHA_V3_MIN_SCORE: 0.5,
       markdown: { highlight: true, emoji: true, sub: true, sup: true, tex: true },
     });
   });
@@ -195,5 +198,63 @@ describe('loadConfig', () => {
     expect(loadConfig({ ...base, AVATAR_QQ: 'false' }).AVATAR_QQ).toBe(false);
     expect(avatarOf({ AVATAR_QQ: 'true' })).toBe('https://q1.qlogo.cn/g?b=qq&nk=10001&s=100');
     expect(avatarOf({})).toMatch(/^https:\/\/seccdn\.libravatar\.org\/avatar\/[0-9a-f]{32}$/);
+  });
+
+  it('reads the captcha settings: secrets, parameters, site keys, verify URLs and the least score', () => {
+    const config = loadConfig({
+      ...base,
+      TURNSTILE_SECRET: '0x4AAAAAAA-secret',
+      TURNSTILE_SECRET_PARAMETER: '/blog/turnstile',
+      RECAPTCHA_V3_SECRET: '6Lc-secret',
+      RECAPTCHA_V3_SECRET_PARAMETER: '/blog/recaptcha',
+      TURNSTILE_KEY: ' 0x4AAAAAAA_key ',
+      RECAPTCHA_V3_KEY: '6Lc-key_1',
+      TURNSTILE_VERIFY_URL: ' http://127.0.0.1:9999/turnstile ',
+      RECAPTCHA_VERIFY_URL: 'http://127.0.0.1:9999/recaptcha',
+      RECAPTCHA_V3_MIN_SCORE: '0.7',
+    });
+
+    expect(config).toMatchObject({
+      TURNSTILE_SECRET: '0x4AAAAAAA-secret',
+      TURNSTILE_SECRET_PARAMETER: '/blog/turnstile',
+      RECAPTCHA_V3_SECRET: '6Lc-secret',
+      RECAPTCHA_V3_SECRET_PARAMETER: '/blog/recaptcha',
+      TURNSTILE_KEY: '0x4AAAAAAA_key',
+      RECAPTCHA_V3_KEY: '6Lc-key_1',
+      TURNSTILE_VERIFY_URL: 'http://127.0.0.1:9999/turnstile',
+      RECAPTCHA_VERIFY_URL: 'http://127.0.0.1:9999/recaptcha',
+      RECAPTCHA_V3_MIN_SCORE: 0.7,
+    });
+    expect(loadConfig({ ...base, RECAPTCHA_V3_MIN_SCORE: '0' }).RECAPTCHA_V3_MIN_SCORE).toBe(0);
+    expect(loadConfig({ ...base, RECAPTCHA_V3_MIN_SCORE: '1' }).RECAPTCHA_V3_MIN_SCORE).toBe(1);
+  });
+
+  it('refuses a captcha setting out of its rule, saying the rule', () => {
+    const problemOf = (env: Record<string, string>) => {
+      try {
+        loadConfig({ ...base, ...env });
+        return undefined;
+      } catch (error) {
+        return (error as Error).message.replace('Invalid configuration: ', '');
+      }
+    };
+
+    for (const score of ['1.1', '-0.1', '0x1', '1e0', 'high']) {
+      expect(problemOf({ RECAPTCHA_V3_MIN_SCORE: score })).toBe(
+        'RECAPTCHA_V3_MIN_SCORE: must be a number from 0 to 1',
+      );
+    }
+    expect(problemOf({ TURNSTILE_KEY: 'key"><script>' })).toBe(
+      'TURNSTILE_KEY: must be letters, digits, _ and - (a site key as the provider gives it)',
+    );
+    expect(problemOf({ RECAPTCHA_V3_KEY: 'k'.repeat(257) })).toBe(
+      'RECAPTCHA_V3_KEY: must be at most 256 characters',
+    );
+    expect(problemOf({ TURNSTILE_VERIFY_URL: 'ftp://verify.example' })).toBe(
+      'TURNSTILE_VERIFY_URL: must be an http or https URL',
+    );
+    expect(problemOf({ TURNSTILE_SECRET: 's'.repeat(513) })).toBe(
+      'TURNSTILE_SECRET: must be at most 512 characters',
+    );
   });
 });

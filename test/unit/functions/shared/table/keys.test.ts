@@ -229,4 +229,8 @@ describe('notification keys', () => {
     expect(keys.ownerMailHour('2026-11-25T17')).toEqual({ pk: 'OWNERMAIL', sk: 'H#2026-11-25T17' });
     expect(keys.ownerMailPartition).toBe('OWNERMAIL');
   });
+
+  it('keys a used captcha token by its hash alone', () => {
+    expect(keys.captchaToken('h')).toEqual({ pk: 'CAPTCHA#h', sk: 'USED' });
+  });
 });

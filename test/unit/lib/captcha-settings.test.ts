@@ -1,0 +1,96 @@
+import { App, type Stack } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
+import { describe, expect, it } from 'vitest';
+import type { MarginaliaFunction } from '../../../lib/marginalia-function.js';
+import { MarginaliaStack, type MarginaliaStackProps } from '../../../lib/marginalia-stack.js';
+import { testSite } from './fixtures/site.js';
+
+type Statement = { Action: string | string[]; Resource: unknown };
+
+/** The stack synthesized without bundling (props only reach the template), with `context` set. */
+function synth(props: MarginaliaStackProps = {}, context: Record<string, unknown> = {}) {
+  const app = new App({
+    builtinCloudFormationValidation: false,
+    context: { 'aws:cdk:bundling-stacks': [], ...context },
+  });
+  const stack = new MarginaliaStack(app, 'Captcha', { ...testSite, ...props });
+  return { stack, template: Template.fromStack(stack) };
+}
+
+const logicalId = (stack: Stack, fn: MarginaliaFunction) =>
+  stack.getLogicalId(fn.function.node.defaultChild as CfnFunction);
+
+function environmentOf(template: Template, stack: Stack, fn: MarginaliaFunction): Record<string, string> {
+  return template.toJSON().Resources[logicalId(stack, fn)].Properties.Environment.Variables;
+}
+
+/** The resources every ssm:GetParameter statement of `fn`'s role names, as JSON. */
+function parameterGrants(template: Template, stack: Stack, fn: MarginaliaFunction): string {
+  const roleRef = template.toJSON().Resources[logicalId(stack, fn)].Properties.Role['Fn::GetAtt'][0];
+  const statements: Statement[] = Object.values(template.findResources('AWS::IAM::Policy'))
+    .filter((policy) => JSON.stringify(policy.Properties.Roles) === JSON.stringify([{ Ref: roleRef }]))
+    .flatMap((policy) => policy.Properties.PolicyDocument.Statement);
+  return JSON.stringify(
+    statements
+      .filter((statement) => [statement.Action].flat().includes('ssm:GetParameter'))
+      .map((s) => s.Resource),
+  );
+}
+
+describe('MarginaliaStack and the captcha', () => {
+  it('sets no captcha by default: no secret parameter named or readable, no key, no verify URL', () => {
+    const { stack, template } = synth();
+
+    const environment = environmentOf(template, stack, stack.commentFunction);
+    for (const variable of [
+      'TURNSTILE_SECRET_PARAMETER',
+      'RECAPTCHA_V3_SECRET_PARAMETER',
+      'TURNSTILE_KEY',
+      'RECAPTCHA_V3_KEY',
+      'RECAPTCHA_V3_MIN_SCORE',
+      'TURNSTILE_VERIFY_URL',
+      'RECAPTCHA_VERIFY_URL',
+    ]) {
+      expect(environment).not.toHaveProperty(variable);
+    }
+    expect(parameterGrants(template, stack, stack.commentFunction)).not.toMatch(/turnstile|recaptcha/);
+  });
+
+  it('names the secret parameters to the comment function only, lets only it read them, and passes the keys', () => {
+    const { stack, template } = synth({
+      turnstileSecretParameterName: '/blog/turnstile-secret',
+      recaptchaV3SecretParameterName: '/blog/recaptcha-secret',
+      turnstileKey: '0x4AAAAAAAtest',
+      recaptchaV3Key: '6Lc-test_key',
+      recaptchaV3MinScore: 0.7,
+    });
+
+    expect(environmentOf(template, stack, stack.commentFunction)).toMatchObject({
+      TURNSTILE_SECRET_PARAMETER: '/blog/turnstile-secret',
+      RECAPTCHA_V3_SECRET_PARAMETER: '/blog/recaptcha-secret',
+      TURNSTILE_KEY: '0x4AAAAAAAtest',
+      RECAPTCHA_V3_KEY: '6Lc-test_key',
+      RECAPTCHA_V3_MIN_SCORE: '0.7',
+    });
+    const grants = parameterGrants(template, stack, stack.commentFunction);
+    expect(grants).toContain(':parameter/blog/turnstile-secret');
+    expect(grants).toContain(':parameter/blog/recaptcha-secret');
+    expect(environmentOf(template, stack, stack.articleFunction)).not.toHaveProperty(
+      'TURNSTILE_SECRET_PARAMETER',
+    );
+    expect(parameterGrants(template, stack, stack.articleFunction)).toBe('[]');
+  });
+
+  it('refuses a captcha secret given as context rather than publish it in the template', () => {
+    expect(() => synth({}, { turnstileSecret: 'x' })).toThrow(/not taken from context/);
+    expect(() => synth({}, { RECAPTCHA_V3_SECRET: 'x' })).toThrow(/not taken from context/);
+  });
+
+  it('refuses a score outside 0 to 1 and a site key the function would refuse, at synth', () => {
+    expect(() => synth({ recaptchaV3MinScore: 1.5 })).toThrow(
+      'recaptchaV3MinScore: 1.5 is not a score from 0 to 1',
+    );
+    expect(() => synth({ turnstileKey: 'key"><script>' })).toThrow(/turnstileKey: must be letters, digits/);
+  });
+});
