@@ -56,7 +56,16 @@ export async function synthesizeStack(outDir: string, stackName: string): Promis
     execFile(
       join(projectRoot, 'node_modules', '.bin', 'cdk'),
       // A deploy names the site (lib/site-origins.ts); which one changes nothing the bundles hold.
-      ['synth', stackName, '-c', 'siteUrl=https://blog.example', '--output', outDir, '--quiet', '--no-notices'],
+      [
+        'synth',
+        stackName,
+        '-c',
+        'siteUrl=https://blog.example',
+        '--output',
+        outDir,
+        '--quiet',
+        '--no-notices',
+      ],
       {
         cwd: projectRoot,
         env: { ...process.env, CDK_DISABLE_CLI_TELEMETRY: 'true' },
