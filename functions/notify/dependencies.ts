@@ -2,6 +2,7 @@ import type { Config } from '../shared/config.js';
 import { createFunctionClient } from '../shared/dynamodb-client/client.js';
 import { createDeliveryStore, type DeliveryStore } from '../shared/table/delivery-store.js';
 import { createMailGuards, type MailGuards } from '../shared/table/mail-guards.js';
+import { createReplyConfirmations, type ReplyConfirmations } from '../shared/table/reply-confirmations.js';
 import {
   createNotifiedCommentsReader,
   type ReadNotifiedComments,
@@ -13,7 +14,11 @@ import {
   type SecretsExtension,
 } from '../shared/secrets/parameter-secret.js';
 import { createLinkSecret } from '../shared/secrets/link-secret.js';
-import { createAddressHasher, type HashAddress } from '../shared/notify/address-hash.js';
+import {
+  createAddressHasher,
+  createFormerAddressHasher,
+  type HashAddress,
+} from '../shared/notify/address-hash.js';
 import { createChannels } from './channels/channels.js';
 import type { Channels } from './notice.js';
 import type { NotifyConfig } from './notify-config.js';
@@ -35,6 +40,8 @@ export interface NotifyDependencies {
   readonly deliveries: DeliveryStore;
   /** Suppressions and per-recipient caps. */
   readonly guards: MailGuards;
+  /** Readers' confirmations of reply mail (REPLY_MAIL=confirmed). */
+  readonly confirmations: ReplyConfirmations;
   /** The comment of an event and its parent, as they are when the notice is sent. */
   readonly readComments: ReadNotifiedComments;
   /** Suppressions from SES feedback. */
@@ -45,6 +52,8 @@ export interface NotifyDependencies {
   readonly now: () => number;
   /** The keyed hash suppressions and caps are kept under (from IP_HASH_SALT: shared/notify/address-hash.ts). */
   readonly hashAddress: HashAddress;
+  /** The hash before normalisation, under which old unsubscribe links recorded suppressions. */
+  readonly formerHashAddress: HashAddress;
   /** How long a claimed delivery is its sender's (process-event.ts). */
   readonly leaseMs?: number;
   /** The waits before each retry of a failed delivery (delivery-retry.ts; tests make them short). */
@@ -110,11 +119,13 @@ export function createNotifyDependencies(
     notify,
     deliveries: createDeliveryStore(client, config.TABLE_NAME),
     guards: createMailGuards(client, config.TABLE_NAME),
+    confirmations: createReplyConfirmations(client, config.TABLE_NAME),
     readComments: createNotifiedCommentsReader(client, config.TABLE_NAME),
     outbox: createOutboxRepository(client, config.TABLE_NAME),
     channels: parts.channels ?? createChannels({ config, notify, secrets, now }),
     now,
     hashAddress: createAddressHasher(config.IP_HASH_SALT),
+    formerHashAddress: createFormerAddressHasher(config.IP_HASH_SALT),
     ...parts,
   };
 }

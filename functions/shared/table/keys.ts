@@ -95,6 +95,8 @@ export const entities = {
   suppression: 'suppression',
   /** How many notices one address got in one hour or day. */
   notifyCap: 'notify-cap',
+  /** An address's consent to reply mail: confirmed, or a confirmation mail sent (REPLY_MAIL=confirmed). */
+  replyConfirmation: 'reply-confirmation',
 } as const;
 
 /**
@@ -180,6 +182,11 @@ export const keys = {
   }),
   /** The notices one address got in one window (`H#2026-11-25T17` or `D#2026-11-25`). */
   notifyCap: (addressHash: string, window: string): Key => ({ pk: `MAILCAP#${addressHash}`, sk: window }),
+  /** An address's confirmation of reply mail (`CONFIRMED`), or the confirmation mail sent to it (`ASKED`). */
+  replyConfirmation: (addressHash: string, part: 'confirmed' | 'asked'): Key => ({
+    pk: `CONFIRM#${addressHash}`,
+    sk: part === 'confirmed' ? 'CONFIRMED' : 'ASKED',
+  }),
 };
 
 /**

@@ -3,7 +3,10 @@ import type { NotifyDependencies } from '../../../../functions/notify/dependenci
 import type { Notice } from '../../../../functions/notify/notice.js';
 import { loadNotifyConfig } from '../../../../functions/notify/notify-config.js';
 import { createNotifyFunction } from '../../../../functions/notify/notify-function.js';
-import { createAddressHasher } from '../../../../functions/shared/notify/address-hash.js';
+import {
+  createAddressHasher,
+  createFormerAddressHasher,
+} from '../../../../functions/shared/notify/address-hash.js';
 import { keys } from '../../../../functions/shared/table/keys.js';
 import { type OutboxEvent, outboxEventItem } from '../../../../functions/shared/table/outbox-event.js';
 import { testConfig } from '../../../support/test-config.js';
@@ -30,9 +33,11 @@ function setUp() {
   };
   const dependencies: NotifyDependencies = {
     config: testConfig(),
-    notify: loadNotifyConfig({ AUTHOR_EMAIL: 'owner@example.com' }),
+    // Readers' mail as it was before confirmations: these tests are about the stream, the sweep and SNS.
+    notify: loadNotifyConfig({ AUTHOR_EMAIL: 'owner@example.com', REPLY_MAIL: 'all' }),
     deliveries: fake.store,
     guards: fake.guards,
+    confirmations: fake.confirmations,
     readComments: fake.readComments,
     outbox,
     channels: {
@@ -43,6 +48,7 @@ function setUp() {
       },
     },
     now: () => start,
+    formerHashAddress: createFormerAddressHasher(testConfig().IP_HASH_SALT),
     hashAddress: addressHash,
   };
   return {

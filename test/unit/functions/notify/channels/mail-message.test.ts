@@ -16,6 +16,10 @@ const fakeLinks = (available = true): NotificationLinks & { readonly asked: stri
       asked.push(`unsubscribe ${address} ${rootId}`);
       return Promise.resolve(longUnsubscribe);
     },
+    confirm: (address, eventId) => {
+      asked.push(`confirm ${address} ${eventId}`);
+      return Promise.resolve(`https://api.example/c?token=${eventId}`);
+    },
     moderation: (commentId) => {
       asked.push(`moderation ${commentId}`);
       const link = (action: string) => `https://api.example/m?${action}`;
