@@ -45,7 +45,9 @@ export function createNotifier(table: TestTable, env: Record<string, string> = {
     DYNAMODB_CONNECT_TIMEOUT_MS: '10000',
     DYNAMODB_REQUEST_TIMEOUT_MS: '20000',
   });
-  const notify = loadNotifyConfig({ AUTHOR_EMAIL: 'owner@example.com', ...env });
+  // Readers mailed without confirming (REPLY_MAIL=all) unless `env` says otherwise: these tests are about
+  // the sender's storage, and the confirmation's own tests set REPLY_MAIL=confirmed.
+  const notify = loadNotifyConfig({ AUTHOR_EMAIL: 'owner@example.com', REPLY_MAIL: 'all', ...env });
   const recording = recordingChannels();
   const clock = { offsetMs: 0 };
   const dependencies: NotifyDependencies = createNotifyDependencies(config, notify, {
