@@ -8,20 +8,14 @@
  * a suppression under it until those links expire. A suppression already under the new hash is kept as it
  * is. A rerun, or a run after one that stopped half way, copies what is left and nothing twice.
  */
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import {
-  type DynamoDBDocumentClient,
-  GetCommand,
-  paginateQuery,
-  paginateScan,
-  PutCommand,
-} from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand, paginateQuery, paginateScan } from '@aws-sdk/lib-dynamodb';
 import {
   createAddressHasher,
   createFormerAddressHasher,
 } from '../../functions/shared/notify/address-hash.js';
 import { normalizeAddress } from '../../functions/shared/notify/normalize-address.js';
 import { attributes, entities } from '../../functions/shared/table/keys.js';
+import { copyTo, errorLines } from './suppression-keys.js';
 
 /** What the copy of suppressions did (or, on a dry run, would do). */
 export interface NormalisedSuppressionOutcome {
@@ -120,21 +114,7 @@ async function copyUnlessThere(
     const found = await client.send(new GetCommand({ TableName: tableName, Key: key, ConsistentRead: true }));
     return found.Item === undefined;
   }
-  try {
-    await client.send(
-      new PutCommand({
-        TableName: tableName,
-        Item: item,
-        // A suppression under the normalised hash is as new or newer: never overwritten.
-        ConditionExpression: 'attribute_not_exists(#pk)',
-        ExpressionAttributeNames: { '#pk': attributes.pk },
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) return false;
-    throw error;
-  }
+  return copyTo(client, tableName, item);
 }
 
 /** The report's lines of the copy of suppressions. */
@@ -144,8 +124,7 @@ export function formatNormalisedSuppressionReport(outcome: NormalisedSuppression
     `  comment addresses respelt by normalisation: ${outcome.respelt}`,
     `  ${outcome.dryRun ? 'to copy' : 'copied'}: ${outcome.copied}`,
     `  there already: ${outcome.already}`,
-    `  errors: ${outcome.errors.length}`,
-    ...outcome.errors.slice(0, 10).map(({ item, reason }) => `    ${item}: ${reason}`),
+    ...errorLines(outcome.errors),
   ];
   return lines.join('\n');
 }
