@@ -221,5 +221,7 @@ describe('notification keys', () => {
       sk: 'THREAD#01ROOT',
     });
     expect(keys.notifyCap('h', 'H#2026-11-25T17')).toEqual({ pk: 'MAILCAP#h', sk: 'H#2026-11-25T17' });
+    expect(keys.replyConfirmation('h', 'confirmed')).toEqual({ pk: 'CONFIRM#h', sk: 'CONFIRMED' });
+    expect(keys.replyConfirmation('h', 'asked')).toEqual({ pk: 'CONFIRM#h', sk: 'ASKED' });
   });
 });
