@@ -72,6 +72,7 @@ const everyChannel: NotificationVariables = {
   TG_CHAT_ID: '-100123',
   TG_BOT_TOKEN_PARAMETER: '/marginalia/tg-bot-token',
   NOTIFY_CAP_PER_HOUR: '3',
+  REPLY_MAIL: 'all',
   MAIL_SUBJECT: '{{parent.nick}}, {{self.nick}} replied on {{site.name}}',
 };
 const smtp: NotificationVariables = {
@@ -363,6 +364,7 @@ describe('MarginaliaStack notifications', () => {
       WEBHOOK: 'https://hooks.example.net/marginalia',
       TG_CHAT_ID: '-100123',
       NOTIFY_CAP_PER_HOUR: '3',
+      REPLY_MAIL: 'all',
       MAIL_SUBJECT: everyChannel.MAIL_SUBJECT,
     });
     // No route of the API invokes the notify function.
@@ -493,6 +495,7 @@ describe('MarginaliaStack notifications', () => {
       /TG_BOT_TOKEN_PARAMETER.*parameter name/,
     ],
     ['a cap is 0', { NOTIFY_CAP_PER_HOUR: '0' }, /NOTIFY_CAP_PER_HOUR/],
+    ['reader mail is neither confirmed, all nor off', { REPLY_MAIL: 'yes' }, /REPLY_MAIL/],
     ['the server address is plain http', { SERVER_URL: 'http://comments.example.com' }, /SERVER_URL.*https/],
     [
       'the templates overflow the 4 KB environment',
