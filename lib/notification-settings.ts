@@ -30,6 +30,7 @@ export const notificationVariables = [
   'WEBHOOK_SECRET_PARAMETER',
   'TG_CHAT_ID',
   'TG_BOT_TOKEN_PARAMETER',
+  'REPLY_MAIL',
   'NOTIFY_CAP_PER_HOUR',
   'NOTIFY_CAP_PER_DAY',
   'NOTIFY_SITE_CAP_PER_HOUR',

@@ -64,13 +64,15 @@ export interface RouteThrottle {
  * unsubscribe answer 429. Each route keeps its own token bucket, so a flood on a page (link scanners open
  * every link in a mail) or on the moderation links never takes the one-click POST's requests; the POST
  * (RFC 8058: what a mail provider sends when its reader clicks "unsubscribe") gets the largest. A forged
- * token is refused before any table read, so these 8 requests/s cost requests and milliseconds, not units.
+ * token is refused before any table read, so these 10 requests/s cost requests and milliseconds, not units.
  */
 export const linkRouteThrottles: Readonly<Record<string, RouteThrottle>> = {
   'POST /api/notification/unsubscribe': { rateLimit: 5, burstLimit: 10 },
   'GET /api/notification/unsubscribe': { rateLimit: 1, burstLimit: 5 },
   'GET /api/notification/moderate': { rateLimit: 1, burstLimit: 5 },
   'POST /api/notification/moderate': { rateLimit: 1, burstLimit: 2 },
+  'GET /api/notification/confirm': { rateLimit: 1, burstLimit: 5 },
+  'POST /api/notification/confirm': { rateLimit: 1, burstLimit: 5 },
 };
 
 /** Every route key the API has, `$default` last. */

@@ -9,6 +9,7 @@ import { createViewerResolver } from '../shared/auth/viewer.js';
 import { createCaptchaTokenHasher } from '../shared/spam/captcha-token-hash.js';
 import { createCaptchaGuard } from './captcha-guard.js';
 import { createCommentFeed } from './comment-feed.js';
+import { createConfirmReplies, createShowConfirmReplies } from './confirm-replies.js';
 import { createCountComments } from './count-comments.js';
 import { createCurrentUser } from './current-user.js';
 import type { CommentDependencies } from './dependencies.js';
@@ -37,7 +38,7 @@ import { createUpdateProfile } from './update-profile.js';
  * The comment function: comments (list, count, recent, feeds, submit, like, moderation), sign-in
  * (`/api/token`, and `/token` which the widget calls), the administrator's profile (`PUT /api/user`),
  * the notification log and its actions (`/api/notification`), the pages of the links in a mail
- * (`/api/notification/unsubscribe`, `/api/notification/moderate`), the sign-in, profile and moderation
+ * (`/api/notification/unsubscribe`, `/api/notification/moderate`, `/api/notification/confirm`), the sign-in, profile and moderation
  * pages (`/ui`);
  * it also answers unknown routes (API Gateway's `$default`). Its table answers exactly the routes of
  * routes.ts, which the stack and local mode create: each request goes to the route its `routeKey` names.
@@ -102,6 +103,7 @@ export function createCommentHandler(
   const site = { name: config.SITE_NAME, url: config.SITE_URL };
   const unsubscribeLink = { readLink, outbox, now, site };
   const moderationLink = { readLink, comments, moderation, siteUrl: config.SITE_URL };
+  const confirmLink = { readLink, confirmations: dependencies.confirmations, now, site };
 
   /** `GET /api/comment` is four reads, told apart by `?type=` (Waline's contract: one path for all). */
   const readComments: Router = async (request) => {
@@ -137,6 +139,8 @@ export function createCommentHandler(
     'POST /api/notification/unsubscribe': createUnsubscribe(unsubscribeLink),
     'GET /api/notification/moderate': createShowModerationLink(moderationLink),
     'POST /api/notification/moderate': createModerateFromMail(moderationLink),
+    'GET /api/notification/confirm': createShowConfirmReplies(confirmLink),
+    'POST /api/notification/confirm': createConfirmReplies(confirmLink),
     'GET /ui': async () => moderationPage(),
     'GET /ui/login': async () =>
       loginPage({

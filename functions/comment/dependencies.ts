@@ -16,6 +16,7 @@ import {
   type ModerationRepository,
 } from '../shared/table/moderation-repository.js';
 import { createOutboxRepository, type OutboxRepository } from '../shared/table/outbox-repository.js';
+import { createReplyConfirmations, type ReplyConfirmations } from '../shared/table/reply-confirmations.js';
 import type { SecretSource } from '../shared/secrets/parameter-secret.js';
 import { type CaptchaSecretSource, createCaptchaSecret } from '../shared/secrets/captcha-secret.js';
 import { createCaptchaVerifier, type VerifyCaptcha } from '../shared/spam/captcha-verifier.js';
@@ -38,6 +39,8 @@ export interface CommentDependencies {
   readonly admins: AdminRepository;
   /** The notification log for `/ui` (re-drive, test mail) and the suppressions the unsubscribe links record. */
   readonly outbox: OutboxRepository;
+  /** Readers' confirmations of reply mail, which the confirmation links record (REPLY_MAIL=confirmed). */
+  readonly confirmations: Pick<ReplyConfirmations, 'confirm' | 'releasePending'>;
   /**
    * The key that signs sign-in tokens; undefined when sign-in is not configured. `{ refresh: true }`
    * asks for the key again after a token failed verification with it (it may have been rotated).
@@ -102,6 +105,7 @@ export function createCommentDependencies(
     moderation,
     admins: createAdminRepository(client, config.TABLE_NAME),
     outbox: createOutboxRepository(client, config.TABLE_NAME),
+    confirmations: createReplyConfirmations(client, config.TABLE_NAME),
     // JWT_TOKEN and LINK_SECRET only: the keys read through the Parameters and Secrets extension
     // (secrets/token-secret.ts, link-secret.ts) are wired by handler.ts, on AWS, where the function has the layer.
     tokenSecret: async () => config.JWT_TOKEN,

@@ -19,7 +19,7 @@ export const commentApiRouteKeys = [
 
 /**
  * The notifications: the log and its actions for `/ui` (an administrator's), and the pages of the links in
- * a mail (unsubscribe, moderate), whose signed token is their authority. `/api` only: no widget calls
+ * a mail (unsubscribe, moderate, confirm), whose signed token is their authority. `/api` only: no widget calls
  * them, and the links name these addresses. The link routes' POSTs are not refused as cross-site
  * (`notificationLinkRouteKeys`).
  */
@@ -30,6 +30,8 @@ export const commentNotificationRouteKeys = [
   'POST /api/notification/unsubscribe',
   'GET /api/notification/moderate',
   'POST /api/notification/moderate',
+  'GET /api/notification/confirm',
+  'POST /api/notification/confirm',
 ] as const satisfies readonly RouteKey[];
 
 /**
@@ -39,6 +41,7 @@ export const commentNotificationRouteKeys = [
 export const notificationLinkRouteKeys = [
   'POST /api/notification/unsubscribe',
   'POST /api/notification/moderate',
+  'POST /api/notification/confirm',
 ] as const satisfies readonly (typeof commentNotificationRouteKeys)[number][];
 
 /** The sign-in, profile and moderation pages, beside the API (as on Waline: there is no `/api/ui`). */

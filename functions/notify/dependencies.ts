@@ -4,6 +4,7 @@ import { createDeliveryStore, type DeliveryStore } from '../shared/table/deliver
 import { createMailGuards, type MailGuards } from '../shared/table/mail-guards.js';
 import { createOwnerMailHours, type OwnerMailHours } from '../shared/table/owner-mail-hours.js';
 import { createSiteMailCaps, type SiteMailCaps } from '../shared/table/site-mail-caps.js';
+import { createReplyConfirmations, type ReplyConfirmations } from '../shared/table/reply-confirmations.js';
 import {
   createNotifiedCommentsReader,
   type ReadNotifiedComments,
@@ -15,7 +16,11 @@ import {
   type SecretsExtension,
 } from '../shared/secrets/parameter-secret.js';
 import { createLinkSecret } from '../shared/secrets/link-secret.js';
-import { createAddressHasher, type HashAddress } from '../shared/notify/address-hash.js';
+import {
+  createAddressHasher,
+  createFormerAddressHasher,
+  type HashAddress,
+} from '../shared/notify/address-hash.js';
 import { createChannels, createOwnerDigestMail } from './channels/channels.js';
 import type { SendOwnerDigest } from './channels/owner-digest-channel.js';
 import type { Channels } from './notice.js';
@@ -44,6 +49,8 @@ export interface NotifyDependencies {
   readonly ownerMailHours: OwnerMailHours;
   /** Sends an hour's digest to the owner by mail; absent without a mail channel or AUTHOR_EMAIL. */
   readonly ownerDigestMail?: SendOwnerDigest;
+  /** Readers' confirmations of reply mail (REPLY_MAIL=confirmed). */
+  readonly confirmations: ReplyConfirmations;
   /** The comment of an event and its parent, as they are when the notice is sent. */
   readonly readComments: ReadNotifiedComments;
   /** Suppressions from SES feedback. */
@@ -54,6 +61,8 @@ export interface NotifyDependencies {
   readonly now: () => number;
   /** The keyed hash suppressions and caps are kept under (from IP_HASH_SALT: shared/notify/address-hash.ts). */
   readonly hashAddress: HashAddress;
+  /** The hash before normalisation, under which old unsubscribe links recorded suppressions. */
+  readonly formerHashAddress: HashAddress;
   /** How long a claimed delivery is its sender's (process-event.ts). */
   readonly leaseMs?: number;
   /** The waits before each retry of a failed delivery (delivery-retry.ts; tests make them short). */
@@ -127,11 +136,13 @@ export function createNotifyDependencies(
     }),
     ownerMailHours: createOwnerMailHours(client, config.TABLE_NAME, notify.AUTHOR_NOTIFY_CAP_PER_HOUR),
     ...(ownerDigestMail ? { ownerDigestMail } : {}),
+    confirmations: createReplyConfirmations(client, config.TABLE_NAME),
     readComments: createNotifiedCommentsReader(client, config.TABLE_NAME),
     outbox: createOutboxRepository(client, config.TABLE_NAME),
     channels: parts.channels ?? createChannels({ config, notify, secrets, now }),
     now,
     hashAddress: createAddressHasher(config.IP_HASH_SALT),
+    formerHashAddress: createFormerAddressHasher(config.IP_HASH_SALT),
     ...parts,
   };
 }

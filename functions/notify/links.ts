@@ -4,7 +4,8 @@ import { type ModerateClaims, signLinkToken } from '../shared/notify/link-token.
 import type { SecretSource } from '../shared/secrets/parameter-secret.js';
 
 /**
- * The links a mail carries: the reader's unsubscribe link and the owner's approve / spam / delete links,
+ * The links a mail carries: the reader's unsubscribe link, the confirmation link (REPLY_MAIL=confirmed) and
+ * the owner's approve / spam / delete links,
  * each a route of the comment function with a signed, expiring, single-purpose token
  * (shared/notify/link-token.ts) and no personal data (an address only as its keyed hash).
  */
@@ -13,6 +14,7 @@ import type { SecretSource } from '../shared/secrets/parameter-secret.js';
 export const notificationRoutes = {
   unsubscribe: '/api/notification/unsubscribe',
   moderate: '/api/notification/moderate',
+  confirm: '/api/notification/confirm',
 } as const;
 
 /**
@@ -20,6 +22,9 @@ export const notificationRoutes = {
  * newer mail carries a fresh one.
  */
 export const unsubscribeLinkDays = 365;
+
+/** How long a confirmation link works, in days: as long as no second confirmation mail is sent. */
+export const confirmLinkDays = 30;
 
 /** The three moderation links of one comment, and when they stop working. */
 export interface ModerationLinks {
@@ -39,6 +44,8 @@ export interface NotificationLinks {
    * shows it: each acts only while the comment is still in that status.
    */
   moderation(commentId: string, status: CommentStatus): Promise<ModerationLinks>;
+  /** The confirmation link of `address`, whose reply notice of event `eventId` waits for it. */
+  confirm(address: string, eventId: string): Promise<string>;
   /** True when links can be built (SERVER_URL set); the key is read only when a link is built. */
   readonly available: boolean;
 }
@@ -93,6 +100,12 @@ export function createNotificationLinks(settings: NotificationLinkSettings): Not
         );
       const [approve, spam, remove] = await Promise.all([link('approve'), link('spam'), link('delete')]);
       return { approve, spam, delete: remove, expiresAt };
+    },
+    async confirm(address, eventId) {
+      const key = await signingKey();
+      const expiresAt = now() + confirmLinkDays * 86_400_000;
+      const claims = { purpose: 'confirm', addressHash: hashAddress(address), eventId } as const;
+      return routeUrl(serverUrl, notificationRoutes.confirm, await signLinkToken(key, claims, expiresAt));
     },
   };
 }

@@ -16,7 +16,12 @@ export type NoticeTemplate =
   /** To a parent's author: an approved reply to their comment. */
   | 'reply'
   /** To the owner: the test mail sent from /ui. */
-  | 'test';
+  | 'test'
+  /**
+   * To a parent's author whose address never confirmed (REPLY_MAIL=confirmed), in place of their first
+   * reply notice: the site and a link to receive reply notices, nothing of the replier's.
+   */
+  | 'confirm';
 
 /** A comment as a notice shows it: never its mail, IP hash or user agent. */
 export interface NoticeComment {

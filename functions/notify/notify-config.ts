@@ -83,6 +83,12 @@ const notifyEnvironmentSchema = z.object({
   TG_CHAT_ID: optionalText(64),
   /** Telegram's Bot API address (tests point it at a loopback receiver). */
   TG_API_URL: z._default(z.url({ protocol: /^https?$/ }), 'https://api.telegram.org'),
+  /**
+   * Which readers are mailed about replies: `confirmed` (an address that confirmed, through the one
+   * confirmation mail its first reply notice is replaced by), `all` (any address typed with a comment: a
+   * stranger can have the site mail anyone), `off` (no reader mail).
+   */
+  REPLY_MAIL: z._default(z.enum(['confirmed', 'all', 'off']), 'confirmed'),
   /** Most notices one address receives per hour and per day: replies cannot flood an inbox. */
   NOTIFY_CAP_PER_HOUR: coercedInt({ min: 1, max: 1000, default: 5 }),
   NOTIFY_CAP_PER_DAY: coercedInt({ min: 1, max: 10_000, default: 20 }),

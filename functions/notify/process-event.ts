@@ -6,11 +6,13 @@ import type { OwnerMailHours } from '../shared/table/owner-mail-hours.js';
 import type { SiteMailCaps } from '../shared/table/site-mail-caps.js';
 import type { NotifiedComment, ReadNotifiedComments } from '../shared/table/notified-comments.js';
 import type { StoredOutboxEvent } from '../shared/table/outbox-items.js';
+import type { ReplyConfirmations } from '../shared/table/reply-confirmations.js';
 import { isPermanentFailure } from './channels/permanent-failure.js';
 import { nextRetryAt } from './delivery-retry.js';
 import { takeOwnerMailSlot, takeSiteMailSlot } from './mail-cap-slots.js';
 import type { Channels, Notice, NoticeComment } from './notice.js';
 import type { NotifyConfig } from './notify-config.js';
+import { awaitingReasons, replyMailDecision } from './reply-consent.js';
 import { noticesFor, type PlannedNotice, type RuleComment } from './rules.js';
 
 /** What processing one event needs. */
@@ -21,15 +23,27 @@ export interface ProcessEventDependencies {
   readonly siteMailCaps?: SiteMailCaps;
   /** The owner's mail cap per hour and its digest; absent, none (unit tests of other parts). */
   readonly ownerMailHours?: OwnerMailHours;
+  /** Readers' confirmations of reply mail (REPLY_MAIL=confirmed). */
+  readonly confirmations: Pick<ReplyConfirmations, 'consent' | 'markAsked'>;
   readonly readComments: ReadNotifiedComments;
   readonly channels: Channels;
   readonly notify: Pick<
     NotifyConfig,
-    'AUTHOR_EMAIL' | 'AUTHOR_LANG' | 'DISABLE_AUTHOR_NOTIFY' | 'NOTIFY_CAP_PER_HOUR' | 'NOTIFY_CAP_PER_DAY'
+    | 'AUTHOR_EMAIL'
+    | 'AUTHOR_LANG'
+    | 'DISABLE_AUTHOR_NOTIFY'
+    | 'NOTIFY_CAP_PER_HOUR'
+    | 'NOTIFY_CAP_PER_DAY'
+    | 'REPLY_MAIL'
   >;
   readonly now: () => number;
   /** The keyed hash suppressions and caps are kept under (shared/notify/address-hash.ts). */
   readonly hashAddress: HashAddress;
+  /**
+   * The hash before normalisation (address-hash.ts): suppressions recorded through unsubscribe links mailed
+   * before it are kept under it, and are honoured until those links expire.
+   */
+  readonly formerHashAddress?: HashAddress;
   /** How long a claimed delivery is this sender's before another may take it over (its sender died). */
   readonly leaseMs?: number;
   /** The waits before each retry of a delivery that failed for now (delivery-retry.ts). */
@@ -113,21 +127,34 @@ const ruleComment = (comment: NotifiedComment): RuleComment => ({
  * given up) or `skipped` (nobody to tell, and why).
  */
 export function createProcessEvent(dependencies: ProcessEventDependencies): ProcessEvent {
-  const { deliveries, guards, readComments, channels, notify, now, hashAddress } = dependencies;
+  const { deliveries, guards, confirmations, readComments, channels, notify, now, hashAddress } =
+    dependencies;
   const { siteMailCaps, ownerMailHours } = dependencies;
   const leaseMs = dependencies.leaseMs ?? defaultLeaseMs;
   const { retryDelaysMs } = dependencies;
   const kinds = (Object.keys(channels) as RecipientKind[]).filter((kind) => channels[kind] !== undefined);
 
-  /** Suppression and caps of a mail recipient: why it is skipped, or undefined to send (and whether a cap slot was taken). */
+  /** The suppression of `address`: under its hash, else (an old unsubscribe link's) under its former hash. */
+  async function suppressionOf(address: string, hash: string, rootId: string | undefined) {
+    const found = await guards.suppression(hash, rootId);
+    const former = dependencies.formerHashAddress?.(address);
+    return found ?? (former && former !== hash ? guards.suppression(former, rootId) : undefined);
+  }
+
+  /**
+   * REPLY_MAIL, suppression and caps of a mail recipient: why it is skipped, or undefined to send (and
+   * whether a cap slot was taken, and whether the confirmation mail goes in the notice's place).
+   */
   async function mailGuard(
     planned: PlannedNotice & { to: string },
+    eventId: string,
     rootId: string | undefined,
     alreadyCounted: boolean,
-  ): Promise<{ skip?: string; counted: boolean }> {
+  ): Promise<{ skip?: string; counted: boolean; confirmation?: boolean }> {
     const hash = hashAddress(planned.to);
     const reader = planned.recipient === 'parent';
-    const suppressed = await guards.suppression(hash, reader ? rootId : undefined);
+    if (reader && notify.REPLY_MAIL === 'off') return { skip: 'REPLY_MAIL=off', counted: false };
+    const suppressed = await suppressionOf(planned.to, hash, reader ? rootId : undefined);
     if (suppressed)
       return {
         skip: `suppressed (${suppressed === 'site' ? 'the whole site' : 'this thread'})`,
@@ -137,18 +164,29 @@ export function createProcessEvent(dependencies: ProcessEventDependencies): Proc
     if (planned.recipient === 'owner' && ownerMailHours && !alreadyCounted) {
       return takeOwnerMailSlot(ownerMailHours, planned.template, now());
     }
-    if (!reader || alreadyCounted) return { counted: false };
-    const caps = { perHour: notify.NOTIFY_CAP_PER_HOUR, perDay: notify.NOTIFY_CAP_PER_DAY };
-    if (!(await guards.takeCapSlot(hash, now(), caps))) {
-      return { skip: `capped (${caps.perHour} an hour, ${caps.perDay} a day)`, counted: false };
+    if (!reader) return { counted: false };
+    const consent = notify.REPLY_MAIL === 'confirmed' ? await confirmations.consent(hash, now()) : undefined;
+    const decision = replyMailDecision(notify.REPLY_MAIL, consent, eventId);
+    if (decision.kind === 'skip') return { skip: decision.reason, counted: false };
+    // The confirmation mail counts against the caps as a notice does. A delivery tried again after it took
+    // its slots (it failed after counting) takes none again.
+    if (!alreadyCounted) {
+      const caps = { perHour: notify.NOTIFY_CAP_PER_HOUR, perDay: notify.NOTIFY_CAP_PER_DAY };
+      if (!(await guards.takeCapSlot(hash, now(), caps))) {
+        return { skip: `capped (${caps.perHour} an hour, ${caps.perDay} a day)`, counted: false };
+      }
+      // Site-wide caps, any reader mail: after the address's slot, a slot of the site's hour and day and of the
+      // domain's hour. When refused, the address's slot stays spent rather than given back: a cap is a ceiling,
+      // and one slot too few for that address in a flood harms nobody, whereas giving it back is one more
+      // write that can itself fail or race the window's expiry.
+      const siteCap = siteMailCaps && (await takeSiteMailSlot(siteMailCaps, hashAddress, planned.to, now()));
+      if (siteCap) return { skip: siteCap, counted: false };
     }
-    // Site-wide caps, any reader mail: after the address's slot, a slot of the site's hour and day and of the
-    // domain's hour. When refused, the address's slot stays spent rather than given back: a cap is a ceiling,
-    // and one slot too few for that address in a flood harms nobody, whereas giving it back is one more
-    // write that can itself fail or race the window's expiry.
-    const siteCap = siteMailCaps && (await takeSiteMailSlot(siteMailCaps, hashAddress, planned.to, now()));
-    if (siteCap) return { skip: siteCap, counted: false };
-    return { counted: true };
+    if (decision.kind === 'send') return { counted: !alreadyCounted };
+    // Recorded before it is sent, conditionally: of two senders at once, one mails.
+    if (decision.first && !(await confirmations.markAsked(hash, eventId, now())))
+      return { skip: awaitingReasons.already, counted: false };
+    return { counted: !alreadyCounted, confirmation: true };
   }
 
   async function deliver(
@@ -176,9 +214,10 @@ export function createProcessEvent(dependencies: ProcessEventDependencies): Proc
       return { state: 'held elsewhere' };
     }
     let counted = false;
+    let confirmation = false;
     if (planned.to !== undefined) {
       const rootId = event.subject ? (event.subject.rid ?? event.subject.id) : undefined;
-      const guard = await mailGuard({ ...planned, to: planned.to }, rootId, claim.counted);
+      const guard = await mailGuard({ ...planned, to: planned.to }, event.id, rootId, claim.counted);
       if (guard.skip) {
         await deliveries.record(
           event.id,
@@ -189,15 +228,17 @@ export function createProcessEvent(dependencies: ProcessEventDependencies): Proc
         return { state: 'skipped' };
       }
       counted = guard.counted;
+      confirmation = guard.confirmation === true;
     }
+    // The confirmation mail carries nothing of the replier's: no comment at all, only the site and the link.
     const notice: Notice = {
       eventId: event.id,
       recipient: planned.recipient,
-      template: planned.template,
+      template: confirmation ? 'confirm' : planned.template,
       lang: planned.lang,
       ...(planned.to === undefined ? {} : { to: planned.to }),
-      ...(comments.comment ? { self: noticeComment(comments.comment) } : {}),
-      ...(comments.parent ? { parent: noticeComment(comments.parent) } : {}),
+      ...(comments.comment && !confirmation ? { self: noticeComment(comments.comment) } : {}),
+      ...(comments.parent && !confirmation ? { parent: noticeComment(comments.parent) } : {}),
     };
     try {
       await send(notice);
@@ -218,6 +259,16 @@ export function createProcessEvent(dependencies: ProcessEventDependencies): Proc
         now(),
       );
       return { state: 'failed', error: kept, ...(retryAt === undefined ? {} : { retryAt }) };
+    }
+    if (confirmation) {
+      // The notice itself waits for the click, which hands this delivery back (reply-confirmations.ts).
+      await deliveries.record(
+        event.id,
+        planned.recipient,
+        { state: 'skipped', lastError: awaitingReasons.sent, awaitingConfirmation: true, counted },
+        now(),
+      );
+      return { state: 'skipped' };
     }
     await deliveries.record(
       event.id,

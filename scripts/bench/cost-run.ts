@@ -157,6 +157,8 @@ function buildFunctions(endpoint: string, tableName: string, ses: SESv2Client): 
     NOTIFY_SITE_CAP_PER_DAY: '1000000',
     NOTIFY_DOMAIN_CAP_PER_HOUR: '100000',
     AUTHOR_NOTIFY_CAP_PER_HOUR: '10000',
+    // Every reply mailed, as the bench measured before confirmations: the most mail a site pays for.
+    REPLY_MAIL: 'all',
   });
   const { handlers } = createLocalFunctions(config);
   const channels = createChannels({

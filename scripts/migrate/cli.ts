@@ -2,9 +2,10 @@
  * `npm run migrate -- [--dry-run] [--ip-hash-salt S] [target options, see scripts/table-target.ts]`
  *
  * Brings a table written by 0.1.0 or 0.2 to item layout 3 (run-migration.ts), and moves the suppressions
- * kept under an unkeyed address hash to the keyed one (suppression-keys.ts; needs the functions' IP-hash salt:
- * locally .data/ip-hash-salt, on AWS --ip-hash-salt or IP_HASH_SALT); until it has run, the functions
- * answer 503 naming this command. On DynamoDB Local it adds the indexes the table lacks; on AWS those come
+ * kept under an unkeyed address hash to the keyed one (suppression-keys.ts), then copies those of +tag and
+ * Gmail-dot addresses to the hash of the normalised address (normalised-suppressions.ts); both need the
+ * functions' IP-hash salt: locally .data/ip-hash-salt, on AWS --ip-hash-salt or IP_HASH_SALT. Until it
+ * has run, the functions answer 503 naming this command. On DynamoDB Local it adds the indexes the table lacks; on AWS those come
  * from deploying the stack, first. Safe to rerun, and to run again after it was stopped: it finishes
  * what is left. Prints a report on stdout.
  *
@@ -20,6 +21,7 @@ import { runCli } from '../run-cli.js';
 import { openTarget, type Target, targetArgs, targetUsage } from '../table-target.js';
 import { formatReport } from './report.js';
 import { runMigration } from './run-migration.js';
+import { runNormalisedSuppressionStep } from './normalised-suppressions.js';
 import { runSuppressionStep } from './suppression-keys.js';
 
 const usage = `usage: npm run migrate -- [--dry-run] [--ip-hash-salt S] ${targetUsage}`;
@@ -51,6 +53,17 @@ async function main(): Promise<void> {
       });
       console.log(suppressions.report);
       if (!suppressions.complete) process.exitCode = 2;
+      // After the move above: the suppressions it keyed are the ones this copies to the normalised hash.
+      const normalised = await runNormalisedSuppressionStep(
+        target.client,
+        target.tableName,
+        target.ipHashSalt,
+        {
+          dryRun: values['dry-run'],
+        },
+      );
+      console.log(normalised.report);
+      if (!normalised.complete) process.exitCode = 2;
     } finally {
       admin.destroy();
     }

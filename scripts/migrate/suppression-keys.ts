@@ -89,7 +89,11 @@ export async function migrateSuppressionKeys(
 }
 
 /** Puts `item` unless an item is at its key already (that one is kept); true when it was put. */
-async function copyTo(client: DynamoDBDocumentClient, tableName: string, item: Item): Promise<boolean> {
+export async function copyTo(
+  client: DynamoDBDocumentClient,
+  tableName: string,
+  item: Item,
+): Promise<boolean> {
   try {
     await client.send(
       new PutCommand({
@@ -114,10 +118,17 @@ export function formatSuppressionReport(outcome: SuppressionOutcome): string {
     `  ${outcome.dryRun ? 'to move' : 'moved'} to the keyed hash: ${outcome.moved}` +
       (outcome.merged > 0 ? ` (${outcome.merged} already there as well)` : ''),
     `  keyed already: ${outcome.already}`,
-    `  errors: ${outcome.errors.length}`,
-    ...outcome.errors.slice(0, 10).map(({ item, reason }) => `    ${item}: ${reason}`),
+    ...errorLines(outcome.errors),
   ];
   return lines.join('\n');
+}
+
+/** A report's error count, and the first ten errors, one a line. */
+export function errorLines(errors: SuppressionOutcome['errors']): string[] {
+  return [
+    `  errors: ${errors.length}`,
+    ...errors.slice(0, 10).map(({ item, reason }) => `    ${item}: ${reason}`),
+  ];
 }
 
 /**

@@ -95,6 +95,9 @@ describe('notifications end to end', () => {
       SENDER_NAME: 'Test Blog',
       WEBHOOK: `${receiver.endpoint}/hook`,
       WEBHOOK_SECRET: webhookSecret,
+      // These tests are about the pipeline, not consent: readers are mailed without confirming, as before
+      // REPLY_MAIL. The confirmation tests (reply-confirmation.test.ts) remove it for the default.
+      REPLY_MAIL: 'all',
       ...options.env,
     };
     const env = Object.fromEntries(
@@ -362,6 +365,170 @@ describe('notifications end to end', () => {
     await vi.waitFor(async () => expect((await pipeline.logEntry(id))?.state).toBe('sent'), waitLong);
     expect(pipeline.receiver.requests).toHaveLength(4);
     expect(sink.mailsTo(owner)).toHaveLength(1);
+  });
+
+  describe('with REPLY_MAIL=confirmed, the default', () => {
+    /** Everything a mail shows: subject, HTML, text and headers. */
+    const wholeMail = (mail: ReceivedMail) =>
+      [
+        mail.parsed.subject,
+        mail.parsed.html,
+        mail.parsed.text,
+        ...mail.parsed.headerLines.map((h) => h.line),
+      ].join('\n');
+
+    /** The confirmation link of a confirmation mail. */
+    const confirmLink = (mail: ReceivedMail) => {
+      const found = /href="([^"]+\/api\/notification\/confirm\?[^"]+)"/.exec(String(mail.parsed.html));
+      return new URL((found?.[1] ?? '').replaceAll('&amp;', '&'));
+    };
+
+    it('sends the victim of the attack at most one mail, with nothing of the attacker in it, whatever the spellings and replies', async () => {
+      const sink = await startSink();
+      const pipeline = await startPipeline({ smtpPort: sink.port, env: { REPLY_MAIL: undefined } });
+      const spellings = ['victim@gmail.com', 'victim+1@gmail.com', 'v.ictim@gmail.com', 'Victim+2@Gmail.com'];
+      const attacker = { nick: 'EvilNick', link: 'https://evil.example.test/phish' };
+      const replies: string[] = [];
+      for (const [index, mail] of spellings.entries()) {
+        const root = await pipeline.post({ ...attacker, comment: `ATTACKER-ROOT-${index}`, mail });
+        for (const n of [1, 2]) {
+          replies.push(
+            await pipeline.post({
+              ...attacker,
+              comment: `ATTACKER-REPLY-${index}-${n} call evil.example.test`,
+              mail: `attacker${index}${n}@evil.example.test`,
+              pid: root,
+              rid: root,
+            }),
+          );
+        }
+      }
+
+      await vi.waitFor(async () => {
+        for (const reply of replies) expect((await pipeline.logEntry(reply))?.state).toBe('sent');
+      }, waitLong);
+      const toVictim = spellings.flatMap((mail) => sink.mailsTo(mail));
+      expect(toVictim).toHaveLength(1);
+      const [mail] = toVictim as [ReceivedMail];
+      expect(mail.recipients).toEqual(['victim@gmail.com']);
+      const shown = wholeMail(mail);
+      for (const own of ['ATTACKER', 'EvilNick', 'evil.example.test', 'phish'])
+        expect(shown).not.toContain(own);
+      expect(shown).toContain('Test Blog');
+      expect(confirmLink(mail).pathname).toBe('/api/notification/confirm');
+      const reasons = await Promise.all(
+        replies.map(async (reply) =>
+          (await pipeline.logEntry(reply))?.deliveries.find((d) => d.recipient === 'parent'),
+        ),
+      );
+      expect(reasons.map((delivery) => delivery?.lastError).sort()).toEqual([
+        'awaiting confirmation (confirmation already sent in the last 30 days)',
+        'awaiting confirmation (confirmation already sent in the last 30 days)',
+        'awaiting confirmation (confirmation already sent in the last 30 days)',
+        'awaiting confirmation (confirmation already sent in the last 30 days)',
+        'awaiting confirmation (confirmation already sent in the last 30 days)',
+        'awaiting confirmation (confirmation already sent in the last 30 days)',
+        'awaiting confirmation (confirmation already sent in the last 30 days)',
+        'awaiting confirmation (confirmation mail sent)',
+      ]);
+    });
+
+    it('sends the waiting reply once the reader opened the link and confirmed, and the next reply directly', async () => {
+      const sink = await startSink();
+      const pipeline = await startPipeline({ smtpPort: sink.port, env: { REPLY_MAIL: undefined } });
+      const alice = 'alice+blog@reader.example.test';
+      const root = await pipeline.post({ comment: 'A question', nick: 'Alice', mail: alice });
+      const reply = await pipeline.post({
+        comment: 'The first answer',
+        nick: 'Bob',
+        mail: 'bob@reader.example.test',
+        pid: root,
+        rid: root,
+      });
+      await vi.waitFor(async () => expect((await pipeline.logEntry(reply))?.state).toBe('sent'), waitLong);
+      const [confirmation] = sink.mailsTo(alice) as [ReceivedMail];
+      expect(wholeMail(confirmation)).not.toContain('The first answer');
+      const link = confirmLink(confirmation);
+
+      const page = await pipeline.api.call({ path: link.pathname, query: link.search.slice(1) });
+      expect(page.status).toBe(200);
+      expect(page.body).toContain('<form method="post"');
+      // Opening the page changed nothing: the reply still waits.
+      expect((await pipeline.logEntry(reply))?.deliveries).toContainEqual(
+        expect.objectContaining({ recipient: 'parent', state: 'skipped' }),
+      );
+      const wrongUse = await pipeline.api.call({
+        method: 'POST',
+        path: '/api/notification/unsubscribe',
+        query: `${link.search.slice(1)}&scope=site`,
+      });
+      expect(wrongUse.status).toBe(400);
+
+      const confirmed = await pipeline.api.call({
+        method: 'POST',
+        path: link.pathname,
+        query: link.search.slice(1),
+      });
+      expect(confirmed.status).toBe(200);
+      await vi.waitFor(() => expect(sink.mailsTo(alice)).toHaveLength(2), waitLong);
+      expect(sink.mailsTo(alice)[1]?.parsed.html).toContain('The first answer');
+
+      const next = await pipeline.post({
+        comment: 'A second answer',
+        nick: 'Carol',
+        mail: 'carol@reader.example.test',
+        pid: root,
+        rid: root,
+      });
+      await vi.waitFor(() => expect(sink.mailsTo(alice)).toHaveLength(3), waitLong);
+      expect(sink.mailsTo(alice)[2]?.parsed.html).toContain('A second answer');
+      expect((await pipeline.logEntry(next))?.state).toBe('sent');
+      // A second click sends nothing again.
+      const again = await pipeline.api.call({
+        method: 'POST',
+        path: link.pathname,
+        query: link.search.slice(1),
+      });
+      expect(again.status).toBe(200);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(sink.mailsTo(alice)).toHaveLength(3);
+    });
+
+    it('gives the +tag and Gmail dot spellings of one inbox one allowance of the caps', async () => {
+      const sink = await startSink();
+      const pipeline = await startPipeline({
+        smtpPort: sink.port,
+        // Every reader mailed, so that only the caps stop the mail: 2 an hour, for the inbox.
+        env: { REPLY_MAIL: 'all', NOTIFY_CAP_PER_HOUR: '2' },
+      });
+      const spellings = ['dora@gmail.com', 'dora+1@gmail.com', 'd.o.r.a@gmail.com', 'DORA+x@gmail.com'];
+      const replies: string[] = [];
+      for (const mail of spellings) {
+        const root = await pipeline.post({ comment: `A root by ${mail}`, nick: 'Dora', mail });
+        replies.push(
+          await pipeline.post({
+            comment: `A reply to ${mail}`,
+            nick: 'Eve',
+            mail: 'eve@reader.example.test',
+            pid: root,
+            rid: root,
+          }),
+        );
+      }
+
+      await vi.waitFor(async () => {
+        for (const reply of replies) expect((await pipeline.logEntry(reply))?.state).toBe('sent');
+      }, waitLong);
+      expect(spellings.flatMap((mail) => sink.mailsTo(mail))).toHaveLength(2);
+      const parents = await Promise.all(
+        replies.map(async (reply) =>
+          (await pipeline.logEntry(reply))?.deliveries.find((d) => d.recipient === 'parent'),
+        ),
+      );
+      expect(
+        parents.filter((delivery) => delivery?.lastError === 'capped (2 an hour, 20 a day)'),
+      ).toHaveLength(2);
+    });
   });
 
   describe('a channel that fails, beside a working SMTP server', () => {

@@ -120,9 +120,13 @@ function recipientAddress(notice: Notice): string {
   return notice.to;
 }
 
-/** The links of the notice's mail: unsubscribe in a reply (required), moderation in the owner's waiting mail. */
+/**
+ * The links of the notice's mail: unsubscribe in a reply (required), the confirmation link in a
+ * confirmation mail (required), moderation in the owner's waiting mail.
+ */
 async function mailLinks(notice: Notice, to: string, links: NotificationLinks): Promise<MailLinks> {
   const self = notice.self;
+  if (notice.template === 'confirm') return { confirm: await links.confirm(to, notice.eventId) };
   if (notice.template === 'reply') {
     return { unsubscribe: await links.unsubscribe(to, self ? (self.rid ?? self.id) : undefined) };
   }

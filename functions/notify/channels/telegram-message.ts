@@ -15,12 +15,14 @@ const headings: Readonly<Record<Lang, Readonly<Record<NoticeTemplate, string>>>>
     'owner-waiting': 'A comment on {site} is waiting for approval',
     reply: 'New reply on {site}',
     test: 'Test notification from {site}',
+    confirm: 'Someone replied on {site}',
   },
   'zh-CN': {
     'owner-new': '{site} 上有新评论了',
     'owner-waiting': '{site} 上有一条评论等待审核',
     reply: '{site} 上有新回复',
     test: '来自 {site} 的测试通知',
+    confirm: '{site} 上有人回复了',
   },
 };
 

@@ -54,6 +54,8 @@ const eventTypes: Readonly<Record<NoticeTemplate, WebhookEventType>> = {
   'owner-waiting': 'comment.waiting',
   reply: 'comment.replied',
   test: 'test',
+  // Never sent: a confirmation goes by mail to a reader, and no webhook is a reader's channel.
+  confirm: 'comment.replied',
 };
 
 /** The payload of `notice`, delivered at `nowMs`. */

@@ -46,6 +46,15 @@ export const englishTemplates: LanguageTemplates = {
 <p>This mail was sent from the administration page to check the notifications: they work.</p>
 </div>`,
   },
+  confirm: {
+    subject: 'Someone replied to a comment on {{ site.name }}: get reply notices?',
+    html: `<div style="${box}">
+<h2 style="${heading}">Someone replied on ${siteLink}</h2>
+<p>Someone replied to a comment left on ${siteLink} with this address. To receive that reply and the next ones by mail, confirm:</p>
+<p><a href="{{ links.confirm }}">Receive reply notices</a></p>
+<p style="${small}">If you did not comment there, ignore this mail: nothing more is sent to this address, and no other such mail comes for 30 days. The link asks you to confirm, and works for 30 days.</p>
+</div>`,
+  },
   unsubscribeFooter: `<p style="${small}">You receive this mail because you commented on {{ site.name }} with this address.
 <a href="{{ links.unsubscribe }}">Unsubscribe</a>: stop the mails about this thread, or every mail from {{ site.name }}.</p>`,
   moderationFooter: `<p><a href="{{ links.approve }}">Approve</a> · <a href="{{ links.spam }}">Mark as spam</a> · <a href="{{ links.delete }}">Delete</a></p>

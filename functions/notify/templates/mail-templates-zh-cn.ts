@@ -46,6 +46,15 @@ export const chineseTemplates: LanguageTemplates = {
 <p>这封邮件由管理页面发出，用于检查通知设置：通知工作正常。</p>
 </div>`,
   },
+  confirm: {
+    subject: '{{ site.name }} 上有人回复了一条评论：是否接收回复通知？',
+    html: `<div style="${box}">
+<h2 style="${heading}">${siteLink} 上有人回复了</h2>
+<p>有人回复了用这个邮箱地址在${siteLink}上发表的评论。如需通过邮件接收这条回复及以后的回复，请确认：</p>
+<p><a href="{{ links.confirm }}">接收回复通知</a></p>
+<p style="${small}">如果您没有在那里发表评论，请忽略这封邮件：不会再向这个地址发送任何邮件，30 天内也不会再收到此类邮件。此链接会先请您确认，有效期 30 天。</p>
+</div>`,
+  },
   unsubscribeFooter: `<p style="${small}">您收到这封邮件，是因为您曾用这个邮箱地址在 {{ site.name }} 上发表评论。
 <a href="{{ links.unsubscribe }}">退订</a>：不再接收这个讨论串的邮件，或不再接收 {{ site.name }} 的任何邮件。</p>`,
   moderationFooter: `<p><a href="{{ links.approve }}">通过</a> · <a href="{{ links.spam }}">标记为垃圾评论</a> · <a href="{{ links.delete }}">删除</a></p>

@@ -26,6 +26,8 @@ export interface MailLinks {
   readonly unsubscribe?: string;
   /** The owner's mail about a waiting comment: approve, spam and delete. */
   readonly moderation?: ModerationLinks;
+  /** The confirmation mail: the link to receive reply notices (`links.confirm` in its body). */
+  readonly confirm?: string;
 }
 
 /** A rendered mail. */
@@ -74,7 +76,10 @@ export function renderMail(
 ): RenderedMail {
   const language = defaultTemplates(notice.lang);
   const template = chosenTemplate(notice, language[notice.template], settings.templates);
-  const variables = templateVariables(notice, settings.site);
+  const variables = {
+    ...templateVariables(notice, settings.site),
+    ...(settings.links.confirm ? { links: { confirm: settings.links.confirm } } : {}),
+  };
   const subject = oneLine(render(template.subject, variables, 'text'));
   const footer = [
     settings.links.moderation
@@ -125,7 +130,9 @@ function chosenTemplate(notice: Notice, fallback: MailTemplate, custom: CustomMa
         subject: custom.MAIL_SUBJECT_ADMIN ?? fallback.subject,
         html: custom.MAIL_TEMPLATE_ADMIN ?? fallback.html,
       };
+    // The site's own templates show the comments: never in a confirmation mail, which has none.
     case 'test':
+    case 'confirm':
       return fallback;
   }
 }

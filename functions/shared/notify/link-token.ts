@@ -32,8 +32,20 @@ export interface ModerateClaims {
   readonly status: CommentStatus;
 }
 
+/**
+ * What a confirmation link does (REPLY_MAIL=confirmed): the reader's address takes reply mail from now on,
+ * and the reply notice its confirmation mail stood in for is sent.
+ */
+export interface ConfirmClaims {
+  readonly purpose: 'confirm';
+  /** The keyed hash of the reader's address (notify/address-hash.ts). */
+  readonly addressHash: string;
+  /** The outbox event whose reply notice waits for the click. */
+  readonly eventId: string;
+}
+
 /** The claims a link token carries. */
-export type LinkClaims = UnsubscribeClaims | ModerateClaims;
+export type LinkClaims = UnsubscribeClaims | ModerateClaims | ConfirmClaims;
 
 /** The claims of a link token of `Purpose`. */
 export type ClaimsOf<Purpose extends LinkClaims['purpose']> = Extract<LinkClaims, { purpose: Purpose }>;
@@ -86,6 +98,20 @@ function moderateClaims({ action, commentId, status }: JWTPayload): ModerateClai
   };
 }
 
+/** The confirmation claims in `payload`, or undefined when a field is missing or malformed. */
+function confirmClaims({ addressHash, eventId }: JWTPayload): ConfirmClaims | undefined {
+  if (typeof addressHash !== 'string' || !addressHashPattern.test(addressHash)) return undefined;
+  if (typeof eventId !== 'string' || !idPattern.test(eventId)) return undefined;
+  return { purpose: 'confirm', addressHash, eventId };
+}
+
+/** The reader of each purpose's claims. */
+const claimsOf = {
+  unsubscribe: (payload: JWTPayload) => unsubscribeClaims(payload),
+  moderate: moderateClaims,
+  confirm: confirmClaims,
+} as const satisfies Record<LinkClaims['purpose'], (payload: JWTPayload) => LinkClaims | undefined>;
+
 /**
  * The claims of `token` when it is a link token of `purpose`, signed with the link key `secret` and
  * unexpired at `nowMs`. Only `purpose`'s fields are read, and only after the signed purpose was found to
@@ -99,8 +125,7 @@ export async function readLinkToken<Purpose extends LinkClaims['purpose']>(
 ): Promise<ClaimsOf<Purpose> | undefined> {
   const payload = await verifiedPayload(signingKey(secret), token, nowMs);
   if (payload?.purpose !== purpose) return undefined;
-  const claims = purpose === 'unsubscribe' ? unsubscribeClaims(payload) : moderateClaims(payload);
-  return claims as ClaimsOf<Purpose> | undefined;
+  return claimsOf[purpose](payload) as ClaimsOf<Purpose> | undefined;
 }
 
 /**

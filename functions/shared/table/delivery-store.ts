@@ -41,6 +41,8 @@ export interface DeliveryOutcome {
   readonly counted?: boolean;
   /** Failed: when it is tried again (epoch ms); absent, it was given up (a permanent failure, or no tries left). */
   readonly retryAt?: number;
+  /** Skipped until its reader confirms (REPLY_MAIL=confirmed): the confirmation hands it back (reply-confirmations.ts). */
+  readonly awaitingConfirmation?: boolean;
 }
 
 /** How an event was left: pending deliveries' earliest retry, or given up. */
@@ -249,7 +251,12 @@ export function createDeliveryStore(client: DynamoDBDocumentClient, tableName: s
     async record(eventId, recipient, outcome, at) {
       const identity = deliveryIdentity(eventId, recipient);
       const update = outcomeUpdate(outcome, outcome.state === 'failed' && outcome.retryAt === undefined, at);
-      const set = [identity.set, ...update.set, ...(outcome.counted ? ['#counted = :counted'] : [])];
+      const set = [
+        identity.set,
+        ...update.set,
+        ...(outcome.counted ? ['#counted = :counted'] : []),
+        ...(outcome.awaitingConfirmation ? ['#awaiting = :awaiting'] : []),
+      ];
       try {
         await client.send(
           new UpdateCommand({
@@ -267,12 +274,14 @@ export function createDeliveryStore(client: DynamoDBDocumentClient, tableName: s
               ...update.names,
               '#leaseUntil': 'leaseUntil',
               ...(outcome.counted ? { '#counted': 'counted' } : {}),
+              ...(outcome.awaitingConfirmation ? { '#awaiting': 'awaitingConfirmation' } : {}),
             },
             ExpressionAttributeValues: {
               ...identity.values,
               ...update.values,
               ...(outcome.state === 'sent' ? {} : { ':sent': 'sent' }),
               ...(outcome.counted ? { ':counted': true } : {}),
+              ...(outcome.awaitingConfirmation ? { ':awaiting': true } : {}),
             },
           }),
         );

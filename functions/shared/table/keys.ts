@@ -103,6 +103,8 @@ export const entities = {
   ownerMailHour: 'owner-mail-hour',
   /** A captcha token (a keyed hash of it) that passed once: it passes no more. */
   captchaToken: 'captcha-token',
+  /** An address's consent to reply mail: confirmed, or a confirmation mail sent (REPLY_MAIL=confirmed). */
+  replyConfirmation: 'reply-confirmation',
 } as const;
 
 /**
@@ -201,6 +203,11 @@ export const keys = {
   ownerMailHour: (hour: string): Key => ({ pk: keys.ownerMailPartition, sk: `H#${hour}` }),
   /** A captcha token that was used (a keyed hash of it: spam/captcha-token-hash.ts). */
   captchaToken: (tokenHash: string): Key => ({ pk: `CAPTCHA#${tokenHash}`, sk: 'USED' }),
+  /** An address's confirmation of reply mail (`CONFIRMED`), or the confirmation mail sent to it (`ASKED`). */
+  replyConfirmation: (addressHash: string, part: 'confirmed' | 'asked'): Key => ({
+    pk: `CONFIRM#${addressHash}`,
+    sk: part === 'confirmed' ? 'CONFIRMED' : 'ASKED',
+  }),
 };
 
 /**

@@ -333,6 +333,8 @@ describe('MarginaliaStack', () => {
     ['POST /api/notification/unsubscribe', 'comment'],
     ['GET /api/notification/moderate', 'comment'],
     ['POST /api/notification/moderate', 'comment'],
+    ['GET /api/notification/confirm', 'comment'],
+    ['POST /api/notification/confirm', 'comment'],
     ['GET /ui', 'comment'],
     ['GET /ui/login', 'comment'],
     ['GET /ui/profile', 'comment'],

@@ -75,6 +75,7 @@ const everyChannel: NotificationVariables = {
   NOTIFY_CAP_PER_HOUR: '3',
   NOTIFY_SITE_CAP_PER_HOUR: '40',
   AUTHOR_NOTIFY_CAP_PER_HOUR: '7',
+  REPLY_MAIL: 'all',
   MAIL_SUBJECT: '{{parent.nick}}, {{self.nick}} replied on {{site.name}}',
 };
 const smtp: NotificationVariables = {
@@ -368,6 +369,7 @@ describe('MarginaliaStack notifications', () => {
       NOTIFY_CAP_PER_HOUR: '3',
       NOTIFY_SITE_CAP_PER_HOUR: '40',
       AUTHOR_NOTIFY_CAP_PER_HOUR: '7',
+      REPLY_MAIL: 'all',
       MAIL_SUBJECT: everyChannel.MAIL_SUBJECT,
     });
     // No route of the API invokes the notify function.
@@ -500,6 +502,7 @@ describe('MarginaliaStack notifications', () => {
     ['a cap is 0', { NOTIFY_CAP_PER_HOUR: '0' }, /NOTIFY_CAP_PER_HOUR/],
     ['a site-wide cap is 0', { NOTIFY_DOMAIN_CAP_PER_HOUR: '0' }, /NOTIFY_DOMAIN_CAP_PER_HOUR/],
     ['the owner cap is 0', { AUTHOR_NOTIFY_CAP_PER_HOUR: '0' }, /AUTHOR_NOTIFY_CAP_PER_HOUR/],
+    ['reader mail is neither confirmed, all nor off', { REPLY_MAIL: 'yes' }, /REPLY_MAIL/],
     ['the server address is plain http', { SERVER_URL: 'http://comments.example.com' }, /SERVER_URL.*https/],
     [
       'the templates overflow the 4 KB environment',

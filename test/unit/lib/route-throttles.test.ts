@@ -16,6 +16,8 @@ const linkKeys = [
   'GET /api/notification/unsubscribe',
   'GET /api/notification/moderate',
   'POST /api/notification/moderate',
+  'GET /api/notification/confirm',
+  'POST /api/notification/confirm',
 ];
 
 /** The limits of the routes that share the ceiling, summed; rates as whole hundredths of a request/s. */
@@ -119,11 +121,11 @@ describe('routeThrottles', () => {
     }
   });
 
-  it('keeps the mail links at 8 requests/s and 22 burst in all, on top of the ceiling', () => {
+  it('keeps the mail links at 10 requests/s and 32 burst in all, on top of the ceiling', () => {
     const links = Object.values(linkRouteThrottles);
 
-    expect(links.reduce((sum, limit) => sum + limit.rateLimit, 0)).toBe(8);
-    expect(links.reduce((sum, limit) => sum + limit.burstLimit, 0)).toBe(22);
+    expect(links.reduce((sum, limit) => sum + limit.rateLimit, 0)).toBe(10);
+    expect(links.reduce((sum, limit) => sum + limit.burstLimit, 0)).toBe(32);
   });
 
   it('limits only notification routes of the comment function as mail links', () => {

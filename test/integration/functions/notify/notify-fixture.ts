@@ -45,8 +45,11 @@ export function createNotifier(table: TestTable, env: Record<string, string> = {
     DYNAMODB_CONNECT_TIMEOUT_MS: '10000',
     DYNAMODB_REQUEST_TIMEOUT_MS: '20000',
   });
+  // Readers mailed without confirming (REPLY_MAIL=all) unless `env` says otherwise: these tests are about
+  // the sender's storage, and the confirmation's own tests set REPLY_MAIL=confirmed.
   const notify = loadNotifyConfig({
     AUTHOR_EMAIL: 'owner@example.com',
+    REPLY_MAIL: 'all',
     // The tests of a file share one table and hour: the site-wide caps (tested on their own) stay out of the way.
     NOTIFY_SITE_CAP_PER_HOUR: '100000',
     NOTIFY_SITE_CAP_PER_DAY: '1000000',

@@ -95,7 +95,9 @@ describe('createNotifyDependencies', () => {
       [
         'channels',
         'config',
+        'confirmations',
         'deliveries',
+        'formerHashAddress',
         'guards',
         'hashAddress',
         'notify',

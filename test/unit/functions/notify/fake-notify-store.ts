@@ -1,6 +1,7 @@
 import type { DeliveryStore } from '../../../../functions/shared/table/delivery-store.js';
 import type { RecipientKind } from '../../../../functions/shared/table/keys.js';
 import type { MailGuards } from '../../../../functions/shared/table/mail-guards.js';
+import type { ReplyConfirmations } from '../../../../functions/shared/table/reply-confirmations.js';
 import type {
   NotifiedComment,
   ReadNotifiedComments,
@@ -18,6 +19,7 @@ export interface FakeDelivery {
   counted?: boolean;
   retryAt?: number;
   gaveUp?: boolean;
+  awaitingConfirmation?: boolean;
 }
 
 /**
@@ -95,6 +97,7 @@ export function createFakeNotifyStore() {
         state: outcome.state,
         ...(outcome.lastError === undefined ? {} : { lastError: outcome.lastError.slice(0, 500) }),
         ...(outcome.counted ? { counted: true } : {}),
+        ...(outcome.awaitingConfirmation ? { awaitingConfirmation: true } : {}),
         ...(outcome.state === 'failed'
           ? outcome.retryAt === undefined
             ? { gaveUp: true }
@@ -136,6 +139,36 @@ export function createFakeNotifyStore() {
     },
   };
 
+  const confirmed = new Set<string>();
+  const asked = new Map<string, { eventId: string; at: number }>();
+  const askedMs = 30 * 86_400_000;
+  const confirmations: ReplyConfirmations = {
+    async consent(addressHash, now) {
+      const mark = asked.get(addressHash);
+      const live = mark !== undefined && mark.at + askedMs > now;
+      return { confirmed: confirmed.has(addressHash), ...(live ? { asked: mark } : {}) };
+    },
+    async markAsked(addressHash, eventId, at) {
+      const mark = asked.get(addressHash);
+      if (mark && mark.at + askedMs > at) return false;
+      asked.set(addressHash, { eventId, at });
+      return true;
+    },
+    async confirm(addressHash) {
+      confirmed.add(addressHash);
+    },
+    async releasePending(eventId, at) {
+      const delivery = deliveries.get(key(eventId, 'parent'));
+      const event = events.get(eventId);
+      if (!event || delivery?.state !== 'skipped' || !delivery.awaitingConfirmation) return false;
+      const { awaitingConfirmation: _a, counted: _c, lastError: _l, ...rest } = delivery;
+      deliveries.set(key(eventId, 'parent'), { ...rest, state: 'pending' });
+      const { sweeps: _s, ...eventRest } = event;
+      events.set(eventId, { ...eventRest, state: 'pending', updatedAt: at });
+      return true;
+    },
+  };
+
   const readComments: ReadNotifiedComments = async ({ id, pid }) => {
     const comment = comments.get(id);
     const parent = pid === undefined ? undefined : comments.get(pid);
@@ -145,6 +178,9 @@ export function createFakeNotifyStore() {
   return {
     store,
     guards,
+    confirmations,
+    confirmed,
+    asked,
     readComments,
     events,
     deliveries,

@@ -32,6 +32,23 @@ describe('createNotificationLinks', () => {
     });
   });
 
+  it('builds the confirmation link of an address and the waiting event, by its normalised hash, for 30 days', async () => {
+    const link = await links('https://api.example/prod').confirm('Re.ader+x@Gmail.com', '01EVENT');
+    expect(link).toMatch(/^https:\/\/api\.example\/prod\/api\/notification\/confirm\?token=[\w.-]+$/);
+    expect(link.toLowerCase()).not.toContain('reader');
+    const claims = { purpose: 'confirm', addressHash: addressHash('reader@gmail.com'), eventId: '01EVENT' };
+    expect(await readLinkToken(linkKey, tokenOf(link), 'confirm', now + 30 * 86_400_000 - 1000)).toEqual(
+      claims,
+    );
+    expect(
+      await readLinkToken(linkKey, tokenOf(link), 'confirm', now + 30 * 86_400_000 + 1000),
+    ).toBeUndefined();
+    await expect(links(undefined).confirm('r@example.com', '01E')).rejects.toThrow('SERVER_URL is not set');
+    await expect(
+      links('https://api.example', { key: undefined }).confirm('r@example.com', '01E'),
+    ).rejects.toThrow('LINK_SECRET');
+  });
+
   it('keeps SERVER_URL’s trailing slash from doubling', async () => {
     const link = await links('https://api.example/').unsubscribe('r@example.com', undefined);
     expect(link.startsWith('https://api.example/api/notification/unsubscribe?token=')).toBe(true);

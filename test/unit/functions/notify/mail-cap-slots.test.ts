@@ -23,6 +23,7 @@ function setUp(caps: { perHour?: number; perDay?: number; domainPerHour?: number
   const process = createProcessEvent({
     deliveries: fake.store,
     guards: fake.guards,
+    confirmations: fake.confirmations,
     siteMailCaps: site.caps,
     ownerMailHours: owner.store,
     readComments: fake.readComments,
@@ -34,6 +35,8 @@ function setUp(caps: { perHour?: number; perDay?: number; domainPerHour?: number
       AUTHOR_EMAIL: 'owner@example.com',
       AUTHOR_LANG: 'en',
       DISABLE_AUTHOR_NOTIFY: false,
+      // Every reader mailed: the caps are under test here, not the confirmations.
+      REPLY_MAIL: 'all',
       NOTIFY_CAP_PER_HOUR: 5,
       NOTIFY_CAP_PER_DAY: 20,
     },

@@ -43,6 +43,13 @@ describe('loadNotifyConfig (local mode runs it at start, the stack at synth)', (
     expect(loadNotifyConfig({ CHANNEL_TIMEOUT_MS: '250' }).CHANNEL_TIMEOUT_MS).toBe(250);
     expect(() => loadNotifyConfig({ CHANNEL_TIMEOUT_MS: '50' })).toThrow('CHANNEL_TIMEOUT_MS');
   });
+
+  it('reads REPLY_MAIL, confirmed by default, and refuses anything but confirmed, all or off', () => {
+    expect(loadNotifyConfig({}).REPLY_MAIL).toBe('confirmed');
+    expect(loadNotifyConfig({ REPLY_MAIL: 'all' }).REPLY_MAIL).toBe('all');
+    expect(loadNotifyConfig({ REPLY_MAIL: 'off' }).REPLY_MAIL).toBe('off');
+    expect(() => loadNotifyConfig({ REPLY_MAIL: 'yes' })).toThrow('REPLY_MAIL');
+  });
 });
 
 describe('loadNotifyConfig', () => {
@@ -53,6 +60,7 @@ describe('loadNotifyConfig', () => {
       DISABLE_AUTHOR_NOTIFY: false,
       SMTP_SECURE: false,
       TG_API_URL: 'https://api.telegram.org',
+      REPLY_MAIL: 'confirmed',
       NOTIFY_CAP_PER_HOUR: 5,
       NOTIFY_CAP_PER_DAY: 20,
       NOTIFY_SITE_CAP_PER_HOUR: 50,

@@ -4,7 +4,10 @@ import type { OwnerDigest } from '../../../../functions/notify/channels/owner-di
 import type { Notice } from '../../../../functions/notify/notice.js';
 import { loadNotifyConfig } from '../../../../functions/notify/notify-config.js';
 import { createNotifyFunction } from '../../../../functions/notify/notify-function.js';
-import { createAddressHasher } from '../../../../functions/shared/notify/address-hash.js';
+import {
+  createAddressHasher,
+  createFormerAddressHasher,
+} from '../../../../functions/shared/notify/address-hash.js';
 import { keys } from '../../../../functions/shared/table/keys.js';
 import { type OutboxEvent, outboxEventItem } from '../../../../functions/shared/table/outbox-event.js';
 import { testConfig } from '../../../support/test-config.js';
@@ -34,12 +37,14 @@ function setUp() {
   const digests: OwnerDigest[] = [];
   const dependencies: NotifyDependencies = {
     config: testConfig(),
-    notify: loadNotifyConfig({ AUTHOR_EMAIL: 'owner@example.com' }),
+    // Readers' mail as it was before confirmations: these tests are about the stream, the sweep and SNS.
+    notify: loadNotifyConfig({ AUTHOR_EMAIL: 'owner@example.com', REPLY_MAIL: 'all' }),
     deliveries: fake.store,
     guards: fake.guards,
     siteMailCaps: createFakeSiteMailCaps({ perHour: 50, perDay: 200, domainPerHour: 20 }).caps,
     ownerMailHours: ownerHours.store,
     ownerDigestMail: async (digest) => void digests.push(digest),
+    confirmations: fake.confirmations,
     readComments: fake.readComments,
     outbox,
     channels: {
@@ -50,6 +55,7 @@ function setUp() {
       },
     },
     now: () => start,
+    formerHashAddress: createFormerAddressHasher(testConfig().IP_HASH_SALT),
     hashAddress: addressHash,
   };
   return {

@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import type { Notice } from '../../../../functions/notify/notice.js';
 import { PermanentFailure } from '../../../../functions/notify/channels/permanent-failure.js';
 import { createProcessEvent, keptError } from '../../../../functions/notify/process-event.js';
-import { createAddressHasher } from '../../../../functions/shared/notify/address-hash.js';
+import {
+  createAddressHasher,
+  createFormerAddressHasher,
+} from '../../../../functions/shared/notify/address-hash.js';
 import type { RecipientKind } from '../../../../functions/shared/table/keys.js';
 import type { OutboxEvent } from '../../../../functions/shared/table/outbox-event.js';
 import { createFakeNotifyStore, notifiedComment } from './fake-notify-store.js';
@@ -16,6 +19,8 @@ const notify = {
   DISABLE_AUTHOR_NOTIFY: false,
   NOTIFY_CAP_PER_HOUR: 2,
   NOTIFY_CAP_PER_DAY: 20,
+  // Readers' mail as before confirmations, unless a test says otherwise (the REPLY_MAIL tests below).
+  REPLY_MAIL: 'all',
 } as const;
 
 /** Channels that record what they are given; `failing` kinds throw `error` instead. */
@@ -35,7 +40,14 @@ function recordingChannels(kinds: RecipientKind[] = ['owner', 'parent', 'webhook
 }
 
 function setUp(
-  options: { kinds?: RecipientKind[]; leaseMs?: number; retryDelaysMs?: readonly number[] } = {},
+  options: {
+    kinds?: RecipientKind[];
+    leaseMs?: number;
+    retryDelaysMs?: readonly number[];
+    replyMail?: 'confirmed' | 'all' | 'off';
+    formerHash?: boolean;
+    capPerHour?: number;
+  } = {},
 ) {
   const fake = createFakeNotifyStore();
   const channels = recordingChannels(options.kinds);
@@ -43,11 +55,19 @@ function setUp(
   const process = createProcessEvent({
     deliveries: fake.store,
     guards: fake.guards,
+    confirmations: fake.confirmations,
     readComments: fake.readComments,
     channels: channels.channels,
-    notify,
+    notify: {
+      ...notify,
+      REPLY_MAIL: options.replyMail ?? notify.REPLY_MAIL,
+      NOTIFY_CAP_PER_HOUR: options.capPerHour ?? notify.NOTIFY_CAP_PER_HOUR,
+    },
     now: () => time,
     hashAddress: addressHash,
+    ...(options.formerHash
+      ? { formerHashAddress: createFormerAddressHasher('test-salt-0123456789abcdef') }
+      : {}),
     ...(options.leaseMs === undefined ? {} : { leaseMs: options.leaseMs }),
     ...(options.retryDelaysMs === undefined ? {} : { retryDelaysMs: options.retryDelaysMs }),
   });
@@ -466,5 +486,144 @@ describe('keptError', () => {
     const typed = new TypeError('bad');
     expect(keptError(typed)).toBe('TypeError: bad');
     expect(keptError(42)).toBe('42');
+  });
+});
+
+describe('createProcessEvent with REPLY_MAIL', () => {
+  it('replaces the first reply notice to an unconfirmed address by one confirmation mail with nothing of the replier', async () => {
+    const { fake, channels, process } = setUp({ replyMail: 'confirmed' });
+    const event = replySubmitted(fake, 'victim@example.com');
+
+    expect(await process(event.id)).toEqual({ final: true, state: 'sent' });
+
+    const [mail, ...others] = channels.to('parent');
+    expect(others).toEqual([]);
+    expect(mail).toEqual({
+      eventId: event.id,
+      recipient: 'parent',
+      template: 'confirm',
+      lang: 'zh-CN',
+      to: 'victim@example.com',
+    });
+    expect(fake.delivery(event.id, 'parent')).toMatchObject({
+      state: 'skipped',
+      lastError: 'awaiting confirmation (confirmation mail sent)',
+      awaitingConfirmation: true,
+      counted: true,
+    });
+    // The owner is told as ever; the confirmation took a slot of the address's caps.
+    expect(channels.to('owner')).toHaveLength(1);
+    expect(fake.capCounts.get(addressHash('victim@example.com'))).toBe(1);
+  });
+
+  it('sends no second confirmation within 30 days, to any spelling of the address', async () => {
+    const { fake, channels, process, advance } = setUp({ replyMail: 'confirmed' });
+    await process(replySubmitted(fake, 'victim@gmail.com').id);
+    advance(29 * 86_400_000);
+    const variants = ['victim+1@gmail.com', 'v.ictim@gmail.com', 'VICTIM+x@googlemail.com'];
+    const later = variants.map((mail) => replySubmitted(fake, mail));
+    for (const event of later) await process(event.id);
+
+    // googlemail.com is its own domain here: its one confirmation is its own.
+    expect(channels.to('parent').map((notice) => [notice.template, notice.to])).toEqual([
+      ['confirm', 'victim@gmail.com'],
+      ['confirm', 'VICTIM+x@googlemail.com'],
+    ]);
+    for (const event of later.slice(0, 2)) {
+      expect(fake.delivery(event.id, 'parent')).toMatchObject({
+        state: 'skipped',
+        lastError: 'awaiting confirmation (confirmation already sent in the last 30 days)',
+      });
+    }
+
+    advance(2 * 86_400_000);
+    await process(replySubmitted(fake, 'victim+2@gmail.com').id);
+    expect(channels.to('parent').map((notice) => notice.template)).toEqual(['confirm', 'confirm', 'confirm']);
+  });
+
+  it('sends the waiting notice once the address confirmed, and later replies directly, each against the caps', async () => {
+    const { fake, channels, process } = setUp({ replyMail: 'confirmed', capPerHour: 3 });
+    const first = replySubmitted(fake, 'reader+tag@example.com');
+    await process(first.id);
+
+    await fake.confirmations.confirm(addressHash('reader@example.com'), 0);
+    expect(await fake.confirmations.releasePending(first.id, 0)).toBe(true);
+    expect(await process(first.id)).toEqual({ final: true, state: 'sent' });
+    const later = replySubmitted(fake, 'Reader@example.com');
+    await process(later.id);
+
+    expect(channels.to('parent').map((notice) => [notice.template, notice.eventId, notice.to])).toEqual([
+      ['confirm', first.id, 'reader+tag@example.com'],
+      ['reply', first.id, 'reader+tag@example.com'],
+      ['reply', later.id, 'Reader@example.com'],
+    ]);
+    expect(channels.to('parent')[1]?.self?.id).toBe(first.id);
+    expect(fake.delivery(first.id, 'parent')).toMatchObject({ state: 'sent', counted: true });
+    // The confirmation, the waiting notice and the later one: three slots of one address.
+    expect(fake.capCounts.get(addressHash('reader@example.com'))).toBe(3);
+    // A second click finds nothing waiting.
+    expect(await fake.confirmations.releasePending(first.id, 0)).toBe(false);
+  });
+
+  it('sends the confirmation mail again when its send failed, and never a second one for another event', async () => {
+    const { fake, channels, process, advance } = setUp({ replyMail: 'confirmed' });
+    const event = replySubmitted(fake, 'victim@example.com');
+    channels.failing.set('parent', new Error('connect ECONNREFUSED 127.0.0.1:2525'));
+    await process(event.id);
+    expect(fake.delivery(event.id, 'parent')).toMatchObject({ state: 'failed', counted: true });
+
+    channels.failing.clear();
+    await process(replySubmitted(fake, 'victim@example.com').id);
+    advance(2 * 60_000);
+    await process(event.id);
+
+    expect(channels.to('parent').map((notice) => [notice.template, notice.eventId])).toEqual([
+      ['confirm', event.id],
+    ]);
+    expect(fake.capCounts.get(addressHash('victim@example.com'))).toBe(1);
+  });
+
+  it('sends a capped address no confirmation, and leaves it free to be asked later', async () => {
+    const { fake, channels, process } = setUp({ replyMail: 'confirmed' });
+    fake.capCounts.set(addressHash('victim@example.com'), 2);
+    const event = replySubmitted(fake, 'victim@example.com');
+
+    await process(event.id);
+
+    expect(channels.to('parent')).toEqual([]);
+    expect(fake.delivery(event.id, 'parent')).toMatchObject({
+      state: 'skipped',
+      lastError: 'capped (2 an hour, 20 a day)',
+    });
+    expect(fake.asked.size).toBe(0);
+  });
+
+  it('sends no reader mail with REPLY_MAIL=off, and the owner is told as ever', async () => {
+    const { fake, channels, process } = setUp({ replyMail: 'off' });
+    const event = replySubmitted(fake);
+
+    await process(event.id);
+
+    expect(channels.to('parent')).toEqual([]);
+    expect(channels.to('owner')).toHaveLength(1);
+    expect(fake.delivery(event.id, 'parent')).toMatchObject({
+      state: 'skipped',
+      lastError: 'REPLY_MAIL=off',
+    });
+  });
+
+  it('honours a suppression kept under the former hash of a +tag address, as an old unsubscribe link wrote it', async () => {
+    const former = createFormerAddressHasher('test-salt-0123456789abcdef');
+    const { fake, channels, process } = setUp({ formerHash: true });
+    const event = replySubmitted(fake, 'reader+blog@example.com');
+    fake.suppressions.add(`${former('reader+blog@example.com')}#site`);
+
+    await process(event.id);
+
+    expect(channels.to('parent')).toEqual([]);
+    expect(fake.delivery(event.id, 'parent')).toMatchObject({
+      state: 'skipped',
+      lastError: 'suppressed (the whole site)',
+    });
   });
 });

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { buildMailMessage } from '../../../../../functions/notify/channels/mail-message.js';
 import type { NotificationLinks } from '../../../../../functions/notify/links.js';
 import type { Notice } from '../../../../../functions/notify/notice.js';
+import { renderMail } from '../../../../../functions/notify/templates/render-mail.js';
 import { config, now, replyNotice, senderAddress, waitingNotice } from './notice-fixtures.js';
 
 const longUnsubscribe = `http://127.0.0.1:8360/api/notification/unsubscribe?token=${'t'.repeat(120)}`;
@@ -15,6 +16,10 @@ const fakeLinks = (available = true): NotificationLinks & { readonly asked: stri
     unsubscribe: (address, rootId) => {
       asked.push(`unsubscribe ${address} ${rootId}`);
       return Promise.resolve(longUnsubscribe);
+    },
+    confirm: (address, eventId) => {
+      asked.push(`confirm ${address} ${eventId}`);
+      return Promise.resolve(`https://api.example/c?token=${eventId}`);
     },
     moderation: (commentId) => {
       asked.push(`moderation ${commentId}`);
@@ -70,6 +75,37 @@ describe('buildMailMessage', () => {
     const available = fakeLinks();
     await build(waitingNotice(), available);
     expect(available.asked).toEqual([`moderation ${waitingNotice().self!.id}`]);
+  });
+
+  it('gives a confirmation mail its confirmation link only: no unsubscribe header, no comment, no custom template', async () => {
+    const links = fakeLinks();
+    const notice = replyNotice({ template: 'confirm', self: undefined, parent: undefined });
+    const message = await buildMailMessage(notice, {
+      site: config,
+      templates: { MAIL_SUBJECT: 'CUSTOM {{ self.nick }}', MAIL_TEMPLATE: 'CUSTOM {{ self.comment }}' },
+      sender: { name: 'Notes', address: senderAddress },
+      links,
+      now: () => now,
+      boundary: () => 'fixed',
+    });
+
+    expect(links.asked).toEqual([`confirm ${notice.to} ${notice.eventId}`]);
+    const text = message.raw.toString('utf8');
+    expect(text).not.toContain('CUSTOM');
+    expect(headerLines(message.raw).some((line) => line.startsWith('List-Unsubscribe'))).toBe(false);
+    const rendered = renderMail(notice, {
+      site: config,
+      templates: {},
+      links: { confirm: 'https://api.example/c?token=01&x=1' },
+    });
+    expect(rendered.subject).toMatch(/^Someone replied to a comment on .+: get reply notices\?$/);
+    expect(rendered.html).toContain('href="https://api.example/c?token=01&amp;x=1"');
+    expect(rendered.text).toContain('https://api.example/c?token=01&x=1');
+    const chinese = renderMail(
+      { ...notice, lang: 'zh-CN' },
+      { site: config, templates: {}, links: { confirm: 'https://c' } },
+    );
+    expect(chinese.html).toContain('接收回复通知');
   });
 
   it('refuses a notice without an address, naming its recipient kind', async () => {

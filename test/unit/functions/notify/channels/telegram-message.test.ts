@@ -40,6 +40,17 @@ const longest = (template: NoticeTemplate, lang: Lang): Notice => ({
 const wholeEntities = (html: string) => !/&(?!amp;|lt;|gt;|quot;)/.test(html);
 
 describe('telegramMessage', () => {
+  it('heads a confirmation notice, were one ever sent there, with nothing but the site', () => {
+    const confirm = (lang: Lang): Notice => ({
+      eventId: replyComment.id,
+      recipient: 'telegram',
+      template: 'confirm',
+      lang,
+    });
+    expect(telegramMessage(confirm('en'), config)).toContain('Someone replied on');
+    expect(telegramMessage(confirm('zh-CN'), config)).toContain('上有人回复了');
+  });
+
   it('accepts SITE_NAME only up to 200 characters, the longest this test builds', () => {
     expect(() => testConfig({ SITE_NAME: 'x'.repeat(201) })).toThrow('SITE_NAME');
   });

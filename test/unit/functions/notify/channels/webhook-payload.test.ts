@@ -4,6 +4,16 @@ import { testConfig } from '../../../../support/test-config.js';
 import { config, now, parentComment, replyComment, replyNotice } from './notice-fixtures.js';
 
 describe('webhookPayload', () => {
+  it('types a confirmation notice, were one ever sent there, as a reply, with no comment', () => {
+    const payload = webhookPayload(
+      replyNotice({ template: 'confirm', self: undefined, parent: undefined }),
+      config,
+      now,
+    );
+    expect(payload.type).toBe('comment.replied');
+    expect(payload.data).not.toHaveProperty('comment');
+  });
+
   it('names each field of a reply and of the comment it answers, version 1', () => {
     expect(webhookPayload(replyNotice(), config, now)).toStrictEqual({
       type: 'comment.replied',

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   addressHashPattern,
   createAddressHasher,
+  createFormerAddressHasher,
   keyUnkeyedHash,
   unkeyedAddressHash,
   unkeyedHashPattern,
@@ -17,6 +18,22 @@ describe('address hashes', () => {
     expect(hash(' Ann@Example.COM ')).toBe(hash('ann@example.com'));
     expect(hash('ann@example.com')).toMatch(addressHashPattern);
     expect(hash('bob@example.com')).not.toBe(hash('ann@example.com'));
+  });
+
+  it('give the +tag and Gmail dot spellings of one inbox one hash, other inboxes their own', () => {
+    const hash = createAddressHasher(salt);
+    expect(hash('victim+1@example.com')).toBe(hash('victim@example.com'));
+    expect(hash('V.ictim+2@gmail.com')).toBe(hash('victim@gmail.com'));
+    expect(hash('vic.tim@googlemail.com')).toBe(hash('victim@googlemail.com'));
+    expect(hash('v.ictim@example.com')).not.toBe(hash('victim@example.com'));
+  });
+
+  it('keep the former hash for an address normalisation leaves as it is, and only then', () => {
+    const hash = createAddressHasher(salt);
+    const former = createFormerAddressHasher(salt);
+    expect(hash(' Ann@Example.com')).toBe(former('ann@example.com'));
+    expect(former('ann+x@example.com')).not.toBe(hash('ann+x@example.com'));
+    expect(former('ann+x@example.com')).toBe(keyUnkeyedHash(salt, sha256('ann+x@example.com')));
   });
 
   it('depend on the key: another salt gives another hash', () => {

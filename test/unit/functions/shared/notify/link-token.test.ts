@@ -69,6 +69,25 @@ describe('link tokens', () => {
     ).toBeUndefined();
   });
 
+  it('make a confirmation link confirm only: an unsubscribe link cannot confirm, nor a confirmation unsubscribe', async () => {
+    const confirm = { purpose: 'confirm', addressHash: unsubscribe.addressHash, eventId: '01EVENT' } as const;
+    const confirmToken = await signLinkToken(secret, confirm, now + hour);
+    expect(await readLinkToken(secret, confirmToken, 'confirm', now)).toEqual(confirm);
+    expect(await readLinkToken(secret, confirmToken, 'unsubscribe', now)).toBeUndefined();
+    expect(await readLinkToken(secret, confirmToken, 'moderate', now)).toBeUndefined();
+    // An unsubscribe token given the confirmation's fields too is still no confirmation.
+    expect(
+      await readLinkToken(secret, await rawToken({ ...unsubscribe, eventId: '01EVENT' }), 'confirm', now),
+    ).toBeUndefined();
+    expect(
+      await readLinkToken(secret, await signLinkToken(secret, unsubscribe, now + hour), 'confirm', now),
+    ).toBeUndefined();
+    // Expired, or without its event, it confirms nothing.
+    expect(await readLinkToken(secret, confirmToken, 'confirm', now + 2 * hour)).toBeUndefined();
+    const { eventId: _eventId, ...withoutEvent } = confirm;
+    expect(await readLinkToken(secret, await rawToken(withoutEvent), 'confirm', now)).toBeUndefined();
+  });
+
   it('never pass as another purpose, though signed with the right key and carrying its every field', async () => {
     // A payload that fits both readers' fields: only its signed purpose tells them apart.
     const fields = {

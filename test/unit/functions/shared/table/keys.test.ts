@@ -221,6 +221,8 @@ describe('notification keys', () => {
       sk: 'THREAD#01ROOT',
     });
     expect(keys.notifyCap('h', 'H#2026-11-25T17')).toEqual({ pk: 'MAILCAP#h', sk: 'H#2026-11-25T17' });
+    expect(keys.replyConfirmation('h', 'confirmed')).toEqual({ pk: 'CONFIRM#h', sk: 'CONFIRMED' });
+    expect(keys.replyConfirmation('h', 'asked')).toEqual({ pk: 'CONFIRM#h', sk: 'ASKED' });
   });
 
   it("keys the site's reader mail windows, a domain's by its hash, and the owner's mail hours in one partition", () => {
