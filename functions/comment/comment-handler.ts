@@ -62,6 +62,7 @@ export function createCommentHandler(
     markRefusedPost,
     renderMarkdown,
     initialStatus: (comment) => initialStatus({ config, spamCheck }, comment),
+    hashAddress: dependencies.hashAddress,
     now,
     newId,
     presentation,

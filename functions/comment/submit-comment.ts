@@ -1,6 +1,7 @@
 import type { ResolveViewer } from '../shared/auth/viewer.js';
 import type { Config } from '../shared/config.js';
 import type { CommentStatus, StoredComment } from '../shared/domain/comment.js';
+import type { InitialStatus, StatusInput } from './initial-status.js';
 import { submitBodySchema } from '../shared/domain/comment-schemas.js';
 import { AppError } from '../shared/domain/errors.js';
 import { contentHash, hashIp } from '../shared/domain/hashing.js';
@@ -12,7 +13,9 @@ import { loadUserAgentParser } from '../shared/domain/write-only-modules.js';
 import { envelope } from '../shared/http/envelope.js';
 import type { Router } from '../shared/http/http-function.js';
 import { parseInput } from '../shared/http/request.js';
-import type { SpamCheckInput } from '../shared/spam/akismet.js';
+import { isPlainAddress } from '../shared/domain/mail-address.js';
+import type { HashAddress } from '../shared/notify/address-hash.js';
+import { fieldWithWord, isRestrictedName } from '../shared/spam/field-rules.js';
 import type { CommentRepository } from '../shared/table/comment-repository.js';
 import type { MarkRefusedPost, ReadSubmitMarks } from '../shared/table/submit-marks.js';
 
@@ -20,15 +23,29 @@ import type { MarkRefusedPost, ReadSubmitMarks } from '../shared/table/submit-ma
 export interface SubmitCommentDependencies {
   readonly viewer: ResolveViewer;
   readonly comments: Pick<CommentRepository, 'insert' | 'find'>;
-  readonly config: Pick<Config, 'IP_HASH_SALT' | 'IPQPS' | 'BLOCKED_IP_HASHES'>;
-  /** A submission's rate mark, duplicate mark and administrator mail, read before it costs anything. */
+  readonly config: Pick<
+    Config,
+    | 'IP_HASH_SALT'
+    | 'IPQPS'
+    | 'BLOCKED_IP_HASHES'
+    | 'BLOCKED_WORDS'
+    | 'RESTRICTED_NAMES'
+    | 'COMMENT_AUDIT'
+    | 'READONLY_AGE'
+  >;
+  /**
+   * A submission's rate mark, duplicate mark, administrator mail, and as needed its address's trust mark and
+   * its article's first-comment time, read before it costs anything.
+   */
   readonly readSubmitMarks: ReadSubmitMarks;
   /** Counts a submission refused for what it revealed against its IP's rate. */
   readonly markRefusedPost: MarkRefusedPost;
   /** Markdown to sanitised HTML. */
   readonly renderMarkdown: (text: string) => Promise<string>;
-  /** The status a new comment starts with (initial-status.ts). */
-  readonly initialStatus: (comment: SpamCheckInput & { byAdmin: boolean }) => Promise<CommentStatus>;
+  /** The status a new comment starts with, and why it is held (initial-status.ts). */
+  readonly initialStatus: (comment: StatusInput) => Promise<InitialStatus>;
+  /** The keyed hash an address's trust mark is kept under (shared/notify/address-hash.ts). */
+  readonly hashAddress: HashAddress;
   /** Milliseconds since the epoch. */
   readonly now: () => number;
   /** A new comment id (a ULID) for a comment inserted at `time`. */
@@ -36,25 +53,39 @@ export interface SubmitCommentDependencies {
   readonly presentation: Presentation;
 }
 
+/** Milliseconds in a day, for READONLY_AGE. */
+const dayMs = 86_400_000;
+
 /**
- * `POST /api/comment`: validates; refuses, before anything costly, what its marks say will be refused
- * (blocked IP, an administrator's mail from an anonymous poster, duplicate content, too fast); renders
+ * `POST /api/comment`: validates; refuses, before anything costly, what its rules and marks say will be
+ * refused (blocked IP, a blocked word or a restricted nick, an article closed by its age, an administrator's
+ * mail from an anonymous poster, duplicate content, too fast); renders
  * the markdown once, decides the status (filters, moderation, Akismet), and stores the comment in one
  * transaction with its duplicate mark, its rate mark, its parents' checks and its counters. The poster's
  * answer shows the status, waiting or spam included; nobody else sees such a comment until it is approved.
  */
 export function createSubmitComment(dependencies: SubmitCommentDependencies): Router {
   const { viewer: resolveViewer, comments, config, now, newId, presentation } = dependencies;
-  const { readSubmitMarks, markRefusedPost, renderMarkdown, initialStatus } = dependencies;
+  const { readSubmitMarks, markRefusedPost, renderMarkdown, initialStatus, hashAddress } = dependencies;
   return async (request) => {
     const body = parseInput(submitBodySchema, request.jsonBody(), request.lang);
     const ipHash = hashIp(config.IP_HASH_SALT, request.sourceIp);
     const hash = contentHash(body);
     // One read of the marks beside the token check: a submission they refuse costs no rendering and no
     // spam-service call. The transaction below checks the rate and duplicate marks again, and decides.
+    // Only a plain address can be trusted (COMMENT_AUDIT=first): an empty or made-up mail is always held.
+    const trustHash =
+      config.COMMENT_AUDIT === 'first' && isPlainAddress(body.mail) ? hashAddress(body.mail) : undefined;
     const [viewer, marks] = await Promise.all([
       resolveViewer(request.authorization),
-      readSubmitMarks({ url: body.url, contentHash: hash, ipHash, mail: body.mail }),
+      readSubmitMarks({
+        url: body.url,
+        contentHash: hash,
+        ipHash,
+        mail: body.mail,
+        ...(trustHash === undefined ? {} : { trustHash }),
+        ...(config.READONLY_AGE > 0 ? { withFirstCommentAt: true } : {}),
+      }),
     ]);
     const byAdmin = viewer !== undefined;
     const insertedAt = now();
@@ -63,6 +94,32 @@ export function createSubmitComment(dependencies: SubmitCommentDependencies): Ro
     const rateLimited = config.IPQPS > 0 && !byAdmin;
     if (!byAdmin && config.BLOCKED_IP_HASHES.includes(ipHash)) {
       throw new AppError('forbidden', translate(request.lang, 'ipBlocked'));
+    }
+    // The owner's rules on words and names, for visitors: refused outright, nothing stored, nothing rendered.
+    const blockedIn = byAdmin
+      ? undefined
+      : fieldWithWord({ text: body.comment, nick: body.nick, link: body.link }, config.BLOCKED_WORDS);
+    if (blockedIn) {
+      throw new AppError('forbidden', translate(request.lang, 'blockedWord', { field: blockedIn }), {
+        [blockedIn]: 'contains a blocked word (BLOCKED_WORDS)',
+      });
+    }
+    if (!byAdmin && isRestrictedName(body.nick, config.RESTRICTED_NAMES)) {
+      throw new AppError('forbidden', translate(request.lang, 'restrictedName'), {
+        nick: 'is a restricted name (RESTRICTED_NAMES)',
+      });
+    }
+    // An article closed by its age takes nobody's comment but an administrator's; one with no first-comment
+    // time yet (no comment, or not migrated) is open.
+    if (
+      !byAdmin &&
+      config.READONLY_AGE > 0 &&
+      marks.firstCommentAt !== undefined &&
+      insertedAt - marks.firstCommentAt > config.READONLY_AGE * dayMs
+    ) {
+      throw new AppError('read_only', translate(request.lang, 'readOnly', { days: config.READONLY_AGE }), {
+        url: `takes no new comments ${config.READONLY_AGE} days after its first (READONLY_AGE)`,
+      });
     }
     if (rateLimited && marks.lastPostAt !== undefined && marks.lastPostAt > insertedAt - windowMs) {
       throw new AppError('rate_limited', translate(request.lang, 'rateLimited'));
@@ -89,8 +146,9 @@ export function createSubmitComment(dependencies: SubmitCommentDependencies): Ro
         translate(request.lang, 'commentTooLarge', { limit: limits.storedCommentBytes }),
       );
     }
-    const status = await initialStatus({
+    const { status, heldBecause } = await initialStatus({
       byAdmin,
+      trusted: marks.trusted,
       ip: request.sourceIp,
       userAgent: body.ua,
       url: body.url,
@@ -117,6 +175,7 @@ export function createSubmitComment(dependencies: SubmitCommentDependencies): Ro
       insertedAt,
       ...(byAdmin ? { type: 'administrator' as const } : {}),
       lang: request.lang,
+      ...(heldBecause === undefined ? {} : { heldBecause }),
     };
 
     // The answer names a reply's parent (`reply_user`) as the list does, and the widget shows it at once; the

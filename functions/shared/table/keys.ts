@@ -95,6 +95,8 @@ export const entities = {
   suppression: 'suppression',
   /** How many notices one address got in one hour or day. */
   notifyCap: 'notify-cap',
+  /** An address (a hash of it) an administrator approved a comment from: trusted under `COMMENT_AUDIT=first`. */
+  trust: 'trust',
 } as const;
 
 /**
@@ -180,6 +182,8 @@ export const keys = {
   }),
   /** The notices one address got in one window (`H#2026-11-25T17` or `D#2026-11-25`). */
   notifyCap: (addressHash: string, window: string): Key => ({ pk: `MAILCAP#${addressHash}`, sk: window }),
+  /** An address an administrator approved a comment from (the address as a hash: notify/address-hash.ts). */
+  trust: (addressHash: string): Key => ({ pk: `TRUST#${addressHash}`, sk: 'TRUST' }),
 };
 
 /**

@@ -50,14 +50,16 @@ export function movesKey(comment: ListedComment, change: ModerationChange): bool
  * was never told of it also writes its outbox event (`approval`: its id and time), so its reply notice goes
  * out exactly when it becomes visible, and marks the reply told: approving it again (after a move back to
  * waiting, or from an approve link used again) tells nobody. A root's approval writes no event (the rules
- * tell nobody of it). Empty when there is nothing to change.
+ * tell nobody of it). Any approval of a comment whose mail is an address (`approval.addressHash`, its keyed
+ * hash) also marks that address trusted (`COMMENT_AUDIT=first`), in the same transaction: the mark exists
+ * exactly when an approval was written. Empty when there is nothing to change.
  */
 export function moderationItems(
   tableName: string,
   comment: ModeratedComment,
   change: ModerationChange,
   stored?: Record<string, unknown>,
-  approval?: { readonly eventId: string; readonly at: number },
+  approval?: { readonly eventId: string; readonly at: number; readonly addressHash?: string },
 ): TransactItem[] {
   const status = finalStatus(comment, change);
   const sticky = change.sticky ?? comment.sticky;
@@ -78,6 +80,9 @@ export function moderationItems(
         )
       : []),
     ...(event ? [outboxPut(tableName, event)] : []),
+    ...(statusChanges && status === 'approved' && approval?.addressHash
+      ? [trustPut(tableName, approval.addressHash, approval.at)]
+      : []),
   ];
   // The card indexes follow the status, a root's roots index its status and pin.
   const index =
@@ -215,6 +220,14 @@ export function removalItems(
     ]),
     ...counterUpdates(tableName, url, delta),
   ];
+}
+
+/**
+ * The trust mark of an address an administrator approved a comment from, stamped with the approval's time.
+ * Unconditional: a second approval only moves `at`, and a retried transaction writes the same mark.
+ */
+function trustPut(tableName: string, addressHash: string, at: number): TransactItem {
+  return { Put: { TableName: tableName, Item: { ...keys.trust(addressHash), entity: entities.trust, at } } };
 }
 
 /** The value placeholder of attribute placeholder `#name`. */
