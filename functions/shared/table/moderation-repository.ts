@@ -1,6 +1,5 @@
 import { isPlainAddress } from '../domain/mail-address.js';
 import { newUlid } from '../domain/new-ulid.js';
-import type { HashAddress } from '../notify/address-hash.js';
 import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { type CommentStatus, isRoot, type ListedComment, newestFirstById } from '../domain/comment.js';
 import { readCommentRange } from './article-comments.js';
@@ -83,15 +82,15 @@ const cardKey = (card: Card): Key => ({ pk: String(card[attributes.pk]), sk: Str
 
 /**
  * Builds the moderation repository on `client` and `tableName`; `ensureLayout` runs before each read, `now`
- * (milliseconds since the epoch) times approvals and tombstones, `hashAddress` keys the trust mark an approval
- * writes for the comment's address (none without it).
+ * (milliseconds since the epoch) times approvals and tombstones, `hashAddress` (the keyed address hash,
+ * shared/notify/address-hash.ts) keys the trust mark an approval writes for the comment's address (none without it).
  */
 export function createModerationRepository(
   client: DynamoDBDocumentClient,
   tableName: string,
   ensureLayout: () => Promise<void> = async () => undefined,
   now: () => number = Date.now,
-  hashAddress?: HashAddress,
+  hashAddress?: (address: string) => string,
 ): ModerationRepository {
   const readItem = async (key: Key) =>
     (await client.send(new GetCommand({ TableName: tableName, Key: key, ConsistentRead: true }))).Item;
