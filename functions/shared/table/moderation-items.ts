@@ -51,8 +51,8 @@ export function movesKey(comment: ListedComment, change: ModerationChange): bool
  * out exactly when it becomes visible, and marks the reply told: approving it again (after a move back to
  * waiting, or from an approve link used again) tells nobody. A root's approval writes no event (the rules
  * tell nobody of it). Any approval of a comment whose mail is an address (`approval.addressHash`, its keyed
- * hash) also marks that address trusted (`COMMENT_AUDIT=first`), in the same transaction: the mark exists
- * exactly when an approval was written. Empty when there is nothing to change.
+ * hash) also marks that address trusted (`COMMENT_AUDIT=first`), in the same transaction, and marking one spam
+ * withdraws that trust (its next comment waits again). Empty when there is nothing to change.
  */
 export function moderationItems(
   tableName: string,
@@ -80,9 +80,7 @@ export function moderationItems(
         )
       : []),
     ...(event ? [outboxPut(tableName, event)] : []),
-    ...(statusChanges && status === 'approved' && approval?.addressHash
-      ? [trustPut(tableName, approval.addressHash, approval.at)]
-      : []),
+    ...(statusChanges && approval ? trustChange(tableName, status, approval) : []),
   ];
   // The card indexes follow the status, a root's roots index its status and pin.
   const index =
@@ -223,11 +221,21 @@ export function removalItems(
 }
 
 /**
- * The trust mark of an address an administrator approved a comment from, stamped with the approval's time.
- * Unconditional: a second approval only moves `at`, and a retried transaction writes the same mark.
+ * What a status change does to the trust of the comment's address: an approval puts its mark, stamped with the
+ * approval's time; spam deletes it; a move to waiting leaves it. Unconditional: a second approval only moves
+ * `at`, a mark already gone is deleted again harmlessly, and a retried transaction writes the same.
  */
-function trustPut(tableName: string, addressHash: string, at: number): TransactItem {
-  return { Put: { TableName: tableName, Item: { ...keys.trust(addressHash), entity: entities.trust, at } } };
+function trustChange(
+  tableName: string,
+  status: CommentStatus,
+  change: { readonly addressHash?: string; readonly at: number },
+): TransactItem[] {
+  if (!change.addressHash) return [];
+  const key = keys.trust(change.addressHash);
+  if (status === 'approved') {
+    return [{ Put: { TableName: tableName, Item: { ...key, entity: entities.trust, at: change.at } } }];
+  }
+  return status === 'spam' ? [{ Delete: { TableName: tableName, Key: key } }] : [];
 }
 
 /** The value placeholder of attribute placeholder `#name`. */

@@ -83,7 +83,8 @@ const cardKey = (card: Card): Key => ({ pk: String(card[attributes.pk]), sk: Str
 /**
  * Builds the moderation repository on `client` and `tableName`; `ensureLayout` runs before each read, `now`
  * (milliseconds since the epoch) times approvals and tombstones, `hashAddress` (the keyed address hash,
- * shared/notify/address-hash.ts) keys the trust mark an approval writes for the comment's address (none without it).
+ * shared/notify/address-hash.ts) keys the trust mark an approval writes for the comment's address and spam
+ * deletes (none without it).
  */
 export function createModerationRepository(
   client: DynamoDBDocumentClient,
@@ -118,9 +119,12 @@ export function createModerationRepository(
         if (!stored || stored.status !== comment.status) return false;
       }
       const at = now();
-      // An approval trusts the comment's address, when it is one (an empty or made-up mail never is).
+      // An approval trusts the comment's address, when it is one (an empty or made-up mail never is); spam
+      // withdraws that trust.
       const trusts =
-        hashAddress !== undefined && change.status === 'approved' && isPlainAddress(comment.mail);
+        hashAddress !== undefined &&
+        (change.status === 'approved' || change.status === 'spam') &&
+        isPlainAddress(comment.mail);
       const items = moderationItems(tableName, comment, change, stored, {
         eventId: newUlid(at),
         at,

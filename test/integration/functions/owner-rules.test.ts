@@ -78,6 +78,25 @@ describe('the owner rules over the API, on DynamoDB Local', () => {
     expect(await publicCount('/first')).toBe(2);
   });
 
+  it("withdraws an address's trust when an administrator marks one of its comments spam", async () => {
+    const mail = 'gus@example.com';
+    const first = await post(api, { comment: 'gus says hello', url: '/withdrawn', mail });
+    await approve(first.body.data.objectId);
+    const trusted = await post(api, { comment: 'gus says buy now', url: '/withdrawn', mail });
+    expect(trusted.body.data.status).toBe('approved');
+
+    const marked = await api.call({
+      method: 'PUT',
+      path: `/api/comment/${trusted.body.data.objectId}`,
+      body: { status: 'spam' },
+      headers: { authorization },
+    });
+    const after = await post(api, { comment: 'gus says hello again', url: '/withdrawn', mail });
+
+    expect(marked.status).toBe(200);
+    expect(after.body.data.status).toBe('waiting');
+  });
+
   it('never trusts an empty or made-up mail, even once a comment with it was approved', async () => {
     const empty = await post(api, { comment: 'no mail at all', url: '/no-mail', mail: '' });
     expect(empty.body.data.status).toBe('waiting');

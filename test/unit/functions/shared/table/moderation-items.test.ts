@@ -174,6 +174,24 @@ describe('moderationItems', () => {
     ).toEqual([mark]);
   });
 
+  it("withdraws the address's trust when a comment of it is marked spam, and leaves it when one is held", () => {
+    const trusted = { ...approval, addressHash: 'H'.repeat(43) };
+    const trustItems = (items: ReturnType<typeof moderationItems>) =>
+      items.filter(
+        (item) => item.Delete?.Key?.pk?.startsWith('TRUST#') || item.Put?.Item?.entity === 'trust',
+      );
+    const approved = comment({ status: 'approved' });
+
+    expect(trustItems(moderationItems('t', approved, { status: 'spam' }, undefined, trusted))).toEqual([
+      { Delete: { TableName: 't', Key: { pk: `TRUST#${'H'.repeat(43)}`, sk: 'TRUST' } } },
+    ]);
+    expect(trustItems(moderationItems('t', comment(), { status: 'spam' }, undefined, trusted))).toHaveLength(
+      1,
+    );
+    expect(trustItems(moderationItems('t', approved, { status: 'waiting' }, undefined, trusted))).toEqual([]);
+    expect(trustItems(moderationItems('t', approved, { status: 'spam' }, undefined, approval))).toEqual([]);
+  });
+
   it('writes no trust mark without an address hash, nor for anything but an approval', () => {
     const trusted = { ...approval, addressHash: 'H'.repeat(43) };
     const trustMarks = (items: ReturnType<typeof moderationItems>) =>

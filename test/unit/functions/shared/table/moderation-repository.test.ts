@@ -320,6 +320,27 @@ describe('createModerationRepository', () => {
     expect(hashes).toEqual(['ann@example.com']);
   });
 
+  it('withdraws the trust of the address of a comment marked spam, and hashes no address for a pin', async () => {
+    const hashes: string[] = [];
+    const hashAddress = (address: string) => {
+      hashes.push(address);
+      return `hash-of-${address}`;
+    };
+    const sent = serveCommentTable(ddb, [{ ...commentItem('/p', '01A'), mail: 'ann@example.com' }]);
+    const read = await asRead({ url: '/p', id: '01A' });
+
+    const repository = createModerationRepository(client, 't', undefined, () => 7, hashAddress);
+    expect(await repository.moderate(read, { sticky: true })).toBe(true);
+    expect(await repository.moderate(read, { status: 'spam' })).toBe(true);
+
+    const deletes = transactions(sent).map((items) => items?.filter((item) => 'Delete' in item));
+    expect(deletes).toEqual([
+      [],
+      [{ Delete: { TableName: 't', Key: { pk: 'TRUST#hash-of-ann@example.com', sk: 'TRUST' } } }],
+    ]);
+    expect(hashes).toEqual(['ann@example.com']);
+  });
+
   it("reads that a held reply's parent was told, so approving it again writes no event and keeps the mark", async () => {
     const stored = { ...commentItem('/p', '01B', { rid: '01A', status: 'waiting' }), replyNotified: true };
     const sent = serveCommentTable(ddb, [stored]);
