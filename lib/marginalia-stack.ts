@@ -104,10 +104,22 @@ export interface MarginaliaStackProps extends StackProps {
    * comment function reads the sign-in key.
    */
   readonly linkSecretParameterName?: string;
-  /** New comments wait for approval (Waline `COMMENT_AUDIT`); default false. */
-  readonly commentAudit?: boolean;
-  /** Words that mark a comment as spam (Waline `FORBIDDEN_WORDS`); default none. */
+  /**
+   * New comments wait for approval (Waline `COMMENT_AUDIT`): `true` every one, `'first'` an address's until an
+   * administrator approved one of them; default false.
+   */
+  readonly commentAudit?: boolean | 'first';
+  /** Words that mark a comment as spam, in its text, nick or link (Waline `FORBIDDEN_WORDS`); default none. */
   readonly forbiddenWords?: readonly string[];
+  /** Words that refuse a comment (403) in its text, nick or link (Twikoo `BLOCKED_WORDS`); default none. */
+  readonly blockedWords?: readonly string[];
+  /** Nicks only administrators may post under, ignoring case (Remark42 `RESTRICTED_NAMES`); default none. */
+  readonly restrictedNames?: readonly string[];
+  /**
+   * Days after an article's first comment when it takes no new ones (Remark42 `READONLY_AGE`); default 0,
+   * every article open.
+   */
+  readonly readonlyAge?: number;
   /** IP hashes (from the moderation list) whose comments are refused; default none. */
   readonly blockedIpHashes?: readonly string[];
   /**
@@ -193,7 +205,7 @@ export class MarginaliaStack extends Stack {
     const listCacheMs = props.listCacheMs ?? 1000;
     const rateLimit = props.throttleRateLimit ?? 50;
     const burstLimit = props.throttleBurstLimit ?? 100;
-    validate(ipqps, rateLimit, burstLimit);
+    validate(ipqps, rateLimit, burstLimit, props.readonlyAge ?? 0);
     // The functions refuse such a template at every cold start: refuse it here, before it deploys.
     if (props.gravatarStr !== undefined && templatePublishesMail(props.gravatarStr)) {
       throw new Error(
@@ -329,6 +341,9 @@ export class MarginaliaStack extends Stack {
       JWT_SECRET_PARAMETER: jwtSecretParameterName,
       COMMENT_AUDIT: String(props.commentAudit ?? false),
       ...(props.forbiddenWords?.length ? { FORBIDDEN_WORDS: props.forbiddenWords.join(',') } : {}),
+      ...(props.blockedWords?.length ? { BLOCKED_WORDS: props.blockedWords.join(',') } : {}),
+      ...(props.restrictedNames?.length ? { RESTRICTED_NAMES: props.restrictedNames.join(',') } : {}),
+      ...(props.readonlyAge ? { READONLY_AGE: String(props.readonlyAge) } : {}),
       ...(props.blockedIpHashes?.length ? { BLOCKED_IP_HASHES: props.blockedIpHashes.join(',') } : {}),
       ...(props.siteUrl === undefined ? {} : { SITE_URL: props.siteUrl }),
       ...(props.siteName === undefined ? {} : { SITE_NAME: props.siteName }),
@@ -624,9 +639,12 @@ const accessLogFields = {
   error: '$context.error.message',
 };
 
-function validate(ipqps: number, rateLimit: number, burstLimit: number) {
+function validate(ipqps: number, rateLimit: number, burstLimit: number, readonlyAge: number) {
   if (!Number.isInteger(ipqps) || ipqps < 0 || ipqps > 86_400) {
     throw new Error(`ipqps: ${ipqps} is not a whole number of seconds from 0 to 86400`);
+  }
+  if (!Number.isInteger(readonlyAge) || readonlyAge < 0 || readonlyAge > 36_500) {
+    throw new Error(`readonlyAge: ${readonlyAge} is not a whole number of days from 0 to 36500`);
   }
   if (!(rateLimit >= 1) || !Number.isInteger(burstLimit) || burstLimit < 1) {
     throw new Error(

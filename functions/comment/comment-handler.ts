@@ -75,6 +75,7 @@ export function createCommentHandler(
     renderMarkdown,
     captcha,
     initialStatus: (comment) => initialStatus({ config, spamCheck }, comment),
+    hashAddress: dependencies.hashAddress,
     now,
     newId,
     presentation,

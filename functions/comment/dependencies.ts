@@ -8,6 +8,7 @@ import { type AdminRepository, createAdminRepository } from '../shared/table/adm
 import { cacheCounterReads } from '../shared/caches/cached-counters.js';
 import { cacheListReads } from '../shared/caches/cached-reads.js';
 import { createFunctionClient } from '../shared/dynamodb-client/client.js';
+import { createAddressHasher, type HashAddress } from '../shared/notify/address-hash.js';
 import { type CommentRepository, createCommentRepository } from '../shared/table/comment-repository.js';
 import { type CounterRepository, createCounterRepository } from '../shared/table/counter-repository.js';
 import { createLayoutCheck } from '../shared/table/layout.js';
@@ -73,6 +74,8 @@ export interface CommentDependencies {
   readonly renderMarkdown: (text: string) => Promise<string>;
   /** Milliseconds since the epoch; injected so tests control time. */
   readonly now: () => number;
+  /** The keyed hash an address's trust mark is kept under (shared/notify/address-hash.ts). */
+  readonly hashAddress: HashAddress;
   /** A new comment id (a ULID) for a comment inserted at `time`. */
   readonly newId: (time: number) => string;
   /** How comments are shown, but for the route-dependent `legacy` flag. */
@@ -85,6 +88,7 @@ export function createCommentDependencies(
   overrides: Partial<CommentDependencies> = {},
 ): CommentDependencies {
   const client = createFunctionClient(config);
+  const hashAddress = overrides.hashAddress ?? createAddressHasher(config.IP_HASH_SALT);
   // Reads that depend on the item layout first check, once per instance, that the table has it.
   const ensureLayout = createLayoutCheck(client, config.TABLE_NAME);
   // Counts are cached as lists are; a comment write forgets its article's counts and the site's.
@@ -94,7 +98,8 @@ export function createCommentDependencies(
   const { comments, moderation } = cacheListReads(
     {
       comments: createCommentRepository(client, config.TABLE_NAME, ensureLayout),
-      moderation: createModerationRepository(client, config.TABLE_NAME, ensureLayout),
+      // An approval trusts the comment's address under the keyed hash the notifier also keeps addresses under.
+      moderation: createModerationRepository(client, config.TABLE_NAME, ensureLayout, Date.now, hashAddress),
     },
     { ttlMs: config.LIST_CACHE_MS, onWrite: forgetArticle },
   );
@@ -124,6 +129,7 @@ export function createCommentDependencies(
     markRefusedPost: createRefusedPostMarker(client, config.TABLE_NAME),
     renderMarkdown: loadMarkdownRenderer(config.markdown),
     now: Date.now,
+    hashAddress,
     newId: newUlid,
     presentation: {
       avatarFor: createAvatarResolver({

@@ -69,7 +69,7 @@ export function createListForModeration({
       // Bounded like every list: each comment of the page, whole while the answer's budget allows.
       data: fitTexts(
         comments.map((comment) =>
-          presentForAdmin(presentComment(comment, options, { withUrl: true }), comment),
+          presentForAdmin(presentComment(comment, options, { withUrl: true }), comment, request.lang),
         ),
         request.lang,
         createAnswerBudget(),

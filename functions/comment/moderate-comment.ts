@@ -83,6 +83,7 @@ export function createModerateComment({
       presentForAdmin(
         presentComment(updated, { ...presentation, legacy: request.legacy }, { withUrl: true }),
         updated,
+        request.lang,
       ),
     );
   };

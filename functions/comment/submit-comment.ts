@@ -2,6 +2,7 @@ import { bearerToken } from '../shared/auth/token.js';
 import type { ResolveViewer } from '../shared/auth/viewer.js';
 import type { Config } from '../shared/config.js';
 import type { CommentStatus, StoredComment } from '../shared/domain/comment.js';
+import type { InitialStatus, StatusInput } from './initial-status.js';
 import { submitBodySchema } from '../shared/domain/comment-schemas.js';
 import { AppError } from '../shared/domain/errors.js';
 import { contentHash, hashIp } from '../shared/domain/hashing.js';
@@ -13,7 +14,9 @@ import { loadUserAgentParser } from '../shared/domain/write-only-modules.js';
 import { envelope } from '../shared/http/envelope.js';
 import type { Router } from '../shared/http/http-function.js';
 import { parseInput } from '../shared/http/request.js';
-import type { SpamCheckInput } from '../shared/spam/akismet.js';
+import { isPlainAddress } from '../shared/domain/mail-address.js';
+import type { HashAddress } from '../shared/notify/address-hash.js';
+import { fieldWithWord, isRestrictedName } from '../shared/spam/field-rules.js';
 import type { CommentRepository } from '../shared/table/comment-repository.js';
 import type { MarkRefusedPost, ReadSubmitMarks } from '../shared/table/submit-marks.js';
 import type { CaptchaDemand, CaptchaGuard } from './captcha-guard.js';
@@ -22,8 +25,20 @@ import type { CaptchaDemand, CaptchaGuard } from './captcha-guard.js';
 export interface SubmitCommentDependencies {
   readonly viewer: ResolveViewer;
   readonly comments: Pick<CommentRepository, 'insert' | 'find'>;
-  readonly config: Pick<Config, 'IP_HASH_SALT' | 'IPQPS' | 'BLOCKED_IP_HASHES'>;
-  /** A submission's rate mark, duplicate mark and administrator mail, read before it costs anything. */
+  readonly config: Pick<
+    Config,
+    | 'IP_HASH_SALT'
+    | 'IPQPS'
+    | 'BLOCKED_IP_HASHES'
+    | 'BLOCKED_WORDS'
+    | 'RESTRICTED_NAMES'
+    | 'COMMENT_AUDIT'
+    | 'READONLY_AGE'
+  >;
+  /**
+   * A submission's rate mark, duplicate mark, administrator mail, and as needed its address's trust mark and
+   * its article's first-comment time, read before it costs anything.
+   */
   readonly readSubmitMarks: ReadSubmitMarks;
   /** Counts a submission refused for what it revealed against its IP's rate. */
   readonly markRefusedPost: MarkRefusedPost;
@@ -31,10 +46,10 @@ export interface SubmitCommentDependencies {
   readonly renderMarkdown: (text: string) => Promise<string>;
   /** The captcha check (captcha-guard.ts): a token demanded at once, verified once the marks let the post through. */
   readonly captcha: CaptchaGuard;
-  /** The status a new comment starts with (initial-status.ts). */
-  readonly initialStatus: (
-    comment: SpamCheckInput & { byAdmin: boolean; captchaUnreachable?: boolean },
-  ) => Promise<CommentStatus>;
+  /** The status a new comment starts with, and why it is held (initial-status.ts). */
+  readonly initialStatus: (comment: StatusInput) => Promise<InitialStatus>;
+  /** The keyed hash an address's trust mark is kept under (shared/notify/address-hash.ts). */
+  readonly hashAddress: HashAddress;
   /** Milliseconds since the epoch. */
   readonly now: () => number;
   /** A new comment id (a ULID) for a comment inserted at `time`. */
@@ -42,18 +57,23 @@ export interface SubmitCommentDependencies {
   readonly presentation: Presentation;
 }
 
+/** Milliseconds in a day, for READONLY_AGE. */
+const dayMs = 86_400_000;
+
 /**
  * `POST /api/comment`: validates; refuses an anonymous post without the captcha token when a captcha is in
- * force, before any read; refuses, before anything costly, what its marks say will be refused (blocked IP, an
- * administrator's mail from an anonymous poster, duplicate content, too fast); then verifies the captcha token
- * (a refused or reused token is a 403; a provider that cannot be asked holds the comment as waiting); renders
+ * force, before any read; refuses, before anything costly, what its rules and marks say will be refused
+ * (blocked IP, a blocked word or a restricted nick, an article closed by its age, an administrator's mail
+ * from an anonymous poster, duplicate content, too fast); then verifies the captcha token (a refused or
+ * reused token is a 403; a provider that cannot be asked holds the comment as waiting); renders
  * the markdown once, decides the status (filters, moderation, Akismet), and stores the comment in one
  * transaction with its duplicate mark, its rate mark, its parents' checks and its counters. The poster's
  * answer shows the status, waiting or spam included; nobody else sees such a comment until it is approved.
  */
 export function createSubmitComment(dependencies: SubmitCommentDependencies): Router {
   const { viewer: resolveViewer, comments, config, now, newId, presentation } = dependencies;
-  const { readSubmitMarks, markRefusedPost, renderMarkdown, initialStatus, captcha } = dependencies;
+  const { readSubmitMarks, markRefusedPost, renderMarkdown, initialStatus, captcha, hashAddress } =
+    dependencies;
   return async (request) => {
     const body = parseInput(submitBodySchema, request.jsonBody(), request.lang);
     const tokens = { turnstile: body.turnstile, recaptchaV3: body.recaptchaV3 };
@@ -66,9 +86,19 @@ export function createSubmitComment(dependencies: SubmitCommentDependencies): Ro
     const hash = contentHash(body);
     // One read of the marks beside the token check: a submission they refuse costs no rendering and no
     // spam-service call. The transaction below checks the rate and duplicate marks again, and decides.
+    // Only a plain address can be trusted (COMMENT_AUDIT=first): an empty or made-up mail is always held.
+    const trustHash =
+      config.COMMENT_AUDIT === 'first' && isPlainAddress(body.mail) ? hashAddress(body.mail) : undefined;
     const [viewer, marks] = await Promise.all([
       resolveViewer(request.authorization),
-      readSubmitMarks({ url: body.url, contentHash: hash, ipHash, mail: body.mail }),
+      readSubmitMarks({
+        url: body.url,
+        contentHash: hash,
+        ipHash,
+        mail: body.mail,
+        ...(trustHash === undefined ? {} : { trustHash }),
+        ...(config.READONLY_AGE > 0 ? { withFirstCommentAt: true } : {}),
+      }),
     ]);
     const byAdmin = viewer !== undefined;
     const insertedAt = now();
@@ -77,6 +107,32 @@ export function createSubmitComment(dependencies: SubmitCommentDependencies): Ro
     const rateLimited = config.IPQPS > 0 && !byAdmin;
     if (!byAdmin && config.BLOCKED_IP_HASHES.includes(ipHash)) {
       throw new AppError('forbidden', translate(request.lang, 'ipBlocked'));
+    }
+    // The owner's rules on words and names, for visitors: refused outright, nothing stored, nothing rendered.
+    const blockedIn = byAdmin
+      ? undefined
+      : fieldWithWord({ text: body.comment, nick: body.nick, link: body.link }, config.BLOCKED_WORDS);
+    if (blockedIn) {
+      throw new AppError('forbidden', translate(request.lang, 'blockedWord', { field: blockedIn }), {
+        [blockedIn]: 'contains a blocked word (BLOCKED_WORDS)',
+      });
+    }
+    if (!byAdmin && isRestrictedName(body.nick, config.RESTRICTED_NAMES)) {
+      throw new AppError('forbidden', translate(request.lang, 'restrictedName'), {
+        nick: 'is a restricted name (RESTRICTED_NAMES)',
+      });
+    }
+    // An article closed by its age takes nobody's comment but an administrator's; one with no first-comment
+    // time yet (no comment, or not migrated) is open.
+    if (
+      !byAdmin &&
+      config.READONLY_AGE > 0 &&
+      marks.firstCommentAt !== undefined &&
+      insertedAt - marks.firstCommentAt > config.READONLY_AGE * dayMs
+    ) {
+      throw new AppError('read_only', translate(request.lang, 'readOnly', { days: config.READONLY_AGE }), {
+        url: `takes no new comments ${config.READONLY_AGE} days after its first (READONLY_AGE)`,
+      });
     }
     if (rateLimited && marks.lastPostAt !== undefined && marks.lastPostAt > insertedAt - windowMs) {
       throw new AppError('rate_limited', translate(request.lang, 'rateLimited'));
@@ -109,10 +165,11 @@ export function createSubmitComment(dependencies: SubmitCommentDependencies): Ro
         translate(request.lang, 'commentTooLarge', { limit: limits.storedCommentBytes }),
       );
     }
-    const status = await initialStatus({
+    const { status, heldBecause } = await initialStatus({
       byAdmin,
       // The provider could not say: the comment waits for the owner, neither refused nor approved.
       ...(captchaOutcome.passed ? {} : { captchaUnreachable: true }),
+      trusted: marks.trusted,
       ip: request.sourceIp,
       userAgent: body.ua,
       url: body.url,
@@ -139,6 +196,7 @@ export function createSubmitComment(dependencies: SubmitCommentDependencies): Ro
       insertedAt,
       ...(byAdmin ? { type: 'administrator' as const } : {}),
       lang: request.lang,
+      ...(heldBecause === undefined ? {} : { heldBecause }),
     };
 
     // The answer names a reply's parent (`reply_user`) as the list does, and the widget shows it at once; the

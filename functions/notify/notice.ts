@@ -1,4 +1,5 @@
 import type { CommentStatus } from '../shared/domain/comment.js';
+import type { HeldReason } from '../shared/domain/held-reason.js';
 import type { Lang } from '../shared/domain/messages.js';
 import type { RecipientKind } from '../shared/table/keys.js';
 
@@ -37,6 +38,8 @@ export interface NoticeComment {
   readonly insertedAt: number;
   readonly rid?: string;
   readonly pid?: string;
+  /** Why it was held or marked spam when submitted (held-reason.ts): the owner's waiting mail says it. */
+  readonly heldBecause?: HeldReason;
 }
 
 /** One notice to send. */

@@ -107,6 +107,7 @@ function noticeComment(comment: NotifiedComment): NoticeComment {
     insertedAt: comment.insertedAt,
     ...(comment.rid === undefined ? {} : { rid: comment.rid }),
     ...(comment.pid === undefined ? {} : { pid: comment.pid }),
+    ...(comment.heldBecause === undefined ? {} : { heldBecause: comment.heldBecause }),
   };
 }
 

@@ -73,10 +73,25 @@ export interface Config {
    * recent list and other instances' writes within this.
    */
   readonly LIST_CACHE_MS: number;
-  /** New comments wait for approval (Waline's name). */
-  readonly COMMENT_AUDIT: boolean;
-  /** Comma-separated words; a comment containing one as a word is marked spam (Waline's name). */
+  /**
+   * Which new comments wait for approval (Waline's name): `all` (Waline's on: any value but `first`, `0`,
+   * `false`), `first` (an address's comments until an administrator approved one of them), or `off`.
+   */
+  readonly COMMENT_AUDIT: CommentAudit;
+  /**
+   * Comma-separated words; a comment whose text, nick or link contains one as a word is marked spam
+   * (Waline's name).
+   */
   readonly FORBIDDEN_WORDS: string[];
+  /** Comma-separated words; a comment whose text, nick or link contains one is refused, 403 (Twikoo's name). */
+  readonly BLOCKED_WORDS: string[];
+  /** Comma-separated nicks nobody but an administrator may post under, ignoring case (Remark42's name). */
+  readonly RESTRICTED_NAMES: string[];
+  /**
+   * Days after an article's first comment when it takes no new ones (Remark42's name); 0 keeps every
+   * article open.
+   */
+  readonly READONLY_AGE: number;
   /** Comma-separated IP hashes (as the moderation list shows them) whose comments are refused. */
   readonly BLOCKED_IP_HASHES: string[];
   /** Akismet spam check, only when a key is set (Waline's name; `false` also turns it off). */
@@ -112,6 +127,15 @@ export interface Config {
   /** Waline's `MARKDOWN_HIGHLIGHT`, `_EMOJI`, `_SUB`, `_SUP` and `_TEX`, each on unless turned off. */
   readonly markdown: MarkdownFeatures;
 }
+
+/** Which new comments wait for approval: every one, an address's until one is approved, or none. */
+export type CommentAudit = 'all' | 'first' | 'off';
+
+/** Waline's switch (blank, `0`, `false`: off; anything else: on) plus `first`, any case. */
+const commentAudit: Reader<CommentAudit> = (raw) => {
+  if (/^first$/i.test(raw?.trim() ?? '')) return 'first';
+  return flag(raw) ? 'all' : 'off';
+};
 
 /** The name of an SSM parameter. */
 const parameterName = text({ max: 2048, optional: true });
@@ -171,8 +195,12 @@ const readers: { readonly [Name in Exclude<keyof Config, 'markdown'>]-?: Reader<
   SECRETS_CACHE_SECONDS: wholeNumber({ min: 0, max: 3600, default: 120 }),
   TOKEN_TTL_HOURS: wholeNumber({ min: 1, max: 24 * 90, default: 24 * 7 }),
   LIST_CACHE_MS: wholeNumber({ min: 0, max: 60_000, default: 1000 }),
-  COMMENT_AUDIT: flag,
+  COMMENT_AUDIT: commentAudit,
   FORBIDDEN_WORDS: list(1000, 200),
+  BLOCKED_WORDS: list(1000, 200),
+  RESTRICTED_NAMES: list(1000, 100),
+  // Up to a hundred years: a whole number of days, as Remark42 counts them.
+  READONLY_AGE: wholeNumber({ min: 0, max: 36_500, default: 0 }),
   BLOCKED_IP_HASHES: list(1000, 200),
   AKISMET_KEY: unlessFalse,
   AKISMET_KEY_PARAMETER: parameterName,

@@ -26,6 +26,15 @@ export interface ImportOutcome {
   readonly pagesRecounted: number;
 }
 
+/** The counts alone, as kept on the page until the import's counts are stored (no first-comment time). */
+const pageCounts = ({ comments, roots, waiting, spam, heldRoots }: PageCounts): PageCounts => ({
+  comments,
+  roots,
+  waiting,
+  spam,
+  heldRoots,
+});
+
 const pool = async <T>(inputs: readonly T[], size: number, work: (input: T) => Promise<unknown>) => {
   let next = 0;
   await Promise.all(
@@ -95,7 +104,7 @@ export async function runImport(
   const urls = [...new Set(plan.comments.map((comment) => comment.url))];
   const before = new Map<string, PageCounts>();
   await pool(urls, 8, async (url) =>
-    before.set(url, await repository.markCountsBefore(url, await repository.countPage(url))),
+    before.set(url, await repository.markCountsBefore(url, pageCounts(await repository.countPage(url)))),
   );
 
   const bar = progress(writes.length);

@@ -192,6 +192,31 @@ describe('moderating with the real widget (v3)', () => {
     expect(moderator.problems).toEqual([]);
   });
 
+  it('shows under each held comment in /ui why it was held', async () => {
+    const path = `/why-${Date.now()}`;
+    await server.api(
+      'POST',
+      '/api/comment',
+      { url: path, nick: 'Audited', comment: 'why was I held' },
+      '127.0.0.11',
+    );
+    token ??= ((await server.api('POST', '/api/token', admin)) as Json).data.token;
+
+    const moderator = await openContext(browser);
+    opened.push(moderator);
+    await moderator.page.addInitScript(
+      `sessionStorage.setItem('MARGINALIA_TOKEN', ${JSON.stringify(token)})`,
+    );
+    await moderator.page.goto(`${server.base}/ui`);
+    const item = moderator.page.locator('li.comment', { hasText: 'why was I held' });
+    await item.waitFor();
+
+    expect(await item.locator('.reason').textContent()).toBe(
+      'Held because: every comment waits for approval (COMMENT_AUDIT)',
+    );
+    expect(moderator.problems).toEqual([]);
+  });
+
   it('shows a queued comment that carries markup as text: nothing a visitor typed runs in /ui', async () => {
     const payload = '<img src="x" onerror="window.__pwned = 1"><b>bold?</b>';
     const path = `/xss-${Date.now()}`;

@@ -56,7 +56,10 @@ async function load() {
     actions.append(button('Delete', 'danger', async () => {
       if (confirm('Delete this comment and its replies?')) await api('comment/' + id, { method: 'DELETE' });
     }));
-    item.append(head, element('p', comment.orig, 'text'), element('div', 'IP hash: ' + (comment.ipHash || '-'), 'muted'), actions);
+    item.append(head, element('p', comment.orig, 'text'));
+    // Why it was held or marked spam when it came in (comments stored before this was kept have none).
+    if (comment.heldReason) item.append(element('div', 'Held because: ' + comment.heldReason, 'reason'));
+    item.append(element('div', 'IP hash: ' + (comment.ipHash || '-'), 'muted'), actions);
     return item;
   }));
   document.getElementById('prev').disabled = state.page <= 1;
@@ -138,6 +141,7 @@ const style = `
   ul { list-style: none; padding: 0; }
   .comment { border: 1px solid #8884; border-radius: .5rem; padding: .75rem 1rem; margin: .75rem 0; }
   .text { white-space: pre-wrap; overflow-wrap: anywhere; }
+  .reason { font-size: .9rem; margin: .25rem 0; }
   h2 { font-size: 1.2rem; margin: 2rem 0 .5rem; }
   .event { border: 1px solid #8884; border-radius: .5rem; padding: .5rem 1rem; margin: .5rem 0; overflow-wrap: anywhere; }
   .event[data-state="failed"] { border-color: #c0392b; }

@@ -36,6 +36,7 @@ export const englishTemplates: LanguageTemplates = {
 <h2 style="${heading}">A comment on ${siteLink} is waiting for approval</h2>
 <p><strong>{{ self.nick }}</strong> wrote on {{ self.url }}{% if parent %}, in reply to <strong>{{ parent.nick }}</strong>{% endif %}:</p>
 <div style="${quote}">{{ self.comment | safe }}</div>
+{% if self.heldReason %}<p>Held because: {{ self.heldReason }}.</p>{% endif %}
 <p>Nobody else sees it until you approve it.</p>
 </div>`,
   },

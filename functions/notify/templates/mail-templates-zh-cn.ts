@@ -36,6 +36,7 @@ export const chineseTemplates: LanguageTemplates = {
 <h2 style="${heading}">${siteLink} 上有一条评论等待审核</h2>
 <p><strong>{{ self.nick }}</strong> 在 {{ self.url }}{% if parent %} 回复 <strong>{{ parent.nick }}</strong>{% endif %} 说：</p>
 <div style="${quote}">{{ self.comment | safe }}</div>
+{% if self.heldReason %}<p>待审原因：{{ self.heldReason }}。</p>{% endif %}
 <p>在您通过审核之前，其他人看不到这条评论。</p>
 </div>`,
   },

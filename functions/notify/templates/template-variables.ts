@@ -1,3 +1,5 @@
+import { type HeldReason, heldReasonLabel } from '../../shared/domain/held-reason.js';
+import type { Lang } from '../../shared/domain/messages.js';
 import type { Notice, NoticeComment } from '../notice.js';
 import { mailSafeHtml } from './mail-safe-html.js';
 import { type SiteSettings, type SiteVariables, siteVariables } from './site.js';
@@ -29,6 +31,10 @@ export interface CommentVariables {
   readonly insertedAt: string;
   readonly pid?: string;
   readonly rid?: string;
+  /** Why it was held or marked spam when submitted (held-reason.ts), when known. */
+  readonly heldBecause?: HeldReason;
+  /** The same in words, in the mail's language. */
+  readonly heldReason?: string;
 }
 
 /** What every mail template is rendered with. */
@@ -41,13 +47,13 @@ export interface TemplateVariables {
 /** The variables of `notice` on the site `site`. */
 export function templateVariables(notice: Notice, site: SiteSettings): TemplateVariables {
   return {
-    ...(notice.self ? { self: commentVariables(notice.self) } : {}),
-    ...(notice.parent ? { parent: commentVariables(notice.parent) } : {}),
+    ...(notice.self ? { self: commentVariables(notice.self, notice.lang) } : {}),
+    ...(notice.parent ? { parent: commentVariables(notice.parent, notice.lang) } : {}),
     site: siteVariables(site, notice.self),
   };
 }
 
-function commentVariables(comment: NoticeComment): CommentVariables {
+function commentVariables(comment: NoticeComment, lang: Lang): CommentVariables {
   return {
     objectId: comment.id,
     id: comment.id,
@@ -62,5 +68,8 @@ function commentVariables(comment: NoticeComment): CommentVariables {
     insertedAt: new Date(comment.insertedAt).toISOString(),
     ...(comment.pid === undefined ? {} : { pid: comment.pid }),
     ...(comment.rid === undefined ? {} : { rid: comment.rid }),
+    ...(comment.heldBecause === undefined
+      ? {}
+      : { heldBecause: comment.heldBecause, heldReason: heldReasonLabel(comment.heldBecause, lang) }),
   };
 }

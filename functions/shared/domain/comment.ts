@@ -1,3 +1,4 @@
+import type { HeldReason } from './held-reason.js';
 import type { Lang } from './messages.js';
 
 /** Moderation states of a comment; only `approved` ones are public. */
@@ -33,6 +34,11 @@ export interface StoredComment {
   readonly type?: 'administrator';
   /** The writer's language as the widget sent it: mail about this comment's replies is written in it. */
   readonly lang?: Lang;
+  /**
+   * Why it was held or marked spam when submitted (kept after an approval, as history); absent when it was
+   * approved at once, and on comments stored before it. Administrators only: never in a public answer.
+   */
+  readonly heldBecause?: HeldReason;
 }
 
 /**

@@ -6,6 +6,8 @@ export const errorCodes = {
   not_found: { status: 404, errno: 404 },
   method_not_allowed: { status: 405, errno: 405 },
   duplicate: { status: 409, errno: 1000 },
+  /** The article takes no new comments (READONLY_AGE). */
+  read_only: { status: 409, errno: 1000 },
   payload_too_large: { status: 413, errno: 1000 },
   unsupported_media_type: { status: 415, errno: 1000 },
   rate_limited: { status: 429, errno: 1000 },

@@ -62,6 +62,18 @@ const catalog = {
     'zh-CN': '此服务器未配置登录（请设置 JWT_TOKEN 或 JWT_SECRET_PARAMETER）。',
   },
   ipBlocked: { en: 'Comments from your address are blocked.', 'zh-CN': '你的地址已被禁止评论。' },
+  blockedWord: {
+    en: '{field}: contains a word this site does not accept; change it and send again.',
+    'zh-CN': '{field}：含有本站不接受的词语，请修改后再发送。',
+  },
+  restrictedName: {
+    en: 'nick: this name is reserved on this site; choose another.',
+    'zh-CN': 'nick：该昵称为本站保留，请换一个。',
+  },
+  readOnly: {
+    en: 'This article is closed to new comments: it has been open for {days} days since its first comment.',
+    'zh-CN': '此文章已关闭评论：自第一条评论起已开放 {days} 天。',
+  },
   adminMailNeedsSignIn: {
     en: 'mail: this address belongs to an administrator of this site; sign in to post with it, or use another.',
     'zh-CN': 'mail：该邮箱属于本站管理员；请登录后再用它发表评论，或换一个邮箱。',

@@ -62,13 +62,15 @@ function readWeight(card: Card): number {
  * The comments of `cards`, in their order, each with its texts while `budgetBytes` of stored items allows
  * (a comment too heavy for what is left is passed over, and a lighter one after it may still fit), the
  * rest marked `textLeftOut`. The texts come from one BatchGetItem (per 100) of the comments chosen, their
- * texts alone; one deleted since its card was read is left out.
+ * texts alone (and `alsoRead`, attributes the cards lack, read with them at no extra cost); one deleted
+ * since its card was read is left out.
  */
 export async function withTexts(
   client: DynamoDBDocumentClient,
   tableName: string,
   cards: readonly Card[],
   budgetBytes: number = limits.textReadBytes,
+  alsoRead: readonly string[] = [],
 ): Promise<ListedComment[]> {
   let left = budgetBytes;
   const chosen = cards.map((card) => {
@@ -79,7 +81,10 @@ export async function withTexts(
   });
   const keyOf = (card: Card): Key => ({ pk: String(card[attributes.pk]), sk: String(card[attributes.sk]) });
   const wanted = cards.filter((_, index) => chosen[index]).map(keyOf);
-  const texts = wanted.length > 0 ? await batchGet(client, tableName, wanted, textAttributes) : new Map();
+  const texts =
+    wanted.length > 0
+      ? await batchGet(client, tableName, wanted, [...textAttributes, ...alsoRead])
+      : new Map();
   return cards.flatMap((card, index) => {
     if (!chosen[index]) return [{ ...fromCommentItem(card), textLeftOut: true as const }];
     const item = texts.get(keyId(keyOf(card)));

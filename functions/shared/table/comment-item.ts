@@ -1,4 +1,5 @@
 import type { CommentStatus, ListedComment, StoredComment } from '../domain/comment.js';
+import { asHeldReason } from '../domain/held-reason.js';
 import { cardAttributes, legacyRecentIndex } from './table-definition.js';
 import { attributes, entities, keys, likeSortValue, rootsPartition, statusPartition } from './keys.js';
 import { storedCount } from './stored-count.js';
@@ -8,6 +9,12 @@ export const textAttributes = ['orig', 'html'] as const;
 
 /** Attributes read back by lists: the card (what the card indexes copy) and the texts; never the user agent. */
 export const listedAttributes = [...cardAttributes, ...textAttributes] as const;
+
+/**
+ * Why a comment was held (held-reason.ts), on its item only: the card indexes do not copy it (their projection
+ * is fixed), so moderation reads it with the texts, from the table.
+ */
+export const heldBecauseAttribute = 'heldBecause';
 
 /** Attributes read back from the base table (threads, a parent): the listed ones. */
 export const threadAttributes = listedAttributes;
@@ -93,6 +100,7 @@ export function fromCommentItem(item: Record<string, unknown>): ListedComment {
   const optional = (name: string) => (typeof item[name] === 'string' ? (item[name] as string) : undefined);
   const pid = optional('pid');
   const rid = optional('rid');
+  const heldBecause = asHeldReason(item[heldBecauseAttribute]);
   return {
     id: text(attributes.commentId),
     url: text('url'),
@@ -111,5 +119,6 @@ export function fromCommentItem(item: Record<string, unknown>): ListedComment {
     like: storedCount(item.like),
     sticky: item.sticky === true,
     insertedAt: Number(item.insertedAt) || 0,
+    ...(heldBecause === undefined ? {} : { heldBecause }),
   };
 }

@@ -52,12 +52,19 @@ export const noDelta: CounterDelta = {
   site: { comments: 0, waiting: 0, spam: 0 },
 };
 
+/**
+ * On the page counters: when the article got its first comment (epoch ms), for `READONLY_AGE`. Set by the
+ * first submit that reaches the article, never moved after (a deleted first comment leaves it as it was).
+ */
+export const firstCommentAttribute = 'firstCommentAt';
+
 const addItem = (
   tableName: string,
   key: ReturnType<typeof keys.siteCounters>,
   counts: Record<string, number>,
   set: Record<string, string | number>,
   guard?: typeof layoutGuard,
+  setIfAbsent: Record<string, number> = {},
 ): TransactItem[] => {
   const changed = Object.entries(counts).filter(([, value]) => value !== 0);
   if (changed.length === 0) return [];
@@ -70,6 +77,16 @@ const addItem = (
     names[`#s${i}`] = name;
     values[`:s${i}`] = value;
   });
+  const firsts = Object.entries(setIfAbsent);
+  firsts.forEach(([name, value], i) => {
+    names[`#f${i}`] = name;
+    values[`:f${i}`] = value;
+  });
+  const assignments = [
+    ...sets.map((_, i) => `#s${i} = :s${i}`),
+    // if_not_exists keeps the value a first write gave: the earliest writer wins, in the same update, no read.
+    ...firsts.map((_, i) => `#f${i} = if_not_exists(#f${i}, :f${i})`),
+  ];
   return [
     {
       Update: {
@@ -78,7 +95,7 @@ const addItem = (
         // ADD moves each counter in place, by a signed amount: exact under concurrency, no read.
         UpdateExpression:
           `ADD ${changed.map((_, i) => `#c${i} :c${i}`).join(', ')}` +
-          (sets.length > 0 ? ` SET ${sets.map((_, i) => `#s${i} = :s${i}`).join(', ')}` : ''),
+          (assignments.length > 0 ? ` SET ${assignments.join(', ')}` : ''),
         ExpressionAttributeNames: { ...names, ...guard?.ExpressionAttributeNames },
         ExpressionAttributeValues: { ...values, ...guard?.ExpressionAttributeValues },
         ...(guard ? { ConditionExpression: guard.ConditionExpression } : {}),
@@ -87,10 +104,25 @@ const addItem = (
   ];
 };
 
-/** The transaction items that apply `delta` to the counters of `url` and of the site (none for zeros). */
-export function counterUpdates(tableName: string, url: string, delta: CounterDelta): TransactItem[] {
+/**
+ * The transaction items that apply `delta` to the counters of `url` and of the site (none for zeros). A new
+ * comment passes `commentAt`, its time: the page keeps the first such time as its first-comment time.
+ */
+export function counterUpdates(
+  tableName: string,
+  url: string,
+  delta: CounterDelta,
+  commentAt?: number,
+): TransactItem[] {
   return [
-    ...addItem(tableName, keys.pageCounters(url), delta.page, { entity: entities.pageCounters, url }),
+    ...addItem(
+      tableName,
+      keys.pageCounters(url),
+      delta.page,
+      { entity: entities.pageCounters, url },
+      undefined,
+      commentAt === undefined ? {} : { [firstCommentAttribute]: commentAt },
+    ),
     // The site item also carries the layout: a write to a table of the previous layout is refused.
     ...addItem(
       tableName,

@@ -105,6 +105,8 @@ export const entities = {
   captchaToken: 'captcha-token',
   /** An address's consent to reply mail: confirmed, or a confirmation mail sent (REPLY_MAIL=confirmed). */
   replyConfirmation: 'reply-confirmation',
+  /** An address (a hash of it) an administrator approved a comment from: trusted under `COMMENT_AUDIT=first`. */
+  trust: 'trust',
 } as const;
 
 /**
@@ -208,6 +210,8 @@ export const keys = {
     pk: `CONFIRM#${addressHash}`,
     sk: part === 'confirmed' ? 'CONFIRMED' : 'ASKED',
   }),
+  /** An address an administrator approved a comment from (the address as a hash: notify/address-hash.ts). */
+  trust: (addressHash: string): Key => ({ pk: `TRUST#${addressHash}`, sk: 'TRUST' }),
 };
 
 /**

@@ -50,14 +50,16 @@ export function movesKey(comment: ListedComment, change: ModerationChange): bool
  * was never told of it also writes its outbox event (`approval`: its id and time), so its reply notice goes
  * out exactly when it becomes visible, and marks the reply told: approving it again (after a move back to
  * waiting, or from an approve link used again) tells nobody. A root's approval writes no event (the rules
- * tell nobody of it). Empty when there is nothing to change.
+ * tell nobody of it). Any approval of a comment whose mail is an address (`approval.addressHash`, its keyed
+ * hash) also marks that address trusted (`COMMENT_AUDIT=first`), in the same transaction, and marking one spam
+ * withdraws that trust (its next comment waits again). Empty when there is nothing to change.
  */
 export function moderationItems(
   tableName: string,
   comment: ModeratedComment,
   change: ModerationChange,
   stored?: Record<string, unknown>,
-  approval?: { readonly eventId: string; readonly at: number },
+  approval?: { readonly eventId: string; readonly at: number; readonly addressHash?: string },
 ): TransactItem[] {
   const status = finalStatus(comment, change);
   const sticky = change.sticky ?? comment.sticky;
@@ -78,6 +80,7 @@ export function moderationItems(
         )
       : []),
     ...(event ? [outboxPut(tableName, event)] : []),
+    ...(statusChanges && approval ? trustChange(tableName, status, approval) : []),
   ];
   // The card indexes follow the status, a root's roots index its status and pin.
   const index =
@@ -215,6 +218,24 @@ export function removalItems(
     ]),
     ...counterUpdates(tableName, url, delta),
   ];
+}
+
+/**
+ * What a status change does to the trust of the comment's address: an approval puts its mark, stamped with the
+ * approval's time; spam deletes it; a move to waiting leaves it. Unconditional: a second approval only moves
+ * `at`, a mark already gone is deleted again harmlessly, and a retried transaction writes the same.
+ */
+function trustChange(
+  tableName: string,
+  status: CommentStatus,
+  change: { readonly addressHash?: string; readonly at: number },
+): TransactItem[] {
+  if (!change.addressHash) return [];
+  const key = keys.trust(change.addressHash);
+  if (status === 'approved') {
+    return [{ Put: { TableName: tableName, Item: { ...key, entity: entities.trust, at: change.at } } }];
+  }
+  return status === 'spam' ? [{ Delete: { TableName: tableName, Key: key } }] : [];
 }
 
 /** The value placeholder of attribute placeholder `#name`. */

@@ -1,10 +1,16 @@
+import { isPlainAddress } from '../domain/mail-address.js';
 import { newUlid } from '../domain/new-ulid.js';
 import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { type CommentStatus, isRoot, type ListedComment, newestFirstById } from '../domain/comment.js';
 import { readCommentRange } from './article-comments.js';
 import { batchGet, keyId } from './batch-get.js';
 import type { CommentRef } from './comment-repository.js';
-import { fromCommentItem, listedAttributes, replyNotifiedAttribute } from './comment-item.js';
+import {
+  fromCommentItem,
+  heldBecauseAttribute,
+  listedAttributes,
+  replyNotifiedAttribute,
+} from './comment-item.js';
 import { type Card, queryCards, withTexts } from './card-index.js';
 import { readBesideLayoutCheck } from './layout.js';
 import { attributes, type Key, keys, threadRange } from './keys.js';
@@ -76,13 +82,16 @@ const cardKey = (card: Card): Key => ({ pk: String(card[attributes.pk]), sk: Str
 
 /**
  * Builds the moderation repository on `client` and `tableName`; `ensureLayout` runs before each read, `now`
- * (milliseconds since the epoch) times approvals and tombstones.
+ * (milliseconds since the epoch) times approvals and tombstones, `hashAddress` (the keyed address hash,
+ * shared/notify/address-hash.ts) keys the trust mark an approval writes for the comment's address and spam
+ * deletes (none without it).
  */
 export function createModerationRepository(
   client: DynamoDBDocumentClient,
   tableName: string,
   ensureLayout: () => Promise<void> = async () => undefined,
   now: () => number = Date.now,
+  hashAddress?: (address: string) => string,
 ): ModerationRepository {
   const readItem = async (key: Key) =>
     (await client.send(new GetCommand({ TableName: tableName, Key: key, ConsistentRead: true }))).Item;
@@ -110,7 +119,17 @@ export function createModerationRepository(
         if (!stored || stored.status !== comment.status) return false;
       }
       const at = now();
-      const items = moderationItems(tableName, comment, change, stored, { eventId: newUlid(at), at });
+      // An approval trusts the comment's address, when it is one (an empty or made-up mail never is); spam
+      // withdraws that trust.
+      const trusts =
+        hashAddress !== undefined &&
+        (change.status === 'approved' || change.status === 'spam') &&
+        isPlainAddress(comment.mail);
+      const items = moderationItems(tableName, comment, change, stored, {
+        eventId: newUlid(at),
+        at,
+        ...(trusts ? { addressHash: hashAddress(comment.mail) } : {}),
+      });
       if (items.length === 0) return true;
       return (await transactWrite(client, { TransactItems: items })).ok;
     },
@@ -148,7 +167,10 @@ export function createModerationRepository(
       // The card indexes exist, filled, only in this layout: an unmigrated table answers 503.
       const cards = await readBesideLayoutCheck(ensureLayout, () => queryCards(client, tableName, status));
       // A search through the texts reads them all: an administrator's request, never a visitor's.
-      const found = await batchGet(client, tableName, cards.map(cardKey), listedAttributes);
+      const found = await batchGet(client, tableName, cards.map(cardKey), [
+        ...listedAttributes,
+        heldBecauseAttribute,
+      ]);
       return cards.flatMap((card) => {
         const item = found.get(keyId(cardKey(card)));
         return item ? [fromCommentItem(item)] : [];
@@ -168,8 +190,9 @@ export function createModerationRepository(
         .slice(first, end)
         .map(({ card }) => card);
       if (page.length === 0) return [];
-      // Then the page's texts, within a budget of bytes: the rest are shown without theirs.
-      return withTexts(client, tableName, page);
+      // Then the page's texts, within a budget of bytes: the rest are shown without theirs (and without why they
+      // were held, which the cards do not copy).
+      return withTexts(client, tableName, page, undefined, [heldBecauseAttribute]);
     },
 
     async queueSizes() {

@@ -2,7 +2,7 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { ListedComment } from '../domain/comment.js';
 import { type Lang, resolveLang } from '../domain/messages.js';
 import { batchGet, keyId } from './batch-get.js';
-import { fromCommentItem, threadAttributes } from './comment-item.js';
+import { fromCommentItem, heldBecauseAttribute, threadAttributes } from './comment-item.js';
 import { type Key, keys } from './keys.js';
 
 /** A comment as the sender reads it: what a thread shows, its mail, and the language its writer used. */
@@ -39,9 +39,15 @@ export function createNotifiedCommentsReader(
     const own = placesOf(url, id, rid);
     const parents = pid === undefined ? [] : placesOf(url, pid, rid);
     // Consistent: an approval (the event's cause) may have moved the reply a moment ago.
-    const found = await batchGet(client, tableName, [...own, ...parents], [...threadAttributes, 'lang'], {
-      consistent: true,
-    });
+    const found = await batchGet(
+      client,
+      tableName,
+      [...own, ...parents],
+      [...threadAttributes, 'lang', heldBecauseAttribute],
+      {
+        consistent: true,
+      },
+    );
     const first = (candidates: Key[]): NotifiedComment | undefined => {
       const item = candidates.map((key) => found.get(keyId(key))).find(Boolean);
       if (!item) return undefined;

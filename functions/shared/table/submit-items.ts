@@ -132,7 +132,8 @@ export function submitItems(
       );
     }
   }
-  for (const update of counterUpdates(tableName, comment.url, contribution(comment.status, isRoot))) {
+  // The comment's time is the article's first-comment time unless it has one (READONLY_AGE counts from it).
+  for (const update of counterUpdates(tableName, comment.url, contribution(comment.status, isRoot), now)) {
     add(update, undefined);
   }
   // `eventId` is a ULID (its time names the outbox partition); an imported comment's id need not be one.

@@ -1,6 +1,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { type DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { batchGet, keyId } from './batch-get.js';
+import { firstCommentAttribute } from './counter-deltas.js';
 import { attributes, entities, type Key, keys } from './keys.js';
 
 /** What a new comment is about to run into, read before anything costly is done for it. */
@@ -11,6 +12,10 @@ export interface SubmitMarks {
   readonly duplicate: boolean;
   /** `mail` is an administrator's address. */
   readonly adminMail: boolean;
+  /** An administrator approved a comment from the address `trustHash` names: its trust mark exists. */
+  readonly trusted: boolean;
+  /** When the article got its first comment (its page counters), when asked for and known. */
+  readonly firstCommentAt: number | undefined;
 }
 
 /** What a submission is checked against: its url, content hash, IP hash and mail. */
@@ -19,33 +24,44 @@ export interface SubmitMarksQuery {
   readonly contentHash: string;
   readonly ipHash: string;
   readonly mail: string;
+  /** The keyed hash of the mail, when its trust mark matters (`COMMENT_AUDIT=first`, a plain address). */
+  readonly trustHash?: string;
+  /** Read the article's first-comment time too (`READONLY_AGE` is set). */
+  readonly withFirstCommentAt?: boolean;
 }
 
 /** Reads the marks of a submission. */
 export type ReadSubmitMarks = (query: SubmitMarksQuery) => Promise<SubmitMarks>;
 
 /**
- * Reads, in one BatchGetItem, the rate mark of the IP, the duplicate mark of the content and the
- * administrator account of the mail, so that a submission they refuse is refused before its markdown
- * is rendered or a spam service is asked. Eventually consistent, and only a forecast: the insert's
- * transaction checks the rate and duplicate marks again, and decides.
+ * Reads, in one BatchGetItem, the rate mark of the IP, the duplicate mark of the content, the
+ * administrator account of the mail, and when asked the trust mark of the mail and the article's page
+ * counters (its first-comment time), so that a submission they refuse is refused before its markdown
+ * is rendered or a spam service is asked, and none costs a request of its own. Eventually consistent,
+ * and only a forecast: the insert's transaction checks the rate and duplicate marks again, and decides.
  */
 export function createSubmitMarksReader(client: DynamoDBDocumentClient, tableName: string): ReadSubmitMarks {
-  return async ({ url, contentHash, ipHash, mail }) => {
+  return async ({ url, contentHash, ipHash, mail, trustHash, withFirstCommentAt }) => {
     const rate = keys.rate(ipHash);
     const duplicate = keys.duplicate(url, contentHash);
     const admin: Key | undefined = mail === '' ? undefined : keys.admin(mail);
+    const trust: Key | undefined = trustHash === undefined ? undefined : keys.trust(trustHash);
+    const page: Key | undefined = withFirstCommentAt ? keys.pageCounters(url) : undefined;
     const found = await batchGet(
       client,
       tableName,
-      [rate, duplicate, ...(admin ? [admin] : [])],
-      ['lastPostAt'],
+      [rate, duplicate, ...[admin, trust, page].filter((key): key is Key => key !== undefined)],
+      ['lastPostAt', firstCommentAttribute],
     );
     const lastPostAt = Number(found.get(keyId(rate))?.lastPostAt);
+    const firstCommentAt = page ? Number(found.get(keyId(page))?.[firstCommentAttribute]) : Number.NaN;
     return {
       lastPostAt: Number.isFinite(lastPostAt) ? lastPostAt : undefined,
       duplicate: found.has(keyId(duplicate)),
       adminMail: admin !== undefined && found.has(keyId(admin)),
+      trusted: trust !== undefined && found.has(keyId(trust)),
+      // An article without the attribute (no comment yet, or not migrated yet) has no age: it is open.
+      firstCommentAt: Number.isFinite(firstCommentAt) ? firstCommentAt : undefined,
     };
   };
 }

@@ -7,6 +7,7 @@ import { createLayoutCheck, layoutGuard } from '../../../functions/shared/table/
 import { projection } from '../../../functions/shared/table/projection.js';
 import { storedCount } from '../../../functions/shared/table/stored-count.js';
 import { queryArticleComments } from '../../../functions/shared/table/article-comments.js';
+import { firstCommentAttribute } from '../../../functions/shared/table/counter-deltas.js';
 import { retryOnConflict, transactWrite } from '../../../functions/shared/table/transact.js';
 import { putAll, type BulkWriteOptions } from './bulk-writer.js';
 
@@ -21,6 +22,9 @@ export interface PageCounts {
   /** Held (waiting or spam) comments without a parent. */
   readonly heldRoots: number;
 }
+
+/** A page's counts, with when its oldest comment was written (none without a comment). */
+export type CountedPage = PageCounts & { readonly firstCommentAt?: number };
 
 /** The site's counters. */
 export interface SiteCounts {
@@ -49,8 +53,11 @@ export interface ImportRepository {
   existing(keys: readonly Key[]): Promise<Map<string, { of?: string }>>;
   /** Puts items in batches of 25, retrying what is left unprocessed. */
   putAll(items: readonly Record<string, unknown>[], options?: BulkWriteOptions): Promise<void>;
-  /** Counts the comments of `url` by status with consistent Queries of its partition (no index). */
-  countPage(url: string): Promise<PageCounts>;
+  /**
+   * Counts the comments of `url` by status with consistent Queries of its partition (no index), and finds the
+   * time of its oldest (READONLY_AGE counts from it).
+   */
+  countPage(url: string): Promise<CountedPage>;
   /**
    * Keeps `counts` on the page as the counts before the import, unless a run that stopped before
    * {@link storeCounts} kept some already; returns the counts kept. A resumed run thus still adds
@@ -58,10 +65,11 @@ export interface ImportRepository {
    */
   markCountsBefore(url: string, counts: PageCounts): Promise<PageCounts>;
   /**
-   * Stores the counts of `url` after an import: SET its page counters to `after`, and ADD
-   * `after - before` to the site counters, in one transaction. A rerun (after equal to before) adds 0.
+   * Stores the counts of `url` after an import: SET its page counters to `after` (and its first-comment time to
+   * its oldest comment's), and ADD `after - before` to the site counters, in one transaction. A rerun (after
+   * equal to before) adds 0.
    */
-  storeCounts(url: string, before: PageCounts, after: PageCounts): Promise<void>;
+  storeCounts(url: string, before: PageCounts, after: CountedPage): Promise<void>;
   /** The site counters, read consistently. */
   siteCounts(): Promise<SiteCounts>;
   /**
@@ -95,10 +103,15 @@ export function createImportRepository(client: DynamoDBDocumentClient, tableName
       let waiting = 0;
       let spam = 0;
       let heldRoots = 0;
+      let firstCommentAt: number | undefined;
       // The base table, never an index: only it can be read consistently, so comments just written
-      // are counted. Only what the counts need is read back.
-      const names = ['status', 'rid'];
+      // are counted. Only what the counts and the oldest time need is read back.
+      const names = ['status', 'rid', 'insertedAt'];
       for await (const item of queryArticleComments(client, tableName, url, { names, consistent: true })) {
+        const at = Number(item.insertedAt);
+        if (Number.isFinite(at) && at > 0 && (firstCommentAt === undefined || at < firstCommentAt)) {
+          firstCommentAt = at;
+        }
         const status = item.status ?? 'approved';
         const root = item.rid === undefined;
         if (status === 'approved') {
@@ -110,7 +123,14 @@ export function createImportRepository(client: DynamoDBDocumentClient, tableName
           if (root) heldRoots++;
         }
       }
-      return { comments, roots, waiting, spam, heldRoots };
+      return {
+        comments,
+        roots,
+        waiting,
+        spam,
+        heldRoots,
+        ...(firstCommentAt === undefined ? {} : { firstCommentAt }),
+      };
     },
 
     async markCountsBefore(url, counts) {
@@ -158,9 +178,10 @@ export function createImportRepository(client: DynamoDBDocumentClient, tableName
               Key: keys.pageCounters(url),
               // SET, not ADD: the page's counts were just taken from its comments. The counts
               // before go with the write that accounts for them.
-              UpdateExpression:
-                'SET #comments = :comments, #roots = :roots, #held = :held, #heldRoots = :heldRoots, #entity = :entity, #url = :url REMOVE #before',
+              // The first-comment time is SET too: the oldest of every comment the page holds now, imported or live.
+              UpdateExpression: `SET #comments = :comments, #roots = :roots, #held = :held, #heldRoots = :heldRoots, #entity = :entity, #url = :url${after.firstCommentAt === undefined ? '' : ', #first = :first'} REMOVE #before`,
               ExpressionAttributeNames: {
+                ...(after.firstCommentAt === undefined ? {} : { '#first': firstCommentAttribute }),
                 '#before': countsBeforeAttribute,
                 '#comments': 'comments',
                 '#roots': 'roots',
@@ -176,6 +197,7 @@ export function createImportRepository(client: DynamoDBDocumentClient, tableName
                 ':heldRoots': after.heldRoots,
                 ':entity': entities.pageCounters,
                 ':url': url,
+                ...(after.firstCommentAt === undefined ? {} : { ':first': after.firstCommentAt }),
               },
             },
           },

@@ -1,7 +1,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
+import { type BatchGetCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createDocumentClient } from '../../../functions/shared/dynamodb-client/client.js';
 import { createImportRepository } from '../../../scripts/shared/storage/import-repository.js';
@@ -114,6 +114,31 @@ describe('an import run again after moderation', () => {
     );
     expect(links).toEqual({ control: '', script: '', web: 'https://reader.example', bare: 'reader.example' });
     expect([...plan.repairs.keys()].some((kind) => kind.includes('links'))).toBe(true);
+  });
+
+  it('dates each imported article from its oldest comment, whatever order the source lists them in, for READONLY_AGE', async () => {
+    const file = join(folder, 'dated.json');
+    await writeFile(
+      file,
+      walineExport([
+        { objectId: 21, url: '/import-dated', comment: 'the later one', insertedAt: '2025-03-02 10:00:00' },
+        { objectId: 22, url: '/import-dated', comment: 'the oldest', insertedAt: '2024-07-01 08:30:00' },
+        { objectId: 23, url: '/import-dated', comment: 'a held reply', status: 'waiting', pid: 21, rid: 21 },
+      ]),
+    );
+
+    await importInto(table, [file]);
+
+    const client = createDocumentClient({ endpoint: table.endpoint });
+    const page = await client.send(
+      new GetCommand({
+        TableName: table.tableName,
+        Key: keys.pageCounters('/import-dated'),
+        ConsistentRead: true,
+      }),
+    );
+    client.destroy();
+    expect(page.Item?.firstCommentAt).toBe(Date.parse('2024-07-01T08:30:00Z'));
   });
 
   it('reads whether comments are there already with consistent reads', async () => {

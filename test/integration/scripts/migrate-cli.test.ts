@@ -96,10 +96,15 @@ describe('npm run migrate', () => {
     expect(first.stdout).toContain('pages recounted: 2');
     expect(first.stdout).toContain('errors: 0');
     expect(first.stdout).toContain('table marked as layout 3: the functions accept comment writes again');
+    // Then each article's first-comment time, for READONLY_AGE: the seeded articles have comments.
+    expect(first.stdout).toMatch(/First-comment times of articles, for READONLY_AGE\n {2}set: [1-9]/);
     expect(second.code).toBe(0);
     expect(second.stdout).toContain('replies moved: 0');
     expect(second.stdout).toContain('already in layout 3: 19 (7 replies, 9 roots, 3 pages)');
     expect(second.stdout).toContain('table already marked as layout 3');
+    expect(second.stdout).toMatch(
+      /First-comment times of articles, for READONLY_AGE\n {2}set: 0\n {2}set already: [1-9]/,
+    );
   });
 
   // Independent of the rest and of each other: these two run side by side.

@@ -459,8 +459,10 @@ describe('DynamoDB round trips per operation', () => {
       ConditionExpression: 'attribute_exists(pk)',
     });
     expect(items[5]?.Update?.Key).toEqual({ pk: 'URL#/p', sk: 'PAGE' });
-    // A reply adds to the visible comments but not to the roots.
-    expect(items[5]?.Update?.UpdateExpression).toBe('ADD #c0 :c0 SET #s0 = :s0, #s1 = :s1');
+    // A reply adds to the visible comments but not to the roots, and starts the article's clock if it is the first.
+    expect(items[5]?.Update?.UpdateExpression).toBe(
+      'ADD #c0 :c0 SET #s0 = :s0, #s1 = :s1, #f0 = if_not_exists(#f0, :f0)',
+    );
     expect(items[5]?.Update?.ExpressionAttributeNames).toMatchObject({ '#c0': 'comments' });
     expect(items[5]?.Update?.ExpressionAttributeValues).toMatchObject({ ':c0': 1 });
     expect(items[6]?.Update).toMatchObject({

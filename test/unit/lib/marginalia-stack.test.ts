@@ -71,6 +71,10 @@ const customProps: MarginaliaStackProps = {
   disableUserAgent: true,
   avatarQq: true,
   siteName: 'Example Blog',
+  commentAudit: 'first',
+  blockedWords: ['casino', 'pills'],
+  restrictedNames: ['admin'],
+  readonlyAge: 90,
   markdown: { emoji: false, tex: 'katex' },
   throttleRateLimit: 5,
   throttleBurstLimit: 40,
@@ -589,12 +593,21 @@ describe('MarginaliaStack', () => {
       DISABLE_USERAGENT: 'true',
       AVATAR_QQ: 'true',
       SITE_NAME: 'Example Blog',
+      COMMENT_AUDIT: 'first',
+      BLOCKED_WORDS: 'casino,pills',
+      RESTRICTED_NAMES: 'admin',
+      READONLY_AGE: '90',
     });
+    const defaults = environmentOf(template, functionId(stack, stack.commentFunction));
+    expect(Object.keys(defaults)).not.toEqual(
+      expect.arrayContaining([expect.stringMatching(/^(BLOCKED_WORDS|RESTRICTED_NAMES|READONLY_AGE)$/)]),
+    );
   });
 
   it.each([
     ['an origin has a path', { allowedOrigins: ['https://example.com/blog'] }, /allowedOrigins/],
     ['ipqps is negative', { ipqps: -1 }, /ipqps/],
+    ['readonlyAge is not whole days', { readonlyAge: 1.5 }, /readonlyAge/],
     ['the list cache outlives a minute', { listCacheMs: 60_001 }, /listCacheMs/],
     ['the burst limit is zero', { throttleBurstLimit: 0 }, /throttle/],
     [

@@ -156,7 +156,23 @@ describe('the notification routes on DynamoDB Local', () => {
 
   describe('moderate from the mail', () => {
     it('approves a waiting root once, on POST only, telling nobody of the approval', async () => {
-      const comment = await submit({ comment: 'Waiting for you', url: '/notify-moderate', nick: 'Ann' });
+      const comment = await submit({
+        comment: 'Waiting for you',
+        url: '/notify-moderate',
+        nick: 'Ann',
+        mail: 'ann-from-mail@example.com',
+      });
+      const trustMark = async () =>
+        (
+          await documents.send(
+            new GetCommand({
+              TableName: table.tableName,
+              Key: keys.trust(addressHash('ann-from-mail@example.com')),
+              ConsistentRead: true,
+            }),
+          )
+        ).Item;
+      expect(await trustMark()).toBeUndefined();
       const token = await link({
         purpose: 'moderate',
         action: 'approve',
@@ -188,6 +204,8 @@ describe('the notification routes on DynamoDB Local', () => {
       expect(approved.body).toContain('Approved');
       expect(again.body).toContain('Already approved');
       expect((await stored(comment.objectId))?.status).toBe('approved');
+      // The approval from the mail trusts the address, as one from /ui does (COMMENT_AUDIT=first).
+      expect(await trustMark()).toMatchObject({ entity: 'trust', at: expect.any(Number) });
       // A root's approval tells nobody (the owner approved it; it answers nobody): no second event.
       const events = (await notificationLog()).filter((event) => event.comment?.id === comment.objectId);
       expect(events.map((event) => event.cause)).toEqual(['comment.submitted']);

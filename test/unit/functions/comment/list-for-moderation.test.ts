@@ -70,6 +70,34 @@ const queues: Record<CommentStatus, ListedComment[]> = {
 };
 
 describe('createListForModeration', () => {
+  it('shows why each comment was held, as a code and in words in the asked language, and nothing for one without', async () => {
+    const held = { ...listed('01F', 'waiting'), heldBecause: 'first_comment' as const };
+    const spam = { ...listed('01G', 'spam'), heldBecause: 'word_rule' as const };
+    const { list } = moderationRoute(
+      { approved: 0, waiting: 2, spam: 1 },
+      { approved: [], waiting: [held, listed('01B', 'waiting')], spam: [spam] },
+    );
+
+    const english = (await list('status=waiting')).data.data;
+    const chinese = (await list('status=spam&lang=zh-CN')).data.data;
+
+    expect(english).toEqual([
+      expect.objectContaining({
+        objectId: '01F',
+        heldBecause: 'first_comment',
+        heldReason: 'first comment from this address (COMMENT_AUDIT=first)',
+      }),
+      expect.not.objectContaining({ heldBecause: expect.anything() }),
+    ]);
+    expect(english[1]).not.toHaveProperty('heldReason');
+    expect(chinese).toEqual([
+      expect.objectContaining({
+        heldBecause: 'word_rule',
+        heldReason: '正文、昵称或网址中含有违禁词（FORBIDDEN_WORDS）',
+      }),
+    ]);
+  });
+
   it('reads a plain page as keys and the page itself, never whole queues, and counts pages from the counters', async () => {
     const { list, calls } = moderationRoute({ approved: 2, waiting: 2, spam: 1 }, queues);
 

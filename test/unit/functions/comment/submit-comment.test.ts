@@ -9,7 +9,8 @@ import type {
   StoredComment,
 } from '../../../../functions/shared/domain/comment.js';
 import { contentHash, hashIp } from '../../../../functions/shared/domain/hashing.js';
-import type { SpamCheckInput } from '../../../../functions/shared/spam/akismet.js';
+import type { StatusInput } from '../../../../functions/comment/initial-status.js';
+import type { HeldReason } from '../../../../functions/shared/domain/held-reason.js';
 import type { CommentRef } from '../../../../functions/shared/table/comment-repository.js';
 import type { InsertGuards, InsertRefusal } from '../../../../functions/shared/table/submit-items.js';
 import type { SubmitMarks, SubmitMarksQuery } from '../../../../functions/shared/table/submit-marks.js';
@@ -47,6 +48,7 @@ interface Setup {
   readonly parent?: ListedComment | Error;
   readonly config?: Partial<SubmitCommentDependencies['config']>;
   readonly status?: CommentStatus;
+  readonly heldBecause?: HeldReason;
   readonly render?: (text: string) => string;
   /** The captcha: none in force (the default), a token demanded (refused when missing), and its verdict. */
   readonly captcha?: { readonly verdict: CaptchaOutcome | 'refused' };
@@ -59,7 +61,7 @@ function submitRoute(setup: Setup = {}) {
     readSubmitMarks: [] as SubmitMarksQuery[],
     markRefusedPost: [] as { ipHash: string; at: number; windowMs: number }[],
     renderMarkdown: [] as string[],
-    initialStatus: [] as (SpamCheckInput & { byAdmin: boolean; captchaUnreachable?: boolean })[],
+    initialStatus: [] as StatusInput[],
     demand: [] as CaptchaTokens[],
     verify: [] as CaptchaDemand[],
     insert: [] as { comment: StoredComment; guards: InsertGuards }[],
@@ -82,10 +84,26 @@ function submitRoute(setup: Setup = {}) {
         return setup.parent;
       },
     },
-    config: { IP_HASH_SALT: salt, IPQPS: 60, BLOCKED_IP_HASHES: [], ...setup.config },
+    config: {
+      IP_HASH_SALT: salt,
+      IPQPS: 60,
+      BLOCKED_IP_HASHES: [],
+      BLOCKED_WORDS: [],
+      RESTRICTED_NAMES: [],
+      COMMENT_AUDIT: 'off',
+      READONLY_AGE: 0,
+      ...setup.config,
+    },
     readSubmitMarks: async (query) => {
       calls.readSubmitMarks.push(query);
-      return { lastPostAt: undefined, duplicate: false, adminMail: false, ...setup.marks };
+      return {
+        lastPostAt: undefined,
+        duplicate: false,
+        adminMail: false,
+        trusted: false,
+        firstCommentAt: undefined,
+        ...setup.marks,
+      };
     },
     markRefusedPost: async (mark) => {
       calls.markRefusedPost.push(mark);
@@ -110,8 +128,12 @@ function submitRoute(setup: Setup = {}) {
     },
     initialStatus: async (comment) => {
       calls.initialStatus.push(comment);
-      return setup.status ?? 'approved';
+      return {
+        status: setup.status ?? 'approved',
+        ...(setup.heldBecause ? { heldBecause: setup.heldBecause } : {}),
+      };
     },
+    hashAddress: (address) => `hash(${address})`,
     now: () => now,
     newId: (time) => `01NEW${time}`,
     presentation: { avatarFor: ({ nick }) => `https://avatar.example/${nick}`, showUserAgent: true },
@@ -223,6 +245,7 @@ describe('createSubmitComment', () => {
     expect(calls.initialStatus).toEqual([
       {
         byAdmin: false,
+        trusted: false,
         ip,
         userAgent: firefox,
         url: '/post',
@@ -574,5 +597,128 @@ describe('createSubmitComment', () => {
       expect(calls.viewer).toEqual(['Bearer forged']);
       expectNothingDone(calls);
     });
+  });
+
+  it('stores why a comment was held, and never answers it', async () => {
+    const { route, calls } = submitRoute({ status: 'waiting', heldBecause: 'first_comment' });
+
+    const answer = await post(route, body);
+
+    expect(calls.insert[0]?.comment).toMatchObject({ status: 'waiting', heldBecause: 'first_comment' });
+    expect(answer.statusCode).toBe(200);
+    expect(JSON.stringify(answer.body)).not.toContain('first_comment');
+    expect(JSON.stringify(answer.body)).not.toContain('heldBecause');
+  });
+
+  it.each([
+    ['comment', { ...body, comment: 'Visit my casino today' }],
+    ['nick', { ...body, nick: 'Casino King' }],
+    ['link', { ...body, link: 'https://best-casino.example' }],
+  ])('refuses with a 403 naming %s a visitor whose field holds a BLOCKED_WORDS word', async (field, sent) => {
+    const { route, calls } = submitRoute({ config: { BLOCKED_WORDS: ['casino'] } });
+
+    const answer = await post(route, sent);
+
+    expect(answer.statusCode).toBe(403);
+    expect(answer.body).toMatchObject({
+      errno: 403,
+      errmsg: `${field}: contains a word this site does not accept; change it and send again.`,
+      details: { [field]: 'contains a blocked word (BLOCKED_WORDS)' },
+    });
+    expectNothingDone(calls);
+  });
+
+  it('refuses a nick of RESTRICTED_NAMES, ignoring case and spaces, with a 403 naming nick', async () => {
+    const { route, calls } = submitRoute({ config: { RESTRICTED_NAMES: ['Site Owner'] } });
+
+    const answer = await post(route, { ...body, nick: '  site owner ' });
+    const other = await post(route, { ...body, nick: 'Site Owners' });
+
+    expect(answer.statusCode).toBe(403);
+    expect(answer.body).toMatchObject({
+      errno: 403,
+      details: { nick: 'is a restricted name (RESTRICTED_NAMES)' },
+    });
+    expect(other.statusCode).toBe(200);
+    expect(calls.insert).toHaveLength(1);
+  });
+
+  it('lets an administrator use a blocked word and a restricted name', async () => {
+    const { route, calls } = submitRoute({
+      config: { BLOCKED_WORDS: ['casino'], RESTRICTED_NAMES: ['Owner'] },
+    });
+
+    const answer = await post(
+      route,
+      { ...body, nick: 'Owner', comment: 'No casino here' },
+      { authorization: adminToken },
+    );
+
+    expect(answer.statusCode).toBe(200);
+    expect(calls.insert).toHaveLength(1);
+  });
+
+  it('reads the first-comment time with the marks only under READONLY_AGE, and refuses with a 409 past it', async () => {
+    const days = 30;
+    const old = submitRoute({
+      config: { READONLY_AGE: days },
+      marks: { firstCommentAt: now - days * 86_400_000 - 1 },
+    });
+    const young = submitRoute({
+      config: { READONLY_AGE: days },
+      marks: { firstCommentAt: now - days * 86_400_000 },
+    });
+    const off = submitRoute({ marks: { firstCommentAt: 0 } });
+
+    const closed = await post(old.route, body);
+    const open = await post(young.route, body);
+    const unlimited = await post(off.route, body);
+
+    expect(closed.statusCode).toBe(409);
+    expect(closed.body).toMatchObject({
+      errno: 1000,
+      errmsg: 'This article is closed to new comments: it has been open for 30 days since its first comment.',
+    });
+    expectNothingDone(old.calls);
+    expect(old.calls.readSubmitMarks[0]).toMatchObject({ withFirstCommentAt: true });
+    expect(open.statusCode).toBe(200);
+    expect(unlimited.statusCode).toBe(200);
+    expect(off.calls.readSubmitMarks[0]).not.toHaveProperty('withFirstCommentAt');
+  });
+
+  it('answers READONLY_AGE in Chinese, keeps an article without a first-comment time open, and lets an administrator in', async () => {
+    const closed = submitRoute({ config: { READONLY_AGE: 1 }, marks: { firstCommentAt: 0 } });
+    const unknown = submitRoute({ config: { READONLY_AGE: 1 } });
+
+    const chinese = await routeAnswer(closed.route, {
+      method: 'POST',
+      path: '/api/comment',
+      body,
+      query: 'lang=zh-CN',
+      sourceIp: ip,
+    });
+    const byAdmin = await post(closed.route, body, { authorization: adminToken });
+    const open = await post(unknown.route, body);
+
+    expect(chinese.statusCode).toBe(409);
+    expect(chinese.body).toMatchObject({ errmsg: '此文章已关闭评论：自第一条评论起已开放 1 天。' });
+    expect(byAdmin.statusCode).toBe(200);
+    expect(open.statusCode).toBe(200);
+  });
+
+  it('asks for the trust mark of a plain address under COMMENT_AUDIT=first, and passes what it found on', async () => {
+    const first = submitRoute({ config: { COMMENT_AUDIT: 'first' }, marks: { trusted: true } });
+    const noAddress = submitRoute({ config: { COMMENT_AUDIT: 'first' } });
+    const all = submitRoute({ config: { COMMENT_AUDIT: 'all' } });
+
+    await post(first.route, body);
+    await post(noAddress.route, { ...body, mail: 'not an address' });
+    await post(all.route, body);
+
+    expect(first.calls.readSubmitMarks[0]).toMatchObject({ trustHash: 'hash(alice@mail.example)' });
+    expect(first.calls.initialStatus[0]).toMatchObject({ trusted: true });
+    expect(noAddress.calls.readSubmitMarks[0]).not.toHaveProperty('trustHash');
+    expect(noAddress.calls.initialStatus[0]).toMatchObject({ trusted: false });
+    expect(all.calls.readSubmitMarks[0]).not.toHaveProperty('trustHash');
   });
 });

@@ -19,8 +19,11 @@ describe('loadConfig', () => {
       PARAMETERS_SECRETS_EXTENSION_HTTP_PORT: 2773,
       SECRETS_CACHE_SECONDS: 120,
       LIST_CACHE_MS: 1000,
-      COMMENT_AUDIT: false,
+      COMMENT_AUDIT: 'off',
       FORBIDDEN_WORDS: [],
+      BLOCKED_WORDS: [],
+      RESTRICTED_NAMES: [],
+      READONLY_AGE: 0,
       BLOCKED_IP_HASHES: [],
       TURNSTILE_VERIFY_URL: 'https://challenges.cloudflare.com/turnstile/v0/siteverify',
       RECAPTCHA_VERIFY_URL: 'https://recaptcha.net/recaptcha/api/siteverify',
@@ -129,6 +132,50 @@ describe('loadConfig', () => {
     ).toThrow("SECURE_DOMAINS: is ALLOWED_ORIGINS under Waline's name; give one of them");
   });
 
+  it('reads COMMENT_AUDIT as Waline does, on for anything but 0 or false, and first for first', () => {
+    const auditOf = (value: string) => loadConfig({ ...base, COMMENT_AUDIT: value }).COMMENT_AUDIT;
+
+    expect(['true', '1', 'yes', 'false', '0', 'FALSE', 'first', ' First ', 'firsts'].map(auditOf)).toEqual([
+      'all',
+      'all',
+      'all',
+      'off',
+      'off',
+      'off',
+      'first',
+      'first',
+      'all',
+    ]);
+  });
+
+  it('reads the word and name rules as bounded lists, and READONLY_AGE as whole days', () => {
+    const config = loadConfig({
+      ...base,
+      BLOCKED_WORDS: 'casino, 赌博',
+      RESTRICTED_NAMES: 'admin ,Owner',
+      READONLY_AGE: '30',
+    });
+
+    expect(config).toMatchObject({
+      BLOCKED_WORDS: ['casino', '赌博'],
+      RESTRICTED_NAMES: ['admin', 'Owner'],
+      READONLY_AGE: 30,
+    });
+    expect(() => loadConfig({ ...base, READONLY_AGE: '1.5' })).toThrow(
+      'READONLY_AGE: must be a whole number from 0 to 36500',
+    );
+    expect(() => loadConfig({ ...base, READONLY_AGE: '-1' })).toThrow('READONLY_AGE: must be a whole number');
+    expect(() => loadConfig({ ...base, BLOCKED_WORDS: 'x'.repeat(201) })).toThrow(
+      'BLOCKED_WORDS: each item must be at most 200 characters',
+    );
+    expect(() => loadConfig({ ...base, RESTRICTED_NAMES: 'x'.repeat(101) })).toThrow(
+      'RESTRICTED_NAMES: each item must be at most 100 characters',
+    );
+    expect(() =>
+      loadConfig({ ...base, RESTRICTED_NAMES: Array.from({ length: 1001 }, (_, i) => `n${i}`).join(',') }),
+    ).toThrow('RESTRICTED_NAMES: must list at most 1000 items');
+  });
+
   it('reads a blank variable as unset, as a .env file that lists it without a value means', () => {
     const config = loadConfig({
       ...base,
@@ -141,7 +188,7 @@ describe('loadConfig', () => {
       MARKDOWN_EMOJI: '',
     });
 
-    expect(config).toMatchObject({ IPQPS: 60, LIST_CACHE_MS: 1000, COMMENT_AUDIT: false });
+    expect(config).toMatchObject({ IPQPS: 60, LIST_CACHE_MS: 1000, COMMENT_AUDIT: 'off' });
     expect(loadConfig({ ...base, ALLOWED_ORIGINS: ' ' }).ALLOWED_ORIGINS).toEqual(['*']);
     expect(config.markdown.emoji).toBe(true);
     expect(Object.keys(config)).not.toEqual(expect.arrayContaining(['SITE_URL']));
@@ -161,7 +208,7 @@ describe('loadConfig', () => {
     expect(config).toMatchObject({
       SITE_URL: 'https://blog.example/',
       DYNAMODB_ENDPOINT: 'http://127.0.0.1:8000',
-      COMMENT_AUDIT: false,
+      COMMENT_AUDIT: 'off',
     });
     expect(config.markdown.tex).toBe(true);
   });

@@ -47,9 +47,15 @@ describe('the counters of an import', () => {
     const range = (prefix: string) => ({ ExpressionAttributeValues: { ':from': prefix } });
     mock
       .on(QueryCommand, range('C#'))
-      .resolvesOnce({ Items: [{ status: 'approved' }] })
-      .resolves({ Items: [{ status: 'approved' }, { status: 'approved' }, { status: 'waiting' }] });
-    mock.on(QueryCommand, range('H#')).resolves({ Items: [{ status: 'spam', rid: '0X' }] });
+      .resolvesOnce({ Items: [{ status: 'approved', insertedAt: 500 }] })
+      .resolves({
+        Items: [
+          { status: 'approved', insertedAt: 500 },
+          { status: 'approved', insertedAt: 300 },
+          { status: 'waiting', insertedAt: 900 },
+        ],
+      });
+    mock.on(QueryCommand, range('H#')).resolves({ Items: [{ status: 'spam', rid: '0X', insertedAt: 700 }] });
     const plan = planImport({
       format: 'waline',
       comments: [comment('1', 'approved'), comment('2', 'waiting')],
@@ -72,8 +78,12 @@ describe('the counters of an import', () => {
       expect(query.IndexName).toBeUndefined();
       expect(query.ConsistentRead).toBe(true);
       expect(query.KeyConditionExpression).toBe('#pk = :pk AND #sk BETWEEN :from AND :to');
-      expect(query.ProjectionExpression).toBe('#p0, #p1');
-      expect(query.ExpressionAttributeNames).toMatchObject({ '#p0': 'status', '#p1': 'rid' });
+      expect(query.ProjectionExpression).toBe('#p0, #p1, #p2');
+      expect(query.ExpressionAttributeNames).toMatchObject({
+        '#p0': 'status',
+        '#p1': 'rid',
+        '#p2': 'insertedAt',
+      });
     }
     const [transaction] = mock.commandCalls(TransactWriteCommand);
     const [page, site] = transaction?.args[0].input.TransactItems ?? [];
@@ -84,7 +94,16 @@ describe('the counters of an import', () => {
       ':roots': 2,
       ':held': 2,
       ':heldRoots': 1,
+      // The oldest comment the page holds after the import, imported or live: READONLY_AGE counts from it.
+      ':first': 300,
     });
+    expect(page?.Update?.UpdateExpression).toContain(', #first = :first REMOVE #before');
+    expect(page?.Update?.ExpressionAttributeNames).toMatchObject({ '#first': 'firstCommentAt' });
+    // The counts kept on the page until they are stored are the counts alone.
+    const [kept] = mock
+      .commandCalls(UpdateCommand)
+      .map((call) => call.args[0].input.ExpressionAttributeValues);
+    expect(kept?.[':counts']).toEqual({ comments: 1, roots: 1, waiting: 0, spam: 1, heldRoots: 0 });
     expect(site?.Update?.UpdateExpression).toMatch(/^ADD /);
     expect(site?.Update?.ConditionExpression).toBe('attribute_not_exists(#layoutPk) OR #layout = :layout');
     expect(site?.Update?.ExpressionAttributeValues).toMatchObject({ ':layout': 3 });

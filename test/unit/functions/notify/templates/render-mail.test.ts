@@ -51,6 +51,49 @@ describe('renderMail', () => {
     }
   });
 
+  it("says in the owner's waiting mail why the comment was held, in the owner's language, and nothing when unknown", () => {
+    const english = renderMail(
+      waitingNotice({ self: { ...replyComment, status: 'waiting', heldBecause: 'first_comment' } }),
+      {
+        site: config,
+        templates: {},
+        links: noLinks,
+      },
+    );
+    const chinese = renderMail(
+      waitingNotice({
+        lang: 'zh-CN',
+        self: { ...replyComment, status: 'waiting', heldBecause: 'akismet_unreachable' },
+      }),
+      { site: config, templates: {}, links: noLinks },
+    );
+    const unknown = renderMail(waitingNotice({ self: { ...replyComment, status: 'waiting' } }), {
+      site: config,
+      templates: {},
+      links: noLinks,
+    });
+
+    expect(english.html).toContain(
+      '<p>Held because: first comment from this address (COMMENT_AUDIT=first).</p>',
+    );
+    expect(english.text).toContain('Held because: first comment from this address (COMMENT_AUDIT=first).');
+    expect(chinese.html).toContain('<p>待审原因：无法连接 Akismet。</p>');
+    expect(unknown.html).not.toContain('Held because');
+  });
+
+  it('offers why a comment was held to custom templates as self.heldBecause and self.heldReason', () => {
+    const mail = renderMail(
+      waitingNotice({ self: { ...replyComment, status: 'waiting', heldBecause: 'audit' } }),
+      {
+        site: config,
+        templates: { MAIL_TEMPLATE_ADMIN: '<p>{{ self.heldBecause }}: {{ self.heldReason }}</p>' },
+        links: noLinks,
+      },
+    );
+
+    expect(mail.html).toContain('<p>audit: every comment waits for approval (COMMENT_AUDIT)</p>');
+  });
+
   it('leaves the reply and test mails to their own templates when only the admin ones are set', () => {
     const templates = { MAIL_SUBJECT_ADMIN: 'ADMIN', MAIL_TEMPLATE_ADMIN: 'ADMIN BODY' };
     expect(renderMail(replyNotice(), { site: config, templates, links: noLinks }).subject).toBe(

@@ -115,6 +115,29 @@ describe('counter deltas', () => {
     ]);
   });
 
+  it("sets the page's first-comment time only when absent, given a new comment's time", () => {
+    const [page, site] = counterUpdates('t', '/p', contribution('waiting', true), 1234);
+
+    expect(page?.Update?.UpdateExpression).toBe(
+      'ADD #c0 :c0, #c1 :c1 SET #s0 = :s0, #s1 = :s1, #f0 = if_not_exists(#f0, :f0)',
+    );
+    expect(page?.Update?.ExpressionAttributeNames).toEqual({
+      '#c0': 'held',
+      '#c1': 'heldRoots',
+      '#s0': 'entity',
+      '#s1': 'url',
+      '#f0': 'firstCommentAt',
+    });
+    expect(page?.Update?.ExpressionAttributeValues).toEqual({
+      ':c0': 1,
+      ':c1': 1,
+      ':s0': 'page',
+      ':s1': '/p',
+      ':f0': 1234,
+    });
+    expect(site?.Update?.UpdateExpression).toBe('ADD #c0 :c0 SET #s0 = :s0, #s1 = :s1');
+  });
+
   it('writes no update for counters that do not change', () => {
     expect(counterUpdates('t', '/p', noDelta)).toEqual([]);
     // A held reply moving from waiting to spam stays held: only the site's queues move.

@@ -156,6 +156,58 @@ describe('moderationItems', () => {
     );
   });
 
+  it("trusts the address of an approved comment, root or reply, in the approval's transaction", () => {
+    const trusted = { ...approval, addressHash: 'H'.repeat(43) };
+    const trustMarks = (items: ReturnType<typeof moderationItems>) =>
+      items.flatMap((item) => (item.Put?.Item?.entity === 'trust' ? [item.Put] : []));
+    const stored = { pk: 'URL#/p', sk: 'H#01A#01B', like: 0, sticky: false, orig: 'old' };
+    const mark = {
+      TableName: 't',
+      Item: { pk: `TRUST#${'H'.repeat(43)}`, sk: 'TRUST', entity: 'trust', at: approval.at },
+    };
+
+    expect(trustMarks(moderationItems('t', comment(), { status: 'approved' }, undefined, trusted))).toEqual([
+      mark,
+    ]);
+    expect(
+      trustMarks(moderationItems('t', reply({ status: 'spam' }), { status: 'approved' }, stored, trusted)),
+    ).toEqual([mark]);
+  });
+
+  it("withdraws the address's trust when a comment of it is marked spam, and leaves it when one is held", () => {
+    const trusted = { ...approval, addressHash: 'H'.repeat(43) };
+    const trustItems = (items: ReturnType<typeof moderationItems>) =>
+      items.filter(
+        (item) => item.Delete?.Key?.pk?.startsWith('TRUST#') || item.Put?.Item?.entity === 'trust',
+      );
+    const approved = comment({ status: 'approved' });
+
+    expect(trustItems(moderationItems('t', approved, { status: 'spam' }, undefined, trusted))).toEqual([
+      { Delete: { TableName: 't', Key: { pk: `TRUST#${'H'.repeat(43)}`, sk: 'TRUST' } } },
+    ]);
+    expect(trustItems(moderationItems('t', comment(), { status: 'spam' }, undefined, trusted))).toHaveLength(
+      1,
+    );
+    expect(trustItems(moderationItems('t', approved, { status: 'waiting' }, undefined, trusted))).toEqual([]);
+    expect(trustItems(moderationItems('t', approved, { status: 'spam' }, undefined, approval))).toEqual([]);
+  });
+
+  it('writes no trust mark without an address hash, nor for anything but an approval', () => {
+    const trusted = { ...approval, addressHash: 'H'.repeat(43) };
+    const trustMarks = (items: ReturnType<typeof moderationItems>) =>
+      items.filter((item) => item.Put?.Item?.entity === 'trust');
+
+    expect(trustMarks(moderationItems('t', comment(), { status: 'approved' }, undefined, approval))).toEqual(
+      [],
+    );
+    expect(trustMarks(moderationItems('t', comment(), { status: 'spam' }, undefined, trusted))).toEqual([]);
+    expect(trustMarks(moderationItems('t', comment(), { sticky: true }, undefined, trusted))).toEqual([]);
+    const approved = comment({ status: 'approved' });
+    expect(
+      trustMarks(moderationItems('t', approved, { status: 'approved', sticky: true }, undefined, trusted)),
+    ).toEqual([]);
+  });
+
   it('edits, pins and approves a waiting root in one update, with both counters, in one transaction', () => {
     const items = moderationItems('t', comment(), {
       text: { orig: 'new', html: '<p>new</p>' },

@@ -285,6 +285,62 @@ describe('createModerationRepository', () => {
     });
   });
 
+  it("trusts the approved comment's address under its keyed hash, and never an empty or made-up mail", async () => {
+    const hashes: string[] = [];
+    const hashAddress = (address: string) => {
+      hashes.push(address);
+      return `hash-of-${address}`;
+    };
+    const trusting = () => createModerationRepository(client, 't', undefined, () => 7, hashAddress);
+    const sent = serveCommentTable(ddb, [
+      { ...commentItem('/p', '01A', { status: 'waiting' }), mail: 'ann@example.com' },
+      { ...commentItem('/p', '01C', { status: 'waiting' }), mail: 'nobody' },
+      { ...commentItem('/p', '01D', { status: 'waiting' }), mail: '' },
+    ]);
+
+    for (const id of ['01A', '01C', '01D']) {
+      expect(await trusting().moderate(await asRead({ url: '/p', id }), { status: 'approved' })).toBe(true);
+    }
+
+    const marks = transactions(sent).map((items) =>
+      items?.filter((item) => (item.Put as { Item?: Item } | undefined)?.Item?.entity === 'trust'),
+    );
+    expect(marks).toEqual([
+      [
+        {
+          Put: {
+            TableName: 't',
+            Item: { pk: 'TRUST#hash-of-ann@example.com', sk: 'TRUST', entity: 'trust', at: 7 },
+          },
+        },
+      ],
+      [],
+      [],
+    ]);
+    expect(hashes).toEqual(['ann@example.com']);
+  });
+
+  it('withdraws the trust of the address of a comment marked spam, and hashes no address for a pin', async () => {
+    const hashes: string[] = [];
+    const hashAddress = (address: string) => {
+      hashes.push(address);
+      return `hash-of-${address}`;
+    };
+    const sent = serveCommentTable(ddb, [{ ...commentItem('/p', '01A'), mail: 'ann@example.com' }]);
+    const read = await asRead({ url: '/p', id: '01A' });
+
+    const repository = createModerationRepository(client, 't', undefined, () => 7, hashAddress);
+    expect(await repository.moderate(read, { sticky: true })).toBe(true);
+    expect(await repository.moderate(read, { status: 'spam' })).toBe(true);
+
+    const deletes = transactions(sent).map((items) => items?.filter((item) => 'Delete' in item));
+    expect(deletes).toEqual([
+      [],
+      [{ Delete: { TableName: 't', Key: { pk: 'TRUST#hash-of-ann@example.com', sk: 'TRUST' } } }],
+    ]);
+    expect(hashes).toEqual(['ann@example.com']);
+  });
+
   it("reads that a held reply's parent was told, so approving it again writes no event and keeps the mark", async () => {
     const stored = { ...commentItem('/p', '01B', { rid: '01A', status: 'waiting' }), replyNotified: true };
     const sent = serveCommentTable(ddb, [stored]);
@@ -422,7 +478,7 @@ describe('pageByStatus', () => {
         (batches[0]?.input.RequestItems as Record<string, { ExpressionAttributeNames: Item }>).t
           ?.ExpressionAttributeNames ?? {},
       ),
-    ).toEqual(['pk', 'sk', 'orig', 'html']);
+    ).toEqual(['pk', 'sk', 'orig', 'html', 'heldBecause']);
   });
 
   it('shows without its text a comment whose texts would take the page past its read budget, and reads the lighter one after it', async () => {

@@ -1,0 +1,29 @@
+import { findForbiddenWord } from './forbidden-words.js';
+
+/** The fields of a comment the word rules read, by the names of the submitted body. */
+export type RuledField = 'comment' | 'nick' | 'link';
+
+/** What the word rules read of a comment. */
+export interface RuledFields {
+  readonly text: string;
+  readonly nick: string;
+  readonly link: string;
+}
+
+/**
+ * The first field of `comment` (its text, then its nick, then its link) that contains one of `words`, matched
+ * as forbidden-words.ts matches (a Latin word as a whole word, other scripts as substrings), or undefined.
+ */
+export function fieldWithWord(comment: RuledFields, words: readonly string[]): RuledField | undefined {
+  if (words.length === 0) return undefined;
+  if (findForbiddenWord(comment.text, words)) return 'comment';
+  if (findForbiddenWord(comment.nick, words)) return 'nick';
+  if (findForbiddenWord(comment.link, words)) return 'link';
+  return undefined;
+}
+
+/** True when `nick` is one of `names`, ignoring case and surrounding spaces (Remark42's RESTRICTED_NAMES). */
+export function isRestrictedName(nick: string, names: readonly string[]): boolean {
+  const wanted = nick.trim().toLowerCase();
+  return wanted !== '' && names.some((name) => name.trim().toLowerCase() === wanted);
+}
