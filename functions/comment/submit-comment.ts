@@ -77,6 +77,11 @@ export function createSubmitComment(dependencies: SubmitCommentDependencies): Ro
   return async (request) => {
     const body = parseInput(submitBodySchema, request.jsonBody(), request.lang);
     const tokens = { turnstile: body.turnstile, recaptchaV3: body.recaptchaV3 };
+    const pid = body.pid ?? undefined;
+    const rid = body.rid ?? undefined;
+    // The v2 client expects the legacy route to prefix replies with a link to the parent. The rules and Akismet
+    // judge this text, the one stored and shown, so that `at` cannot carry what `comment` may not.
+    const orig = request.legacy && pid && body.at ? `[@${body.at}](#${pid}): ${body.comment}` : body.comment;
     // A post with no sign-in token is anonymous: a missing captcha token is refused before any read. One with
     // a sign-in token may be an administrator's, who skips the captcha: it is demanded once that is known.
     const presented = bearerToken(request.authorization);
@@ -101,6 +106,11 @@ export function createSubmitComment(dependencies: SubmitCommentDependencies): Ro
       }),
     ]);
     const byAdmin = viewer !== undefined;
+    // A post whose sign-in token is no administrator's is refused without its captcha token now, before any
+    // rule answers: a missing token must not let anyone probe the word lists, names or duplicates.
+    const demand: CaptchaDemand = byAdmin
+      ? { kind: 'none' }
+      : (anonymousDemand ?? (await captcha.demand(tokens, request)));
     const insertedAt = now();
     const windowMs = config.IPQPS * 1000;
     // Administrators are not rate-limited: they may answer many comments in a row.
@@ -111,7 +121,7 @@ export function createSubmitComment(dependencies: SubmitCommentDependencies): Ro
     // The owner's rules on words and names, for visitors: refused outright, nothing stored, nothing rendered.
     const blockedIn = byAdmin
       ? undefined
-      : fieldWithWord({ text: body.comment, nick: body.nick, link: body.link }, config.BLOCKED_WORDS);
+      : fieldWithWord({ text: orig, nick: body.nick, link: body.link }, config.BLOCKED_WORDS);
     if (blockedIn) {
       throw new AppError('forbidden', translate(request.lang, 'blockedWord', { field: blockedIn }), {
         [blockedIn]: 'contains a blocked word (BLOCKED_WORDS)',
@@ -148,16 +158,14 @@ export function createSubmitComment(dependencies: SubmitCommentDependencies): Ro
     }
     if (marks.duplicate) throw new AppError('duplicate', translate(request.lang, 'duplicate'));
     // Administrators skip the captcha; anyone else's token is asked about only now, past the cheap refusals,
-    // and before rendering and Akismet: a refused token costs neither.
-    const demand: CaptchaDemand = byAdmin
-      ? { kind: 'none' }
-      : (anonymousDemand ?? (await captcha.demand(tokens, request)));
-    const captchaOutcome = await captcha.verify(demand, request);
+    // and before rendering and Akismet: a refused token costs neither. A refused token counts against the IP
+    // like a post, so junk tokens cost their sender a wait each, not the provider's quota.
+    const captchaOutcome = await captcha.verify(demand, request).catch(async (error: unknown) => {
+      if (rateLimited && error instanceof AppError)
+        await markRefusedPost({ ipHash, at: insertedAt, windowMs });
+      throw error;
+    });
 
-    const pid = body.pid ?? undefined;
-    const rid = body.rid ?? undefined;
-    // The v2 client expects the legacy route to prefix replies with a link to the parent.
-    const orig = request.legacy && pid && body.at ? `[@${body.at}](#${pid}): ${body.comment}` : body.comment;
     const [html, { describeUserAgent }] = await Promise.all([renderMarkdown(orig), loadUserAgentParser()]);
     if (!fitsInOneItem(orig, html)) {
       throw new AppError(
@@ -176,7 +184,7 @@ export function createSubmitComment(dependencies: SubmitCommentDependencies): Ro
       nick: body.nick,
       mail: body.mail,
       link: body.link,
-      text: body.comment,
+      text: orig,
     });
     const comment: StoredComment = {
       id: newId(insertedAt),

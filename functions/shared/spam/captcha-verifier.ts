@@ -18,8 +18,10 @@ const defaultTimeoutMs = 3000;
 /**
  * The siteverify call of both providers: a POST of a form with `secret`, `response` and `remoteip` (Turnstile
  * takes only that; Google takes it as well as a GET query, and a form keeps the secret out of any URL log). A
- * timeout (at most 3 s), a network error, an answer other than 2xx or an answer that is not JSON is
- * `unreachable`, never a refusal: the visitor is not to blame for the provider.
+ * timeout (at most 3 s), a network error, a 5xx, 408 or 429, or an answer that is not JSON is `unreachable`,
+ * never a refusal: the visitor is not to blame for the provider. Any other 4xx is the provider refusing what it
+ * was sent (a malformed token, or a wrong secret the owner must fix): a refusal, so that junk tokens cannot
+ * turn into comments held for moderation.
  */
 export function createCaptchaVerifier(options: {
   /** TURNSTILE_VERIFY_URL. */
@@ -42,6 +44,14 @@ export function createCaptchaVerifier(options: {
         signal: AbortSignal.timeout(timeoutMs),
       });
       const text = await response.text();
+      if (
+        response.status >= 400 &&
+        response.status < 500 &&
+        response.status !== 408 &&
+        response.status !== 429
+      ) {
+        return { outcome: 'refused', rule: `was refused by the provider (HTTP ${response.status})` };
+      }
       if (!response.ok) return { outcome: 'unreachable', reason: `the provider answered ${response.status}` };
       answer = JSON.parse(text);
     } catch (error) {

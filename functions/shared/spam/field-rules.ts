@@ -22,8 +22,24 @@ export function fieldWithWord(comment: RuledFields, words: readonly string[]): R
   return undefined;
 }
 
-/** True when `nick` is one of `names`, ignoring case and surrounding spaces (Remark42's RESTRICTED_NAMES). */
+/**
+ * A name as it looks: compatibility forms folded (a fullwidth `Ａ` is `A`), invisible format characters
+ * (zero-width spaces and joiners, direction marks) and surrounding spaces removed, lower case.
+ */
+function displayedName(name: string): string {
+  return name
+    .normalize('NFKC')
+    .replace(/\p{Cf}/gu, '')
+    .trim()
+    .toLowerCase();
+}
+
+/**
+ * True when `nick` looks like one of `names` (Remark42's RESTRICTED_NAMES): equal once case, surrounding
+ * spaces, compatibility forms and invisible characters are set aside, so `Admin\u200B` or `Ａdmin` cannot pass
+ * for a reserved `admin`.
+ */
 export function isRestrictedName(nick: string, names: readonly string[]): boolean {
-  const wanted = nick.trim().toLowerCase();
-  return wanted !== '' && names.some((name) => name.trim().toLowerCase() === wanted);
+  const wanted = displayedName(nick);
+  return wanted !== '' && names.some((name) => displayedName(name) === wanted);
 }

@@ -588,6 +588,31 @@ describe('createSubmitComment', () => {
       expect(calls.insert).toHaveLength(1);
     });
 
+    it("refuses a post whose sign-in token is no administrator's before any rule answers it", async () => {
+      const { route, calls } = submitRoute({
+        captcha,
+        marks: { duplicate: true },
+        config: { BLOCKED_WORDS: ['Hello'] },
+      });
+
+      const answer = await post(route, body, { authorization: 'Bearer forged' });
+
+      // Neither the blocked word (403 naming comment) nor the duplicate (409) is told: only the missing token.
+      expect(answer.statusCode).toBe(403);
+      expect(answer.body).toMatchObject({ details: { turnstile: 'required' } });
+      expect(calls.verify).toEqual([]);
+    });
+
+    it('counts a refused token against the IP like a post, so junk tokens each cost a wait', async () => {
+      const { route, calls } = submitRoute({ captcha: { verdict: 'refused' } });
+
+      const answer = await post(route, { ...body, turnstile: 'junk' });
+
+      expect(answer.statusCode).toBe(403);
+      expect(calls.markRefusedPost).toEqual([{ ipHash: expect.any(String), at: now, windowMs: 60_000 }]);
+      expectNothingDone(calls);
+    });
+
     it("demands the token of a post whose sign-in token is no administrator's, before rendering", async () => {
       const { route, calls } = submitRoute({ captcha });
 
@@ -626,6 +651,19 @@ describe('createSubmitComment', () => {
       details: { [field]: 'contains a blocked word (BLOCKED_WORDS)' },
     });
     expectNothingDone(calls);
+  });
+
+  it("judges the legacy route's text as stored, `at` prefix included: the rules and the status see it", async () => {
+    const blocked = submitRoute({ config: { BLOCKED_WORDS: ['casino'] }, parent: parentComment('approved') });
+    const judged = submitRoute({ parent: parentComment('approved') });
+
+    const refused = await post(blocked.route, { ...reply, at: 'casino' }, { path: '/comment' });
+    await post(judged.route, { ...reply, at: 'Bob' }, { path: '/comment' });
+
+    expect(refused.statusCode).toBe(403);
+    expect(refused.body).toMatchObject({ details: { comment: 'contains a blocked word (BLOCKED_WORDS)' } });
+    expectNothingDone(blocked.calls);
+    expect(judged.calls.initialStatus[0]?.text).toBe(`[@Bob](#01REPLYB): ${reply.comment}`);
   });
 
   it('refuses a nick of RESTRICTED_NAMES, ignoring case and spaces, with a 403 naming nick', async () => {

@@ -38,6 +38,22 @@ describe('createCaptchaVerifier', () => {
     expect(await verifier()(question)).toMatchObject({ outcome: 'refused' });
   });
 
+  it('takes a 4xx for a refusal, but 408 and 429 (the provider busy) for unreachable', async () => {
+    fake.answerWith({ json: { success: false }, status: 400 });
+    expect(await verifier()(question)).toEqual({
+      outcome: 'refused',
+      rule: 'was refused by the provider (HTTP 400)',
+    });
+
+    for (const status of [408, 429]) {
+      fake.answerWith({ json: { success: false }, status });
+      expect(await verifier()(question)).toEqual({
+        outcome: 'unreachable',
+        reason: `the provider answered ${status}`,
+      });
+    }
+  });
+
   it('takes a 5xx, an answer that is not JSON, or no server for unreachable, never a refusal', async () => {
     fake.answerWith({ json: { success: false }, status: 503 });
     expect(await verifier()(question)).toEqual({

@@ -29,6 +29,13 @@ describe('isRestrictedName', () => {
     expect(isRestrictedName('Site Owner', [' site owner '])).toBe(true);
   });
 
+  it('sees through invisible characters and compatibility forms, which display like the name', () => {
+    expect(isRestrictedName('Admin\u200B', ['admin'])).toBe(true);
+    expect(isRestrictedName('\u200Ead\u200Dmin', ['admin'])).toBe(true);
+    expect(isRestrictedName('Ａｄｍｉｎ', ['admin'])).toBe(true);
+    expect(isRestrictedName('admin', ['Ａdmin'])).toBe(true);
+  });
+
   it('is false for a nick that only contains a name, and for an empty nick', () => {
     expect(isRestrictedName('admin2', ['admin'])).toBe(false);
     expect(isRestrictedName('the admin', ['admin'])).toBe(false);
