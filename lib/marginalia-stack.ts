@@ -116,8 +116,8 @@ export interface MarginaliaStackProps extends StackProps {
   /** Nicks only administrators may post under, ignoring case (Remark42 `RESTRICTED_NAMES`); default none. */
   readonly restrictedNames?: readonly string[];
   /**
-   * Days after an article's first comment when it takes no new ones (Remark42 `READONLY_AGE`); default 0,
-   * every article open.
+   * Days after an article's first approved comment when it takes no new ones (Remark42 `READONLY_AGE`);
+   * default 0, every article open.
    */
   readonly readonlyAge?: number;
   /** IP hashes (from the moderation list) whose comments are refused; default none. */

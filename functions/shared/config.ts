@@ -88,8 +88,8 @@ export interface Config {
   /** Comma-separated nicks nobody but an administrator may post under, ignoring case (Remark42's name). */
   readonly RESTRICTED_NAMES: string[];
   /**
-   * Days after an article's first comment when it takes no new ones (Remark42's name); 0 keeps every
-   * article open.
+   * Days after an article's first approved comment when it takes no new ones (Remark42's name); 0 keeps
+   * every article open.
    */
   readonly READONLY_AGE: number;
   /** Comma-separated IP hashes (as the moderation list shows them) whose comments are refused. */

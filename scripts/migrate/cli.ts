@@ -5,7 +5,7 @@
  * kept under an unkeyed address hash to the keyed one (suppression-keys.ts), then copies those of +tag and
  * Gmail-dot addresses to the hash of the normalised address (normalised-suppressions.ts); both need the
  * functions' IP-hash salt: locally .data/ip-hash-salt, on AWS --ip-hash-salt or IP_HASH_SALT. It also gives
- * each article the time of its first comment, which READONLY_AGE counts from (first-comment-times.ts).
+ * each article the time of its first approved comment, which READONLY_AGE counts from (first-comment-times.ts).
  * Until it has run, the functions answer 503 naming this command. On DynamoDB Local it adds the indexes the table lacks; on AWS those come
  * from deploying the stack, first. Safe to rerun, and to run again after it was stopped: it finishes
  * what is left. Prints a report on stdout.

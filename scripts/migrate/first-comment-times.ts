@@ -1,12 +1,15 @@
 /**
- * Gives each article's page counters the time of its first comment (`firstCommentAt`), which `READONLY_AGE`
- * counts from: the submit transaction sets it on the first comment an article gets, and articles commented on
- * before it have none (such an article stays open until this step has run).
+ * Gives each article's page counters the time of its first approved comment (`firstCommentAt`), which
+ * `READONLY_AGE` counts from: the submit transaction sets it on the first comment an article gets approved (an
+ * approval too), and articles commented on before it have none (such an article stays open until this step has
+ * run). A held comment never dates an article: anyone may post one on the url of an article not out yet.
  *
- * The time is the oldest `insertedAt` of the article's comments (visible and held), read from its partition.
- * Each page is written alone, with a condition that keeps an older time (a submit meanwhile sets only a newer
- * one), so a stopped run loses nothing and a rerun finds only what is left; a page without a comment is left as
- * it is. With `dryRun`, only counts.
+ * The time is the oldest `insertedAt` of the article's approved comments, read from its visible range. It is
+ * computed for every page, also one that has a time: an old article commented on after the upgrade and before
+ * this step got that comment's (newer) time, which this step moves back. Each page is written alone, only when
+ * its time is missing or newer, with a condition that keeps an older time (a submit meanwhile sets only a newer
+ * one), so a stopped run loses nothing and a rerun finds only what is left; a page without an approved comment
+ * is left as it is. With `dryRun`, only counts.
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { type DynamoDBDocumentClient, paginateScan, UpdateCommand } from '@aws-sdk/lib-dynamodb';
@@ -20,11 +23,13 @@ type Item = Record<string, unknown>;
 /** What the step did (or, on a dry run, would do). */
 export interface FirstCommentOutcome {
   readonly dryRun: boolean;
-  /** Pages given their first-comment time. */
+  /** Pages that had no first-comment time and were given one. */
   readonly set: number;
-  /** Pages that had one already. */
+  /** Pages whose time was newer than their oldest approved comment (set by a submit before this step): moved back. */
+  readonly corrected: number;
+  /** Pages whose time was right already (their oldest approved comment's, or older). */
   readonly already: number;
-  /** Pages of articles without a comment (page views or reactions only): nothing to set. */
+  /** Pages of articles without an approved comment (held ones, page views or reactions only): nothing to set. */
   readonly noComment: number;
   readonly errors: readonly { readonly item: string; readonly reason: string }[];
 }
@@ -60,49 +65,56 @@ function commentTime(item: Item): number | undefined {
   }
 }
 
-/** The oldest time of the comments of `url`, or undefined when it has none. */
-async function oldestCommentAt(
+/** The oldest time of the approved comments of `url`, or undefined when it has none. */
+async function oldestApprovedAt(
   client: DynamoDBDocumentClient,
   tableName: string,
   url: string,
 ): Promise<number | undefined> {
   let oldest: number | undefined;
-  for (const part of ['visible', 'held'] as const) {
-    const { items } = await readCommentRange(client, tableName, url, articleRange(part), {
-      names: ['insertedAt', attributes.commentId],
-      consistent: true,
-    });
-    for (const item of items) {
-      const at = commentTime(item);
-      if (at !== undefined && (oldest === undefined || at < oldest)) oldest = at;
-    }
+  // Approved comments are all in the visible range (held replies are in the other); a held root stays there too,
+  // so the status is read: an item without one was stored approved, before statuses.
+  const { items } = await readCommentRange(client, tableName, url, articleRange('visible'), {
+    names: ['insertedAt', 'status', attributes.commentId],
+    consistent: true,
+  });
+  for (const item of items) {
+    if ((item.status ?? 'approved') !== 'approved') continue;
+    const at = commentTime(item);
+    if (at !== undefined && (oldest === undefined || at < oldest)) oldest = at;
   }
   return oldest;
 }
 
-/** Sets the first-comment time of every page of `tableName` that lacks one; with `dryRun`, only counts them. */
+/**
+ * Gives every page of `tableName` its oldest approved comment's time where it lacks one or holds a newer one;
+ * with `dryRun`, only counts them.
+ */
 export async function migrateFirstCommentTimes(
   client: DynamoDBDocumentClient,
   tableName: string,
   options: { readonly dryRun: boolean },
 ): Promise<FirstCommentOutcome> {
   const { dryRun } = options;
-  const counts = { set: 0, already: 0, noComment: 0 };
+  const counts = { set: 0, corrected: 0, already: 0, noComment: 0 };
   const errors: { item: string; reason: string }[] = [];
   for await (const page of pageItems(client, tableName)) {
-    if (page[firstCommentAttribute] !== undefined) {
-      counts.already++;
-      continue;
-    }
     const url = typeof page.url === 'string' ? page.url : String(page[attributes.pk]).replace(/^URL#/, '');
     try {
-      const at = await oldestCommentAt(client, tableName, url);
+      const at = await oldestApprovedAt(client, tableName, url);
       if (at === undefined) {
         counts.noComment++;
         continue;
       }
+      const had = Number(page[firstCommentAttribute]);
+      const hasTime = page[firstCommentAttribute] !== undefined && Number.isFinite(had);
+      if (hasTime && had <= at) {
+        counts.already++;
+        continue;
+      }
       if (!dryRun) await setFirstCommentAt(client, tableName, url, at);
-      counts.set++;
+      if (hasTime) counts.corrected++;
+      else counts.set++;
     } catch (error) {
       errors.push({ item: url, reason: error instanceof Error ? error.message : String(error) });
     }
@@ -140,8 +152,9 @@ export function formatFirstCommentReport(outcome: FirstCommentOutcome): string {
   return [
     `First-comment times of articles, for READONLY_AGE${outcome.dryRun ? ' (dry run)' : ''}`,
     `  ${outcome.dryRun ? 'to set' : 'set'}: ${outcome.set}`,
-    `  set already: ${outcome.already}`,
-    `  articles without a comment: ${outcome.noComment}`,
+    `  ${outcome.dryRun ? 'to correct' : 'corrected'} (newer than the oldest approved comment): ${outcome.corrected}`,
+    `  right already: ${outcome.already}`,
+    `  articles without an approved comment: ${outcome.noComment}`,
     `  errors: ${outcome.errors.length}`,
     ...outcome.errors.slice(0, 10).map(({ item, reason }) => `    ${item}: ${reason}`),
   ].join('\n');

@@ -53,8 +53,8 @@ export const noDelta: CounterDelta = {
 };
 
 /**
- * On the page counters: when the article got its first comment (epoch ms), for `READONLY_AGE`. Set by the
- * first submit that reaches the article, never moved after (a deleted first comment leaves it as it was).
+ * On the page counters: when the article got its first approved comment (epoch ms), for `READONLY_AGE`. Set
+ * by the first comment stored or made approved, never moved after (a deleted first comment leaves it as is).
  */
 export const firstCommentAttribute = 'firstCommentAt';
 
@@ -105,14 +105,16 @@ const addItem = (
 };
 
 /**
- * The transaction items that apply `delta` to the counters of `url` and of the site (none for zeros). A new
- * comment passes `commentAt`, its time: the page keeps the first such time as its first-comment time.
+ * The transaction items that apply `delta` to the counters of `url` and of the site (none for zeros). A comment
+ * that is approved as it is stored, or made approved, passes `approvedCommentAt`, its time: the page keeps the
+ * first such time as its first-comment time. A held comment passes none: anyone may post one, on any url, so it
+ * must not start the clock of an article not yet published (READONLY_AGE would close it as it comes out).
  */
 export function counterUpdates(
   tableName: string,
   url: string,
   delta: CounterDelta,
-  commentAt?: number,
+  approvedCommentAt?: number,
 ): TransactItem[] {
   return [
     ...addItem(
@@ -121,7 +123,7 @@ export function counterUpdates(
       delta.page,
       { entity: entities.pageCounters, url },
       undefined,
-      commentAt === undefined ? {} : { [firstCommentAttribute]: commentAt },
+      approvedCommentAt === undefined ? {} : { [firstCommentAttribute]: approvedCommentAt },
     ),
     // The site item also carries the layout: a write to a table of the previous layout is refused.
     ...addItem(

@@ -77,6 +77,10 @@ export function moderationItems(
           tableName,
           comment.url,
           combine(contribution(status, root), contribution(comment.status, root), -1),
+          // An approval dates the article from the comment's own time, not the approval's: the migration and
+          // the import can only know that one (no approval time is stored), so all three agree, and a comment
+          // left waiting for days does not move the article's close further out than its discussion began.
+          status === 'approved' ? comment.insertedAt : undefined,
         )
       : []),
     ...(event ? [outboxPut(tableName, event)] : []),

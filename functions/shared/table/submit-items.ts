@@ -132,8 +132,15 @@ export function submitItems(
       );
     }
   }
-  // The comment's time is the article's first-comment time unless it has one (READONLY_AGE counts from it).
-  for (const update of counterUpdates(tableName, comment.url, contribution(comment.status, isRoot), now)) {
+  // An approved comment's time is the article's first-comment time unless it has one (READONLY_AGE counts from
+  // it); a held one's is not: anyone can post one on a url whose article is not out yet.
+  const approvedAt = comment.status === 'approved' ? now : undefined;
+  for (const update of counterUpdates(
+    tableName,
+    comment.url,
+    contribution(comment.status, isRoot),
+    approvedAt,
+  )) {
     add(update, undefined);
   }
   // `eventId` is a ULID (its time names the outbox partition); an imported comment's id need not be one.

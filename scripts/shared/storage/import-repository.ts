@@ -23,7 +23,7 @@ export interface PageCounts {
   readonly heldRoots: number;
 }
 
-/** A page's counts, with when its oldest comment was written (none without a comment). */
+/** A page's counts, with when its oldest approved comment was written (none without one). */
 export type CountedPage = PageCounts & { readonly firstCommentAt?: number };
 
 /** The site's counters. */
@@ -55,7 +55,7 @@ export interface ImportRepository {
   putAll(items: readonly Record<string, unknown>[], options?: BulkWriteOptions): Promise<void>;
   /**
    * Counts the comments of `url` by status with consistent Queries of its partition (no index), and finds the
-   * time of its oldest (READONLY_AGE counts from it).
+   * time of its oldest approved one (READONLY_AGE counts from it; a held one dates no article).
    */
   countPage(url: string): Promise<CountedPage>;
   /**
@@ -108,13 +108,13 @@ export function createImportRepository(client: DynamoDBDocumentClient, tableName
       // are counted. Only what the counts and the oldest time need is read back.
       const names = ['status', 'rid', 'insertedAt'];
       for await (const item of queryArticleComments(client, tableName, url, { names, consistent: true })) {
-        const at = Number(item.insertedAt);
-        if (Number.isFinite(at) && at > 0 && (firstCommentAt === undefined || at < firstCommentAt)) {
-          firstCommentAt = at;
-        }
         const status = item.status ?? 'approved';
         const root = item.rid === undefined;
         if (status === 'approved') {
+          const at = Number(item.insertedAt);
+          if (Number.isFinite(at) && at > 0 && (firstCommentAt === undefined || at < firstCommentAt)) {
+            firstCommentAt = at;
+          }
           comments++;
           if (root) roots++;
         } else {
@@ -178,7 +178,7 @@ export function createImportRepository(client: DynamoDBDocumentClient, tableName
               Key: keys.pageCounters(url),
               // SET, not ADD: the page's counts were just taken from its comments. The counts
               // before go with the write that accounts for them.
-              // The first-comment time is SET too: the oldest of every comment the page holds now, imported or live.
+              // The first-comment time is SET too: the oldest approved comment the page holds now, imported or live.
               UpdateExpression: `SET #comments = :comments, #roots = :roots, #held = :held, #heldRoots = :heldRoots, #entity = :entity, #url = :url${after.firstCommentAt === undefined ? '' : ', #first = :first'} REMOVE #before`,
               ExpressionAttributeNames: {
                 ...(after.firstCommentAt === undefined ? {} : { '#first': firstCommentAttribute }),

@@ -227,4 +227,29 @@ describe('the owner rules over the API, on DynamoDB Local', () => {
     expect(fresh.status).toBe(200);
     expect(await publicCount('/old')).toBe(2);
   });
+
+  it('dates an article from its first approved comment: a held one on a url not out yet closes nothing, an approval dates it from its own time', async () => {
+    let clock = Date.UTC(2026, 2, 1);
+    const held = createLocalApi(table, { ...rules, COMMENT_AUDIT: 'true' }, { now: () => clock });
+    const open = createLocalApi(table, { ...rules, COMMENT_AUDIT: 'false' }, { now: () => clock });
+
+    // Anyone may post on the path an article will have: held, it must not start the article's clock.
+    const early = await post(held, { comment: 'squatting the next path', url: '/p/124' });
+    const waitingFirst = await post(held, { comment: 'held, then approved', url: '/approved-late' });
+    expect(early.body.data.status).toBe('waiting');
+    expect(waitingFirst.body.data.status).toBe('waiting');
+    clock += 60 * day;
+    const published = await post(open, { comment: 'the article is out', url: '/p/124' });
+    clock += 20 * day;
+    const stillOpen = await post(open, { comment: 'twenty days after its first visible one', url: '/p/124' });
+
+    expect(published.status).toBe(200);
+    expect(stillOpen.status).toBe(200);
+
+    // Approved 80 days after it was written: the article's 30 days count from the comment, so it is closed.
+    expect((await approve(waitingFirst.body.data.objectId)).status).toBe(200);
+    const afterApproval = await post(open, { comment: 'after the approval', url: '/approved-late' });
+
+    expect(afterApproval.status).toBe(409);
+  });
 });

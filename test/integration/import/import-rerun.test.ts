@@ -116,7 +116,7 @@ describe('an import run again after moderation', () => {
     expect([...plan.repairs.keys()].some((kind) => kind.includes('links'))).toBe(true);
   });
 
-  it('dates each imported article from its oldest comment, whatever order the source lists them in, for READONLY_AGE', async () => {
+  it('dates each imported article from its oldest approved comment, whatever order the source lists them in, for READONLY_AGE', async () => {
     const file = join(folder, 'dated.json');
     await writeFile(
       file,
@@ -124,6 +124,14 @@ describe('an import run again after moderation', () => {
         { objectId: 21, url: '/import-dated', comment: 'the later one', insertedAt: '2025-03-02 10:00:00' },
         { objectId: 22, url: '/import-dated', comment: 'the oldest', insertedAt: '2024-07-01 08:30:00' },
         { objectId: 23, url: '/import-dated', comment: 'a held reply', status: 'waiting', pid: 21, rid: 21 },
+        // Held, and older: it dates nothing.
+        {
+          objectId: 24,
+          url: '/import-dated',
+          comment: 'held',
+          status: 'spam',
+          insertedAt: '2024-01-01 00:00:00',
+        },
       ]),
     );
 

@@ -53,14 +53,15 @@ describe("setting articles' first-comment times, on DynamoDB Local", () => {
       }),
     );
 
-  // Each test its own table: /a has a root, a held reply and a later root; /b one spam root; /c only page
-  // views; /d was commented on since the upgrade, and keeps its time.
+  // Each test its own table: /a has an older waiting root, a root, a held reply and a later root; /b one spam
+  // root; /c only page views; /d was commented on since the upgrade, and keeps its time.
   beforeEach(async () => {
     table = await createTestTable();
     client = createDocumentClient({ endpoint: table.endpoint });
     const comments = createCommentRepository(client, table.tableName);
     const root = comment('/a', t0 + 5 * day);
     for (const [stored, guards] of [
+      [comment('/a', t0 + 3 * day, { status: 'waiting' }), {}],
       [root, {}],
       [comment('/a', t0 + 6 * day, { pid: root.id, rid: root.id, status: 'waiting' }), {}],
       [comment('/a', t0 + 9 * day), {}],
@@ -95,24 +96,47 @@ describe("setting articles' first-comment times, on DynamoDB Local", () => {
   it('counts on a dry run, and writes nothing', async () => {
     const outcome = await migrateFirstCommentTimes(client, table.tableName, { dryRun: true });
 
-    expect(outcome).toEqual({ dryRun: true, set: 2, already: 1, noComment: 1, errors: [] });
+    expect(outcome).toEqual({ dryRun: true, set: 1, corrected: 0, already: 1, noComment: 2, errors: [] });
     expect(await firstCommentAt('/a')).toBeUndefined();
     expect(await firstCommentAt('/b')).toBeUndefined();
   });
 
-  it("sets each article's oldest comment time, whatever its status, and finds nothing left when run again", async () => {
+  it("sets each article's oldest approved comment time, and finds nothing left when run again", async () => {
     const first = await migrateFirstCommentTimes(client, table.tableName, { dryRun: false });
     const second = await runFirstCommentStep(client, table.tableName, { dryRun: false });
 
-    expect(first).toEqual({ dryRun: false, set: 2, already: 1, noComment: 1, errors: [] });
+    expect(first).toEqual({ dryRun: false, set: 1, corrected: 0, already: 1, noComment: 2, errors: [] });
+    // The waiting root of /a is older, the spam root of /b its only comment: neither dates its article.
     expect(await firstCommentAt('/a')).toBe(t0 + 5 * day);
-    expect(await firstCommentAt('/b')).toBe(t0 + 2 * day);
+    expect(await firstCommentAt('/b')).toBeUndefined();
     expect(await firstCommentAt('/c')).toBeUndefined();
     expect(await firstCommentAt('/d')).toBe(t0 + day);
     expect(second.complete).toBe(true);
-    expect(second.report).toContain('set: 0');
-    expect(second.report).toContain('set already: 3');
-    expect(second.report).toContain('articles without a comment: 1');
+    expect(second.report).toContain('  set: 0\n');
+    expect(second.report).toContain('corrected (newer than the oldest approved comment): 0');
+    expect(second.report).toContain('right already: 2');
+    expect(second.report).toContain('articles without an approved comment: 2');
+  });
+
+  it('moves back the time a submit gave an old article after the upgrade, before the migration ran', async () => {
+    // /d's page as the upgrade left it (no time), then a comment a month later, as a submit before `npm run
+    // migrate` would: the page gets that comment's time, and the article would stay open a month too long.
+    await forget('/d');
+    const later = t0 + 40 * day;
+    await createCommentRepository(client, table.tableName).insert(comment('/d', later), {
+      contentHash: 'after-upgrade',
+    });
+    expect(await firstCommentAt('/d')).toBe(later);
+
+    const dry = await migrateFirstCommentTimes(client, table.tableName, { dryRun: true });
+    expect(dry).toMatchObject({ set: 1, corrected: 1, already: 0 });
+    expect(await firstCommentAt('/d')).toBe(later);
+    const first = await migrateFirstCommentTimes(client, table.tableName, { dryRun: false });
+    const second = await migrateFirstCommentTimes(client, table.tableName, { dryRun: false });
+
+    expect(first).toMatchObject({ set: 1, corrected: 1, already: 0, errors: [] });
+    expect(await firstCommentAt('/d')).toBe(t0 + day);
+    expect(second).toMatchObject({ set: 0, corrected: 0, already: 2, errors: [] });
   });
 
   it('replaces the newer time a submit wrote during the run with the oldest comment time', async () => {

@@ -103,7 +103,7 @@ describe('npm run migrate', () => {
     expect(second.stdout).toContain('already in layout 3: 19 (7 replies, 9 roots, 3 pages)');
     expect(second.stdout).toContain('table already marked as layout 3');
     expect(second.stdout).toMatch(
-      /First-comment times of articles, for READONLY_AGE\n {2}set: 0\n {2}set already: [1-9]/,
+      /First-comment times of articles, for READONLY_AGE\n {2}set: 0\n {2}corrected \(newer than the oldest approved comment\): 0\n {2}right already: [1-9]/,
     );
   });
 

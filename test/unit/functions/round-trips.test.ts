@@ -459,7 +459,7 @@ describe('DynamoDB round trips per operation', () => {
       ConditionExpression: 'attribute_exists(pk)',
     });
     expect(items[5]?.Update?.Key).toEqual({ pk: 'URL#/p', sk: 'PAGE' });
-    // A reply adds to the visible comments but not to the roots, and starts the article's clock if it is the first.
+    // An approved reply adds to the visible comments but not to the roots, and starts the article's clock if first.
     expect(items[5]?.Update?.UpdateExpression).toBe(
       'ADD #c0 :c0 SET #s0 = :s0, #s1 = :s1, #f0 = if_not_exists(#f0, :f0)',
     );

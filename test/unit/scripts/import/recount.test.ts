@@ -52,7 +52,7 @@ describe('the counters of an import', () => {
         Items: [
           { status: 'approved', insertedAt: 500 },
           { status: 'approved', insertedAt: 300 },
-          { status: 'waiting', insertedAt: 900 },
+          { status: 'waiting', insertedAt: 100 },
         ],
       });
     mock.on(QueryCommand, range('H#')).resolves({ Items: [{ status: 'spam', rid: '0X', insertedAt: 700 }] });
@@ -94,7 +94,8 @@ describe('the counters of an import', () => {
       ':roots': 2,
       ':held': 2,
       ':heldRoots': 1,
-      // The oldest comment the page holds after the import, imported or live: READONLY_AGE counts from it.
+      // The oldest approved comment the page holds after the import, imported or live: READONLY_AGE counts
+      // from it (the waiting root, older, and the spam reply date nothing).
       ':first': 300,
     });
     expect(page?.Update?.UpdateExpression).toContain(', #first = :first REMOVE #before');

@@ -115,7 +115,7 @@ describe('counter deltas', () => {
     ]);
   });
 
-  it("sets the page's first-comment time only when absent, given a new comment's time", () => {
+  it("sets the page's first-comment time only when absent, given an approved comment's time", () => {
     const [page, site] = counterUpdates('t', '/p', contribution('waiting', true), 1234);
 
     expect(page?.Update?.UpdateExpression).toBe(

@@ -260,7 +260,9 @@ describe('moderationItems', () => {
         Update: {
           TableName: 't',
           Key: { pk: 'URL#/p', sk: 'PAGE' },
-          UpdateExpression: 'ADD #c0 :c0, #c1 :c1, #c2 :c2, #c3 :c3 SET #s0 = :s0, #s1 = :s1',
+          // The approved comment's own time dates the article, unless an approved one did first.
+          UpdateExpression:
+            'ADD #c0 :c0, #c1 :c1, #c2 :c2, #c3 :c3 SET #s0 = :s0, #s1 = :s1, #f0 = if_not_exists(#f0, :f0)',
           ExpressionAttributeNames: {
             '#c0': 'comments',
             '#c1': 'roots',
@@ -268,12 +270,43 @@ describe('moderationItems', () => {
             '#c3': 'heldRoots',
             '#s0': 'entity',
             '#s1': 'url',
+            '#f0': 'firstCommentAt',
           },
-          ExpressionAttributeValues: { ':c0': 1, ':c1': 1, ':c2': -1, ':c3': -1, ':s0': 'page', ':s1': '/p' },
+          ExpressionAttributeValues: {
+            ':c0': 1,
+            ':c1': 1,
+            ':c2': -1,
+            ':c3': -1,
+            ':s0': 'page',
+            ':s1': '/p',
+            ':f0': 1,
+          },
         },
       },
       siteUpdate({ comments: 1, waiting: -1 }),
     ]);
+  });
+
+  it("dates the article from an approved reply's own time, and no other status change dates it", () => {
+    const stored = { pk: 'URL#/p', sk: 'H#01A#01B', like: 0, sticky: false, orig: 'old' };
+    const page = (items: ReturnType<typeof moderationItems>) =>
+      items.find((item) => item.Update?.Key?.sk === 'PAGE')?.Update;
+    const approved = page(
+      moderationItems('t', reply({ insertedAt: 42 }), { status: 'approved' }, stored, approval),
+    );
+
+    expect(approved?.UpdateExpression).toMatch(/ SET #s0 = :s0, #s1 = :s1, #f0 = if_not_exists\(#f0, :f0\)$/);
+    expect(approved?.ExpressionAttributeNames).toMatchObject({ '#f0': 'firstCommentAt' });
+    expect(approved?.ExpressionAttributeValues).toMatchObject({ ':f0': 42 });
+    for (const [from, to] of [
+      ['approved', 'waiting'],
+      ['approved', 'spam'],
+    ] as const) {
+      const update = page(moderationItems('t', comment({ status: from }), { status: to }));
+      expect(update?.UpdateExpression).toBeDefined();
+      expect(update?.UpdateExpression).not.toContain('if_not_exists');
+      expect(Object.values(update?.ExpressionAttributeNames ?? {})).not.toContain('firstCommentAt');
+    }
   });
 
   it('moves an edited reply from visible to held: Delete as read, Put with the change, then the counters', () => {

@@ -95,17 +95,25 @@ describe('submitItems', () => {
     expect(refusalAt).toEqual(['id_taken', 'duplicate', 'rate_limited', undefined, undefined, 'id_taken']);
   });
 
-  it("keeps the comment's time as the article's first-comment time unless it has one, whatever its status", () => {
-    for (const status of ['approved', 'waiting', 'spam'] as const) {
+  it("keeps an approved comment's time as the article's first-comment time unless it has one", () => {
+    const { items } = submitItems('t', comment({ status: 'approved' }), { contentHash: 'h' }, eventId);
+    const page = items.find((item) => item.Update?.Key?.sk === 'PAGE')?.Update;
+
+    expect(page?.UpdateExpression).toMatch(/ SET #s0 = :s0, #s1 = :s1, #f0 = if_not_exists\(#f0, :f0\)$/);
+    expect(page?.ExpressionAttributeNames).toMatchObject({ '#f0': 'firstCommentAt' });
+    expect(page?.ExpressionAttributeValues).toMatchObject({ ':f0': now });
+    expect(items.find((item) => item.Update?.Key?.sk === 'SITE')?.Update?.UpdateExpression).not.toContain(
+      'if_not_exists',
+    );
+  });
+
+  it('gives no first-comment time for a held comment: anyone may post one on an article not out yet', () => {
+    for (const status of ['waiting', 'spam'] as const) {
       const { items } = submitItems('t', comment({ status }), { contentHash: 'h' }, eventId);
       const page = items.find((item) => item.Update?.Key?.sk === 'PAGE')?.Update;
 
-      expect(page?.UpdateExpression).toMatch(/ SET #s0 = :s0, #s1 = :s1, #f0 = if_not_exists\(#f0, :f0\)$/);
-      expect(page?.ExpressionAttributeNames).toMatchObject({ '#f0': 'firstCommentAt' });
-      expect(page?.ExpressionAttributeValues).toMatchObject({ ':f0': now });
-      expect(items.find((item) => item.Update?.Key?.sk === 'SITE')?.Update?.UpdateExpression).not.toContain(
-        'if_not_exists',
-      );
+      expect(page?.UpdateExpression).toBe('ADD #c0 :c0, #c1 :c1 SET #s0 = :s0, #s1 = :s1');
+      expect(Object.values(page?.ExpressionAttributeNames ?? {})).not.toContain('firstCommentAt');
     }
   });
 
