@@ -136,9 +136,12 @@ export interface MarginaliaStackProps extends StackProps {
   readonly turnstileSecretParameterName?: string;
   /** The same for reCAPTCHA v3's secret key (Waline `RECAPTCHA_V3_SECRET`); Turnstile's wins when both exist. */
   readonly recaptchaV3SecretParameterName?: string;
-  /** Turnstile's public site key (Waline `TURNSTILE_KEY`), for the sign-in page. */
+  /** Turnstile's public site key (Waline `TURNSTILE_KEY`), for the sign-in page; required with Turnstile's secret. */
   readonly turnstileKey?: string;
-  /** reCAPTCHA v3's public site key (Waline `RECAPTCHA_V3_KEY`), for the sign-in page. */
+  /**
+   * reCAPTCHA v3's public site key (Waline `RECAPTCHA_V3_KEY`), for the sign-in page; required with reCAPTCHA's
+   * secret alone (and `turnstileKey` then refused).
+   */
   readonly recaptchaV3Key?: string;
   /** The least reCAPTCHA v3 score a token passes with, 0 to 1 (`RECAPTCHA_V3_MIN_SCORE`); default 0.5. */
   readonly recaptchaV3MinScore?: number;
@@ -481,6 +484,29 @@ export class MarginaliaStack extends Stack {
       // As the function's configuration reads it (config.ts): a bad key would stop it at every cold start.
       if (key !== undefined && !/^[A-Za-z0-9_-]{1,256}$/.test(key)) {
         throw new Error(`${name}: must be letters, digits, _ and - (a site key as the provider gives it)`);
+      }
+    }
+    // The sign-in page must send the token of the captcha the function checks (config.ts says why): the
+    // provider whose secret is given, Turnstile's first. Stopped here, not at the first cold start.
+    if (props.turnstileSecretParameterName !== undefined) {
+      if (props.turnstileKey === undefined) {
+        throw new Error(
+          'turnstileSecretParameterName needs turnstileKey (-c turnstileKey=...), the site key of the same ' +
+            'Turnstile widget: without it the sign-in page sends no Turnstile token, and every sign-in is refused',
+        );
+      }
+    } else if (props.recaptchaV3SecretParameterName !== undefined) {
+      if (props.recaptchaV3Key === undefined) {
+        throw new Error(
+          'recaptchaV3SecretParameterName needs recaptchaV3Key (-c recaptchaV3Key=...), the site key of the same ' +
+            'reCAPTCHA v3 site: without it the sign-in page sends no reCAPTCHA token, and every sign-in is refused',
+        );
+      }
+      if (props.turnstileKey !== undefined) {
+        throw new Error(
+          'turnstileKey without turnstileSecretParameterName: the captcha is reCAPTCHA v3 ' +
+            '(recaptchaV3SecretParameterName), and the sign-in page would send a Turnstile token; remove turnstileKey',
+        );
       }
     }
     for (const [variable, value] of [

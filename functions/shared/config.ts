@@ -255,6 +255,40 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const markdown = Object.fromEntries(
     Object.entries(markdownReaders).map(([feature, [name, reader]]) => [feature, read(name, reader)]),
   );
+  problems.push(...captchaKeyProblems(source));
   if (problems.length > 0) throw new Error(`Invalid configuration: ${problems.join('; ')}`);
   return { ...settings, markdown } as unknown as Config;
+}
+
+/**
+ * The server checks the token of the captcha whose secret is in force (Turnstile's when one is given, else
+ * reCAPTCHA v3's: secrets/captcha-secret.ts); the sign-in page sends the token of the site key it has
+ * (Turnstile's first: comment/pages/captcha-widget.ts). Unless both are the same provider, every sign-in is
+ * refused, the administrator's too: so that provider's key must be set, and Turnstile's must not stand in for it.
+ */
+function captchaKeyProblems(env: NodeJS.ProcessEnv): string[] {
+  const given = (name: string) => Boolean(env[name]?.trim());
+  if (given('TURNSTILE_SECRET') || given('TURNSTILE_SECRET_PARAMETER')) {
+    return given('TURNSTILE_KEY')
+      ? []
+      : [
+          'TURNSTILE_KEY: must be set with a Turnstile secret (TURNSTILE_SECRET or TURNSTILE_SECRET_PARAMETER): ' +
+            'without it the sign-in page sends no Turnstile token, and every sign-in is refused',
+        ];
+  }
+  if (!given('RECAPTCHA_V3_SECRET') && !given('RECAPTCHA_V3_SECRET_PARAMETER')) return [];
+  const problems: string[] = [];
+  if (!given('RECAPTCHA_V3_KEY')) {
+    problems.push(
+      'RECAPTCHA_V3_KEY: must be set with a reCAPTCHA v3 secret (RECAPTCHA_V3_SECRET or ' +
+        'RECAPTCHA_V3_SECRET_PARAMETER): without it the sign-in page sends no reCAPTCHA token, and every sign-in is refused',
+    );
+  }
+  if (given('TURNSTILE_KEY')) {
+    problems.push(
+      'TURNSTILE_KEY: must not be set when the captcha is reCAPTCHA v3 (no Turnstile secret): the sign-in page ' +
+        'would send a Turnstile token, and every sign-in would be refused',
+    );
+  }
+  return problems;
 }

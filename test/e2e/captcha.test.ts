@@ -48,12 +48,17 @@ describe('the captcha, end to end', () => {
     };
     turnstileServer = await startLocalHttpServer(
       table,
-      { ...env, TURNSTILE_SECRET: 'turnstile-secret' },
+      { ...env, TURNSTILE_SECRET: 'turnstile-secret', TURNSTILE_KEY: '0x4AAAAAAAtest' },
       { comment: { spamCheck } },
     );
     recaptchaServer = await startLocalHttpServer(
       table,
-      { ...env, RECAPTCHA_V3_SECRET: 'recaptcha-secret', RECAPTCHA_V3_MIN_SCORE: '0.5' },
+      {
+        ...env,
+        RECAPTCHA_V3_SECRET: 'recaptcha-secret',
+        RECAPTCHA_V3_KEY: '6Lc-test_key',
+        RECAPTCHA_V3_MIN_SCORE: '0.5',
+      },
       { comment: { spamCheck } },
     );
     await saveTestAdministrator(turnstileServer.services);

@@ -431,6 +431,37 @@ describe('notifications end to end', () => {
         'awaiting confirmation (confirmation already sent in the last 30 days)',
         'awaiting confirmation (confirmation mail sent)',
       ]);
+
+      // A way out other than "report spam": the site's one-click unsubscribe, and no confirmation again.
+      expect(header(mail, 'list-unsubscribe-post')).toBe('List-Unsubscribe=One-Click');
+      const leave = new URL(/^<(https:\/\/[^>]+)>$/.exec(header(mail, 'list-unsubscribe') ?? '')?.[1] ?? '');
+      expect(leave.pathname).toBe('/api/notification/unsubscribe');
+      expect(mail.parsed.html).toContain(leave.href.replaceAll('&', '&amp;'));
+      const oneClick = await pipeline.api.call({
+        method: 'POST',
+        path: leave.pathname,
+        query: leave.search.slice(1),
+        body: 'List-Unsubscribe=One-Click',
+        contentType: 'application/x-www-form-urlencoded',
+      });
+      expect(oneClick.status).toBe(200);
+      const root = await pipeline.post({
+        ...attacker,
+        comment: 'ATTACKER-ROOT-AGAIN',
+        mail: 'victim@gmail.com',
+      });
+      const again = await pipeline.post({
+        ...attacker,
+        comment: 'Again',
+        mail: 'a@evil.example.test',
+        pid: root,
+        rid: root,
+      });
+      await vi.waitFor(async () => expect((await pipeline.logEntry(again))?.state).toBe('sent'), waitLong);
+      expect((await pipeline.logEntry(again))?.deliveries).toContainEqual(
+        expect.objectContaining({ recipient: 'parent', lastError: 'suppressed (the whole site)' }),
+      );
+      expect(spellings.flatMap((address) => sink.mailsTo(address))).toHaveLength(1);
     });
 
     it('sends the waiting reply once the reader opened the link and confirmed, and the next reply directly', async () => {

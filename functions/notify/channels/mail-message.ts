@@ -121,12 +121,17 @@ function recipientAddress(notice: Notice): string {
 }
 
 /**
- * The links of the notice's mail: unsubscribe in a reply (required), the confirmation link in a
- * confirmation mail (required), moderation in the owner's waiting mail.
+ * The links of the notice's mail: unsubscribe in a reply (required), the confirmation link and the
+ * site's unsubscribe link in a confirmation mail (required), moderation in the owner's waiting mail.
  */
 async function mailLinks(notice: Notice, to: string, links: NotificationLinks): Promise<MailLinks> {
   const self = notice.self;
-  if (notice.template === 'confirm') return { confirm: await links.confirm(to, notice.eventId) };
+  if (notice.template === 'confirm') {
+    // Leaving the site too: anyone can type this address again every 30 days, and the suppression, checked
+    // before a confirmation is asked, ends that for good. No thread: nothing of the replier is shown.
+    const confirm = await links.confirm(to, notice.eventId);
+    return { confirm, unsubscribe: await links.unsubscribe(to, undefined) };
+  }
   if (notice.template === 'reply') {
     return { unsubscribe: await links.unsubscribe(to, self ? (self.rid ?? self.id) : undefined) };
   }

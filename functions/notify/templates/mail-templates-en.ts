@@ -54,6 +54,7 @@ export const englishTemplates: LanguageTemplates = {
 <p>Someone replied to a comment left on ${siteLink} with this address. To receive that reply and the next ones by mail, confirm:</p>
 <p><a href="{{ links.confirm }}">Receive reply notices</a></p>
 <p style="${small}">If you did not comment there, ignore this mail: nothing more is sent to this address, and no other such mail comes for 30 days. The link asks you to confirm, and works for 30 days.</p>
+<p style="${small}">Never receive one again: <a href="{{ links.unsubscribe }}">stop every mail from {{ site.name }}</a> to this address.</p>
 </div>`,
   },
   unsubscribeFooter: `<p style="${small}">You receive this mail because you commented on {{ site.name }} with this address.

@@ -54,6 +54,7 @@ export const chineseTemplates: LanguageTemplates = {
 <p>有人回复了用这个邮箱地址在${siteLink}上发表的评论。如需通过邮件接收这条回复及以后的回复，请确认：</p>
 <p><a href="{{ links.confirm }}">接收回复通知</a></p>
 <p style="${small}">如果您没有在那里发表评论，请忽略这封邮件：不会再向这个地址发送任何邮件，30 天内也不会再收到此类邮件。此链接会先请您确认，有效期 30 天。</p>
+<p style="${small}">如不想再收到此类邮件，请<a href="{{ links.unsubscribe }}">退订 {{ site.name }} 发往这个地址的所有邮件</a>。</p>
 </div>`,
   },
   unsubscribeFooter: `<p style="${small}">您收到这封邮件，是因为您曾用这个邮箱地址在 {{ site.name }} 上发表评论。

@@ -22,7 +22,7 @@ export type CustomMailTemplates = Partial<
 
 /** The links a mail carries, when it has them. */
 export interface MailLinks {
-  /** Reader mail: the unsubscribe link. */
+  /** Reader mail: the unsubscribe link (a footer; in the confirmation mail, `links.unsubscribe` in its body). */
   readonly unsubscribe?: string;
   /** The owner's mail about a waiting comment: approve, spam and delete. */
   readonly moderation?: ModerationLinks;
@@ -76,9 +76,13 @@ export function renderMail(
 ): RenderedMail {
   const language = defaultTemplates(notice.lang);
   const template = chosenTemplate(notice, language[notice.template], settings.templates);
+  // The confirmation mail's links are in its own words, in its body (no custom template applies to it).
+  const inBody = notice.template === 'confirm';
   const variables = {
     ...templateVariables(notice, settings.site),
-    ...(settings.links.confirm ? { links: { confirm: settings.links.confirm } } : {}),
+    ...(inBody
+      ? { links: { confirm: settings.links.confirm, unsubscribe: settings.links.unsubscribe } }
+      : {}),
   };
   const subject = oneLine(render(template.subject, variables, 'text'));
   const footer = [
@@ -92,7 +96,7 @@ export function renderMail(
           'html',
         )
       : '',
-    settings.links.unsubscribe
+    settings.links.unsubscribe && !inBody
       ? render(
           language.unsubscribeFooter,
           { ...variables, links: { unsubscribe: settings.links.unsubscribe } },

@@ -93,4 +93,43 @@ describe('MarginaliaStack and the captcha', () => {
     );
     expect(() => synth({ turnstileKey: 'key"><script>' })).toThrow(/turnstileKey: must be letters, digits/);
   });
+
+  it('stops synth when the sign-in page would not send the token of the captcha in force', () => {
+    const turnstile = '/blog/turnstile-secret';
+    const recaptcha = '/blog/recaptcha-secret';
+    expect(() => synth({ turnstileSecretParameterName: turnstile })).toThrow(
+      /^turnstileSecretParameterName needs turnstileKey \(-c turnstileKey=\.\.\.\)/,
+    );
+    // Turnstile's secret is read first: reCAPTCHA's key is no use to it.
+    expect(() =>
+      synth({
+        turnstileSecretParameterName: turnstile,
+        recaptchaV3SecretParameterName: recaptcha,
+        recaptchaV3Key: '6Lc-test_key',
+      }),
+    ).toThrow(/^turnstileSecretParameterName needs turnstileKey/);
+    expect(() => synth({ recaptchaV3SecretParameterName: recaptcha })).toThrow(
+      /^recaptchaV3SecretParameterName needs recaptchaV3Key \(-c recaptchaV3Key=\.\.\.\)/,
+    );
+    expect(() =>
+      synth({ recaptchaV3SecretParameterName: recaptcha, turnstileKey: '0x4AAAAAAAtest' }),
+    ).toThrow(/^recaptchaV3SecretParameterName needs recaptchaV3Key/);
+    expect(() =>
+      synth({
+        recaptchaV3SecretParameterName: recaptcha,
+        recaptchaV3Key: '6Lc-test_key',
+        turnstileKey: '0x4AAAAAAAtest',
+      }),
+    ).toThrow(/^turnstileKey without turnstileSecretParameterName: the captcha is reCAPTCHA v3/);
+    expect(() =>
+      synth({ recaptchaV3SecretParameterName: recaptcha, recaptchaV3Key: '6Lc-test_key' }),
+    ).not.toThrow();
+    expect(() =>
+      synth({
+        turnstileSecretParameterName: turnstile,
+        recaptchaV3SecretParameterName: recaptcha,
+        turnstileKey: '0x4AAAAAAAtest',
+      }),
+    ).not.toThrow();
+  });
 });

@@ -2,6 +2,9 @@ import { describe, expect, it } from 'vitest';
 import type { Notice } from '../../../../functions/notify/notice.js';
 import { PermanentFailure } from '../../../../functions/notify/channels/permanent-failure.js';
 import { createProcessEvent, keptError } from '../../../../functions/notify/process-event.js';
+import { buildMailMessage } from '../../../../functions/notify/channels/mail-message.js';
+import { createNotificationLinks } from '../../../../functions/notify/links.js';
+import { readLinkToken } from '../../../../functions/shared/notify/link-token.js';
 import {
   createAddressHasher,
   createFormerAddressHasher,
@@ -539,6 +542,41 @@ describe('createProcessEvent with REPLY_MAIL', () => {
     advance(2 * 86_400_000);
     await process(replySubmitted(fake, 'victim+2@gmail.com').id);
     expect(channels.to('parent').map((notice) => notice.template)).toEqual(['confirm', 'confirm', 'confirm']);
+  });
+
+  it('sends no more confirmation mails, ever, to an address that left the site from one', async () => {
+    const { fake, channels, process, advance } = setUp({ replyMail: 'confirmed' });
+    await process(replySubmitted(fake, 'victim@example.com').id);
+    // The confirmation mail as it is sent, and what its one-click header records (unsubscribe.ts).
+    const linkKey = 'l'.repeat(32);
+    const mail = await buildMailMessage(channels.to('parent')[0]!, {
+      site: { SITE_NAME: 'Notes' },
+      templates: {},
+      sender: { name: 'Notes', address: 'notes@example.com' },
+      links: createNotificationLinks({
+        serverUrl: 'https://api.example',
+        linkKey: async () => linkKey,
+        hashAddress: addressHash,
+        moderationLinkHours: 72,
+        now: () => 0,
+      }),
+      now: () => 0,
+    });
+    const header = /^List-Unsubscribe: <([^>]+)>$/m.exec(mail.raw.toString('utf8'))?.[1] ?? '';
+    const token = new URL(header).searchParams.get('token') ?? undefined;
+    const claims = await readLinkToken(linkKey, token, 'unsubscribe', 0);
+    expect(claims).toEqual({ purpose: 'unsubscribe', addressHash: addressHash('victim@example.com') });
+    fake.suppressions.add(`${claims?.addressHash}#site`);
+
+    advance(31 * 86_400_000);
+    const later = replySubmitted(fake, 'Victim+again@example.com');
+    await process(later.id);
+
+    expect(channels.to('parent').map((notice) => notice.template)).toEqual(['confirm']);
+    expect(fake.delivery(later.id, 'parent')).toMatchObject({
+      state: 'skipped',
+      lastError: 'suppressed (the whole site)',
+    });
   });
 
   it('sends the waiting notice once the address confirmed, and later replies directly, each against the caps', async () => {

@@ -300,8 +300,57 @@ describe('loadConfig', () => {
     expect(problemOf({ TURNSTILE_VERIFY_URL: 'ftp://verify.example' })).toBe(
       'TURNSTILE_VERIFY_URL: must be an http or https URL',
     );
-    expect(problemOf({ TURNSTILE_SECRET: 's'.repeat(513) })).toBe(
+    expect(problemOf({ TURNSTILE_SECRET: 's'.repeat(513), TURNSTILE_KEY: 'k' })).toBe(
       'TURNSTILE_SECRET: must be at most 512 characters',
     );
+  });
+
+  it('refuses a captcha secret without its own provider’s site key, which would lock every sign-in out', () => {
+    const problemOf = (env: Record<string, string>) => {
+      try {
+        loadConfig({ ...base, ...env });
+        return undefined;
+      } catch (error) {
+        return (error as Error).message.replace('Invalid configuration: ', '');
+      }
+    };
+    const noTurnstileKey =
+      'TURNSTILE_KEY: must be set with a Turnstile secret (TURNSTILE_SECRET or TURNSTILE_SECRET_PARAMETER): ' +
+      'without it the sign-in page sends no Turnstile token, and every sign-in is refused';
+    const noRecaptchaKey =
+      'RECAPTCHA_V3_KEY: must be set with a reCAPTCHA v3 secret (RECAPTCHA_V3_SECRET or ' +
+      'RECAPTCHA_V3_SECRET_PARAMETER): without it the sign-in page sends no reCAPTCHA token, and every sign-in is refused';
+    const turnstileKeyForRecaptcha =
+      'TURNSTILE_KEY: must not be set when the captcha is reCAPTCHA v3 (no Turnstile secret): the sign-in page ' +
+      'would send a Turnstile token, and every sign-in would be refused';
+
+    for (const secret of [
+      { TURNSTILE_SECRET: 's' },
+      { TURNSTILE_SECRET_PARAMETER: '/blog/turnstile' },
+    ] as Record<string, string>[]) {
+      expect(problemOf(secret)).toBe(noTurnstileKey);
+      // Turnstile's secret is read first: reCAPTCHA's key does not stand in for its own.
+      expect(problemOf({ ...secret, RECAPTCHA_V3_SECRET: 'r', RECAPTCHA_V3_KEY: 'k' })).toBe(noTurnstileKey);
+      expect(problemOf({ ...secret, TURNSTILE_KEY: ' ' })).toBe(noTurnstileKey);
+      expect(problemOf({ ...secret, TURNSTILE_KEY: 'k' })).toBeUndefined();
+      // With Turnstile in force, reCAPTCHA's secret needs no key of its own.
+      expect(problemOf({ ...secret, TURNSTILE_KEY: 'k', RECAPTCHA_V3_SECRET: 'r' })).toBeUndefined();
+    }
+    for (const secret of [
+      { RECAPTCHA_V3_SECRET: 'r' },
+      { RECAPTCHA_V3_SECRET_PARAMETER: '/blog/recaptcha' },
+    ] as Record<string, string>[]) {
+      expect(problemOf(secret)).toBe(noRecaptchaKey);
+      expect(problemOf({ ...secret, TURNSTILE_KEY: 'k' })).toBe(
+        `${noRecaptchaKey}; ${turnstileKeyForRecaptcha}`,
+      );
+      expect(problemOf({ ...secret, RECAPTCHA_V3_KEY: 'k', TURNSTILE_KEY: 'k' })).toBe(
+        turnstileKeyForRecaptcha,
+      );
+      expect(problemOf({ ...secret, RECAPTCHA_V3_KEY: 'k' })).toBeUndefined();
+    }
+    // No secret: no captcha is checked, and a key alone (the local demo's widget) is fine.
+    expect(problemOf({ TURNSTILE_KEY: 'k', RECAPTCHA_V3_KEY: 'k' })).toBeUndefined();
+    expect(problemOf({ TURNSTILE_SECRET: ' ', RECAPTCHA_V3_SECRET_PARAMETER: '' })).toBeUndefined();
   });
 });

@@ -77,35 +77,53 @@ describe('buildMailMessage', () => {
     expect(available.asked).toEqual([`moderation ${waitingNotice().self!.id}`]);
   });
 
-  it('gives a confirmation mail its confirmation link only: no unsubscribe header, no comment, no custom template', async () => {
+  it('gives a confirmation mail its confirmation link and the site’s unsubscribe link: no comment, no custom template', async () => {
     const links = fakeLinks();
+    const siteUnsubscribe = 'https://api.example/u?token=site&x=1';
     const notice = replyNotice({ template: 'confirm', self: undefined, parent: undefined });
     const message = await buildMailMessage(notice, {
       site: config,
       templates: { MAIL_SUBJECT: 'CUSTOM {{ self.nick }}', MAIL_TEMPLATE: 'CUSTOM {{ self.comment }}' },
       sender: { name: 'Notes', address: senderAddress },
-      links,
+      links: {
+        ...links,
+        unsubscribe: (address, rootId) => links.unsubscribe(address, rootId).then(() => siteUnsubscribe),
+      },
       now: () => now,
       boundary: () => 'fixed',
     });
 
-    expect(links.asked).toEqual([`confirm ${notice.to} ${notice.eventId}`]);
+    // The whole site: no thread, so nothing of the replier's.
+    expect(links.asked).toEqual([
+      `confirm ${notice.to} ${notice.eventId}`,
+      `unsubscribe ${notice.to} undefined`,
+    ]);
     const text = message.raw.toString('utf8');
     expect(text).not.toContain('CUSTOM');
-    expect(headerLines(message.raw).some((line) => line.startsWith('List-Unsubscribe'))).toBe(false);
+    const lines = headerLines(message.raw);
+    expect(lines).toContain(`List-Unsubscribe: <${siteUnsubscribe}>`);
+    expect(lines).toContain('List-Unsubscribe-Post: List-Unsubscribe=One-Click');
     const rendered = renderMail(notice, {
       site: config,
       templates: {},
-      links: { confirm: 'https://api.example/c?token=01&x=1' },
+      links: { confirm: 'https://api.example/c?token=01&x=1', unsubscribe: siteUnsubscribe },
     });
     expect(rendered.subject).toMatch(/^Someone replied to a comment on .+: get reply notices\?$/);
     expect(rendered.html).toContain('href="https://api.example/c?token=01&amp;x=1"');
     expect(rendered.text).toContain('https://api.example/c?token=01&x=1');
+    // In its own words, once: not the reply mail's footer, which offers to mute a thread.
+    expect(rendered.html).toContain(
+      '<a href="https://api.example/u?token=site&amp;x=1">stop every mail from Notes &amp; Queries</a>',
+    );
+    expect(rendered.html.split('api.example/u?')).toHaveLength(2);
+    expect(rendered.text).toContain(siteUnsubscribe);
     const chinese = renderMail(
       { ...notice, lang: 'zh-CN' },
-      { site: config, templates: {}, links: { confirm: 'https://c' } },
+      { site: config, templates: {}, links: { confirm: 'https://c', unsubscribe: 'https://u' } },
     );
     expect(chinese.html).toContain('接收回复通知');
+    expect(chinese.html).toContain('<a href="https://u">退订 Notes &amp; Queries 发往这个地址的所有邮件</a>');
+    expect(chinese.html.split('https://u')).toHaveLength(2);
   });
 
   it('refuses a notice without an address, naming its recipient kind', async () => {

@@ -202,6 +202,15 @@ describe('renderMail: edges', () => {
     );
   });
 
+  it('gives a custom template no link to place: the unsubscribe link is the footer’s, which it cannot leave out', () => {
+    const mail = render(
+      { MAIL_TEMPLATE: '<p>[{{ links.unsubscribe }}]</p>' },
+      { unsubscribe: 'https://c.example/u' },
+    );
+    expect(mail.html).toContain('<p>[]</p>');
+    expect(mail.html.split('https://c.example/u')).toHaveLength(2);
+  });
+
   it('puts the footer after a custom document that has no body', () => {
     const mail = render({ MAIL_TEMPLATE: '<html><p>Hi</p></html>' }, { unsubscribe: 'https://c.example/u' });
     expect(mail.html).toMatch(

@@ -3,12 +3,21 @@ import { createCaptchaSecret } from '../../../../../functions/shared/secrets/cap
 import { startFakeSecretsExtension } from '../../../../support/fake-secrets-extension.js';
 import { testConfig } from '../../../../support/test-config.js';
 
+/** `env` as the function's configuration, with the site key its captcha needs (config.ts refuses it without). */
+const captchaConfig = (env: Record<string, string>) =>
+  testConfig({
+    ...env,
+    ...(env.TURNSTILE_SECRET || env.TURNSTILE_SECRET_PARAMETER
+      ? { TURNSTILE_KEY: 'turnstile-key' }
+      : { RECAPTCHA_V3_KEY: 'recaptcha-key' }),
+  });
+
 describe('createCaptchaSecret', () => {
   let extension: Awaited<ReturnType<typeof startFakeSecretsExtension>>;
   let time = 0;
   const fromEnvironment = (env: Record<string, string>) =>
     createCaptchaSecret(
-      testConfig(env),
+      captchaConfig(env),
       { host: '127.0.0.1', port: extension.port, sessionToken: 'session-token' },
       { now: () => time },
     );
@@ -57,12 +66,12 @@ describe('createCaptchaSecret', () => {
 
   it('reads no parameter without the extension (local mode): only the plain secrets count there', async () => {
     expect(
-      createCaptchaSecret(testConfig({ TURNSTILE_SECRET_PARAMETER: '/blog/turnstile' }), undefined),
+      createCaptchaSecret(captchaConfig({ TURNSTILE_SECRET_PARAMETER: '/blog/turnstile' }), undefined),
     ).toBe(undefined);
   });
 
   it('throws when the extension fails on the first read: whether a captcha is in force is unknown', async () => {
-    const secret = createCaptchaSecret(testConfig({ TURNSTILE_SECRET_PARAMETER: '/blog/turnstile' }), {
+    const secret = createCaptchaSecret(captchaConfig({ TURNSTILE_SECRET_PARAMETER: '/blog/turnstile' }), {
       host: '127.0.0.1',
       port: 1,
       sessionToken: 'session-token',
