@@ -24,7 +24,7 @@ export interface ProcessEventDependencies {
   /** The owner's mail cap per hour and its digest; absent, none (unit tests of other parts). */
   readonly ownerMailHours?: OwnerMailHours;
   /** Readers' confirmations of reply mail (REPLY_MAIL=confirmed). */
-  readonly confirmations: Pick<ReplyConfirmations, 'consent' | 'markAsked'>;
+  readonly confirmations: Pick<ReplyConfirmations, 'consent' | 'markAsked' | 'unmarkAsked'>;
   readonly readComments: ReadNotifiedComments;
   readonly channels: Channels;
   readonly notify: Pick<
@@ -169,24 +169,30 @@ export function createProcessEvent(dependencies: ProcessEventDependencies): Proc
     const consent = notify.REPLY_MAIL === 'confirmed' ? await confirmations.consent(hash, now()) : undefined;
     const decision = replyMailDecision(notify.REPLY_MAIL, consent, eventId);
     if (decision.kind === 'skip') return { skip: decision.reason, counted: false };
+    // Recorded before it is sent, conditionally: of two senders at once, one mails, and the one that loses takes
+    // no cap slot. A confirmation a cap then refuses gives its mark back, so the address can be asked later.
+    const marked = decision.kind === 'ask' && decision.first;
+    if (marked && !(await confirmations.markAsked(hash, eventId, now())))
+      return { skip: awaitingReasons.already, counted: false };
+    const capped = (skip: string) =>
+      marked
+        ? confirmations.unmarkAsked(hash, eventId).then(() => ({ skip, counted: false }))
+        : { skip, counted: false };
     // The confirmation mail counts against the caps as a notice does. A delivery tried again after it took
     // its slots (it failed after counting) takes none again.
     if (!alreadyCounted) {
       const caps = { perHour: notify.NOTIFY_CAP_PER_HOUR, perDay: notify.NOTIFY_CAP_PER_DAY };
       if (!(await guards.takeCapSlot(hash, now(), caps))) {
-        return { skip: `capped (${caps.perHour} an hour, ${caps.perDay} a day)`, counted: false };
+        return capped(`capped (${caps.perHour} an hour, ${caps.perDay} a day)`);
       }
       // Site-wide caps, any reader mail: after the address's slot, a slot of the site's hour and day and of the
       // domain's hour. When refused, the address's slot stays spent rather than given back: a cap is a ceiling,
       // and one slot too few for that address in a flood harms nobody, whereas giving it back is one more
       // write that can itself fail or race the window's expiry.
       const siteCap = siteMailCaps && (await takeSiteMailSlot(siteMailCaps, hashAddress, planned.to, now()));
-      if (siteCap) return { skip: siteCap, counted: false };
+      if (siteCap) return capped(siteCap);
     }
     if (decision.kind === 'send') return { counted: !alreadyCounted };
-    // Recorded before it is sent, conditionally: of two senders at once, one mails.
-    if (decision.first && !(await confirmations.markAsked(hash, eventId, now())))
-      return { skip: awaitingReasons.already, counted: false };
     return { counted: !alreadyCounted, confirmation: true };
   }
 

@@ -1,5 +1,5 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { type DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, type DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { batchGet, keyId } from './batch-get.js';
 import { attributes, entities, keys } from './keys.js';
 import { transactWrite } from './transact.js';
@@ -30,6 +30,8 @@ export interface ReplyConfirmations {
    * the 30 days before: true when this one is recorded (and may be sent).
    */
   markAsked(addressHash: string, eventId: string, at: number): Promise<boolean>;
+  /** Takes back the mark of event `eventId` (its mail was not sent after all: a cap refused it). */
+  unmarkAsked(addressHash: string, eventId: string): Promise<void>;
   /** Records that `addressHash` confirmed at `at` (again: changes nothing that matters). */
   confirm(addressHash: string, at: number): Promise<void>;
   /**
@@ -90,6 +92,23 @@ export function createReplyConfirmations(
       } catch (error) {
         if (error instanceof ConditionalCheckFailedException) return false;
         throw error;
+      }
+    },
+
+    async unmarkAsked(addressHash, eventId) {
+      try {
+        await client.send(
+          new DeleteCommand({
+            TableName: tableName,
+            Key: keys.replyConfirmation(addressHash, 'asked'),
+            // Only this event's own mark: never one that another event's sender wrote since.
+            ConditionExpression: '#eventId = :eventId',
+            ExpressionAttributeNames: { '#eventId': 'eventId' },
+            ExpressionAttributeValues: { ':eventId': eventId },
+          }),
+        );
+      } catch (error) {
+        if (!(error instanceof ConditionalCheckFailedException)) throw error;
       }
     },
 

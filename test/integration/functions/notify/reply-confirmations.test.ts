@@ -42,6 +42,23 @@ describe('reply confirmations on DynamoDB Local', () => {
     expect(renewed).toBe(true);
   });
 
+  it("takes back only its own event's mark, so a capped confirmation leaves the address free to be asked", async () => {
+    const notifier = createNotifier(table);
+    const confirmations = createReplyConfirmations(notifier.client, table.tableName);
+    const hash = hashAddress('capped@example.com');
+    const at = Date.parse('2026-11-25T10:00:00Z');
+
+    expect(await confirmations.markAsked(hash, '01OWNMARK', at)).toBe(true);
+    await confirmations.unmarkAsked(hash, '01OTHERSMARK');
+    const kept = await confirmations.consent(hash, at);
+    await confirmations.unmarkAsked(hash, '01OWNMARK');
+    const released = await confirmations.consent(hash, at);
+
+    expect(kept.asked?.eventId).toBe('01OWNMARK');
+    expect(released).toEqual({ confirmed: false });
+    expect(await confirmations.markAsked(hash, '01NEXT', at + 1000)).toBe(true);
+  });
+
   it('replaces the first notice by the confirmation, and sends it once the reader confirmed and the event came back', async () => {
     const notifier = createNotifier(table, { REPLY_MAIL: 'confirmed' });
     const confirmations = createReplyConfirmations(notifier.client, table.tableName);

@@ -154,6 +154,9 @@ export function createFakeNotifyStore() {
       asked.set(addressHash, { eventId, at });
       return true;
     },
+    async unmarkAsked(addressHash, eventId) {
+      if (asked.get(addressHash)?.eventId === eventId) asked.delete(addressHash);
+    },
     async confirm(addressHash) {
       confirmed.add(addressHash);
     },

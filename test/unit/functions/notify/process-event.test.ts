@@ -636,6 +636,24 @@ describe('createProcessEvent with REPLY_MAIL', () => {
     expect(fake.asked.size).toBe(0);
   });
 
+  it('lets two senders asking one address at once spend one cap slot: the one that loses the mark takes none', async () => {
+    const { fake, channels, process } = setUp({ replyMail: 'confirmed' });
+    const victim = addressHash('victim@example.com');
+    // One slot left this hour: the confirmation needs it, and a losing sender must not take it first.
+    fake.capCounts.set(victim, 1);
+    const first = replySubmitted(fake, 'victim@example.com');
+    const second = replySubmitted(fake, 'victim@example.com');
+
+    await Promise.all([process(first.id), process(second.id)]);
+
+    expect(channels.to('parent')).toHaveLength(1);
+    const reasons = [first, second].map((event) => fake.delivery(event.id, 'parent')?.lastError).sort();
+    expect(reasons).toEqual([
+      'awaiting confirmation (confirmation already sent in the last 30 days)',
+      'awaiting confirmation (confirmation mail sent)',
+    ]);
+  });
+
   it('sends no reader mail with REPLY_MAIL=off, and the owner is told as ever', async () => {
     const { fake, channels, process } = setUp({ replyMail: 'off' });
     const event = replySubmitted(fake);
