@@ -1,6 +1,5 @@
-import type { Lang } from '../../shared/domain/messages.js';
 import type { HttpResult } from '../../shared/http/http-types.js';
-import { linkPage, paragraph, postButton } from './link-page.js';
+import { type LinkPageContext, linkPage, paragraph, postButton, siteText } from './link-page.js';
 
 /** What a confirmation page says, in each language; `{site}` is the site's name. */
 const texts = {
@@ -28,17 +27,9 @@ const texts = {
 type Text = keyof (typeof texts)['en'];
 
 /** What a confirmation page shows: the site's name, the language, and the link's own query. */
-export interface ConfirmPageContext {
-  readonly lang: Lang;
-  readonly site: string | undefined;
-  /** The query the button posts back with: the token (and the language). */
-  readonly query: Record<string, string>;
-}
+export type ConfirmPageContext = LinkPageContext;
 
-function say(context: ConfirmPageContext, key: Text): string {
-  const table = texts[context.lang];
-  return table[key].replaceAll('{site}', context.site ?? table.site);
-}
+const say = (context: ConfirmPageContext, key: Text): string => siteText(texts, context, key);
 
 /** `GET /api/notification/confirm`: what the link does, and the one button that does it. */
 export function confirmOfferPage(context: ConfirmPageContext): HttpResult {

@@ -70,3 +70,21 @@ export function invalidLinkPage(lang: Lang): HttpResult {
   const text = invalidLinkText[lang];
   return linkPage({ status: 400, lang, title: text.title, body: paragraph(text.text) });
 }
+
+/** What a page of a mail link shows: the language, the site's name, and the query its buttons post back with. */
+export interface LinkPageContext {
+  readonly lang: Lang;
+  readonly site: string | undefined;
+  /** The query a button posts back with: the token (and the language). */
+  readonly query: Record<string, string>;
+}
+
+/** Text `key` of `texts` in the page's language, with the site's name (else the texts' word for it) for `{site}`. */
+export function siteText<Key extends string>(
+  texts: Readonly<Record<Lang, Readonly<Record<Key | 'site', string>>>>,
+  context: LinkPageContext,
+  key: Key,
+): string {
+  const table = texts[context.lang];
+  return table[key].replaceAll('{site}', context.site ?? table.site);
+}

@@ -1,6 +1,5 @@
-import type { Lang } from '../../shared/domain/messages.js';
 import type { HttpResult } from '../../shared/http/http-types.js';
-import { linkPage, paragraph, postButton } from './link-page.js';
+import { type LinkPageContext, linkPage, paragraph, postButton, siteText } from './link-page.js';
 
 /** What an unsubscribe page says, in each language; `{site}` is the site's name. */
 const texts = {
@@ -42,17 +41,9 @@ const texts = {
 type Text = keyof (typeof texts)['en'];
 
 /** What an unsubscribe page shows: the site's name, the language, and the link's own query. */
-export interface UnsubscribePageContext {
-  readonly lang: Lang;
-  readonly site: string | undefined;
-  /** The query a button posts back with: the token (and the language). */
-  readonly query: Record<string, string>;
-}
+export type UnsubscribePageContext = LinkPageContext;
 
-function say(context: UnsubscribePageContext, key: Text): string {
-  const table = texts[context.lang];
-  return table[key].replaceAll('{site}', context.site ?? table.site);
-}
+const say = (context: UnsubscribePageContext, key: Text): string => siteText(texts, context, key);
 
 function leaveChoice(context: UnsubscribePageContext): string {
   return `<div class="choice">${paragraph(say(context, 'leaveText'))}${postButton(
