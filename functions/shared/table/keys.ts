@@ -83,6 +83,12 @@ export const entities = {
   rate: 'rate',
   duplicate: 'duplicate',
   admin: 'admin',
+  /** An account, administrator's or visitor's (domain/account.ts). */
+  account: 'account',
+  /** The claim of an address by one account: an address has at most one. */
+  accountEmail: 'account-email',
+  /** How many approved comments one author has (an account, or an address as a hash): their level and wall place. */
+  authorCount: 'author-count',
   signInAttempts: 'signin',
   signInFailures: 'signin-failures',
   signInNetwork: 'signin-network',
@@ -160,6 +166,15 @@ export const keys = {
     sk: `VOTE#${reaction}#${voterHash}`,
   }),
   admin: (email: string): Key => ({ pk: `ADMIN#${email.toLowerCase()}`, sk: 'ADMIN' }),
+  /** An account (domain/account.ts), by its id. */
+  account: (id: string): Key => ({ pk: `USER#${id}`, sk: 'USER' }),
+  /** The claim of an address (normalised: shared/notify/normalize-address.ts) by one account. */
+  accountEmail: (normalisedAddress: string): Key => ({ pk: `EMAIL#${normalisedAddress}`, sk: 'USER' }),
+  /**
+   * The approved-comment count of one author: `user:<accountId>` for an account, `mail:<addressHash>` (the keyed
+   * hash of the normalised address) for anonymous commenters.
+   */
+  authorCount: (authorKey: string): Key => ({ pk: `AUTHOR#${authorKey}`, sk: 'COUNT' }),
   /** Sign-in attempts of one IP in one time window. */
   signInAttempts: (ipHash: string, window: number): Key => ({ pk: `IP#${ipHash}`, sk: `SIGNIN#${window}` }),
   /** Failed sign-ins of one email address (a keyed hash of it), known account or not. */
