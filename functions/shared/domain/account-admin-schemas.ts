@@ -1,5 +1,5 @@
 import { coercedInt } from './coerced-int.js';
-import { commentIdSchema } from './comment-schemas.js';
+import { commentIdSchema, controlCharacters } from './comment-schemas.js';
 import * as z from './zod.js';
 
 /** The longest label an administrator may give an account (Waline's badge). */
@@ -29,7 +29,7 @@ export const accountAdminChangeSchema = z.object({
         )
         .check(
           z.maxLength(labelMaxChars),
-          z.refine((text) => !/[\u0000-\u001f\u007f]/.test(text), 'must not contain control characters'),
+          z.refine((text) => !controlCharacters.test(text), 'must not contain control characters'),
         ),
     ),
   ),
