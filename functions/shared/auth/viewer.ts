@@ -68,3 +68,30 @@ export async function requireAdmin(
   if (!admin) throw new AppError('unauthorized', translate(lang, 'adminRequired'));
   return admin;
 }
+// STUB-CORE (not committed): stands for wip-core's Caller until it is merged.
+import type { Account } from '../domain/account.js';
+export type Caller =
+  | { readonly kind: 'anonymous' }
+  | { readonly kind: 'banned' }
+  | { readonly kind: 'account'; readonly viewer: Viewer & { type: 'administrator' | 'guest'; sessionVersion: number; account: Account } };
+export type ResolveCaller = (authorization: string | undefined) => Promise<Caller>;
+export function createCallerResolver(services: ViewerDependencies): ResolveCaller {
+  const viewer = createViewerResolver(services);
+  return async (authorization) => {
+    const found = await viewer(authorization);
+    if (!found) return { kind: 'anonymous' };
+    const admin = await services.admins.find(found.email);
+    const account: Account = {
+      id: found.id,
+      email: found.email,
+      displayName: admin?.displayName ?? found.email,
+      ...(admin?.link ? { link: admin.link } : {}),
+      type: 'administrator',
+      state: 'active',
+      passwordHash: '',
+      sessionVersion: 0,
+      createdAt: 0,
+    };
+    return { kind: 'account', viewer: { ...found, type: 'administrator', sessionVersion: 0, account } };
+  };
+}
