@@ -5,7 +5,7 @@ import type { HttpHandler } from '../shared/http/http-types.js';
 import { matchRouteKey, pathHasRoute, type RouteKey } from '../shared/http/route-key.js';
 import { dispatchRouteKey, type RouteTable } from '../shared/http/route-table.js';
 import { methodNotAllowed, routeNotFound } from '../shared/http/route-errors.js';
-import { createViewerResolver } from '../shared/auth/viewer.js';
+import { createCallerResolver, createViewerResolver } from '../shared/auth/viewer.js';
 import { createCaptchaTokenHasher } from '../shared/spam/captcha-token-hash.js';
 import { createCaptchaGuard } from './captcha-guard.js';
 import { createCommentFeed } from './comment-feed.js';
@@ -14,7 +14,9 @@ import { createCountComments } from './count-comments.js';
 import { createCurrentUser } from './current-user.js';
 import type { CommentDependencies } from './dependencies.js';
 import { createDeleteComment } from './delete-comment.js';
-import { initialStatus } from './initial-status.js';
+import { createDeleteOwnComment } from './delete-own-comment.js';
+import { createEditOwnComment } from './edit-own-comment.js';
+import { initialStatus, type StatusInput } from './initial-status.js';
 import { createLikeComment } from './like-comment.js';
 import { createListComments } from './list-comments.js';
 import { createListForModeration } from './list-for-moderation.js';
@@ -53,11 +55,14 @@ export function createCommentHandler(
     dependencies;
   const { tokenSecret, now, newId, spamCheck, readSubmitMarks, markRefusedPost } = dependencies;
   const viewer = createViewerResolver({ tokenSecret, now, admins });
-  const list = createListComments({ viewer, comments, presentation });
+  // Who calls, for the routes an account may use (post, edit and delete its own): anonymous, banned, or an account.
+  const caller = createCallerResolver({ tokenSecret, now, admins });
+  const authors = dependencies.authorProfiles.read;
+  const list = createListComments({ viewer, comments, authors, presentation });
   const count = createCountComments({ counters });
-  const recent = createRecentComments({ comments, presentation });
+  const recent = createRecentComments({ comments, authors, presentation });
   const feed = createCommentFeed({ comments, site: { url: config.SITE_URL, name: config.SITE_NAME } });
-  const moderationList = createListForModeration({ viewer, moderation, presentation });
+  const moderationList = createListForModeration({ viewer, moderation, authors, presentation });
   const captcha = createCaptchaGuard({
     secret: dependencies.captchaSecret,
     verifyCaptcha: dependencies.verifyCaptcha,
@@ -67,22 +72,42 @@ export function createCommentHandler(
     now,
   });
   const submit = createSubmitComment({
-    viewer,
+    caller,
+    authors,
     comments,
     config,
     readSubmitMarks,
     markRefusedPost,
     renderMarkdown,
     captcha,
-    initialStatus: (comment) => initialStatus({ config, spamCheck }, comment),
+    initialStatus: (comment) => statusOf(comment),
     hashAddress: dependencies.hashAddress,
     now,
     newId,
     presentation,
   });
   const like = createLikeComment({ comments, ipHashSalt: config.IP_HASH_SALT });
+  const statusOf = (comment: StatusInput) => initialStatus({ config, spamCheck }, comment);
   const moderate = createModerateComment({ viewer, comments, moderation, renderMarkdown, presentation });
-  const remove = createDeleteComment({ viewer, comments, moderation });
+  // An account's own edit and delete; an administrator's go on to moderate and delete as before.
+  const editOwn = createEditOwnComment({
+    caller,
+    comments,
+    moderation,
+    config,
+    captcha,
+    renderMarkdown,
+    initialStatus: statusOf,
+    moderate,
+    now,
+    presentation,
+  });
+  const remove = createDeleteOwnComment({
+    caller,
+    comments,
+    moderation,
+    adminDelete: createDeleteComment({ viewer, comments, moderation }),
+  });
   const signIn = createSignIn({
     admins,
     config,
@@ -119,9 +144,9 @@ export function createCommentHandler(
         return list(request);
     }
   };
-  /** Exactly `{"like": bool}` is a visitor's vote; anything else is an administrator's change. */
+  /** Exactly `{"like": bool}` is a visitor's vote; anything else is an author's edit or an administrator's change. */
   const changeComment: Router = async (request) =>
-    likeBodySchema.safeParse(request.jsonBody()).success ? like(request) : moderate(request);
+    likeBodySchema.safeParse(request.jsonBody()).success ? like(request) : editOwn(request);
 
   const table: RouteTable<CommentRouteKey> = {
     'GET /api/comment': readComments,

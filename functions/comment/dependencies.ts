@@ -5,7 +5,9 @@ import type { Presentation } from '../shared/domain/present-comment.js';
 import { loadMarkdownRenderer } from '../shared/domain/write-only-modules.js';
 import { createAkismetCheck, type SpamCheck } from '../shared/spam/akismet.js';
 import { type AdminRepository, createAdminRepository } from '../shared/table/admin-repository.js';
+import { cacheAuthorProfiles, type CachedAuthorProfiles } from '../shared/caches/cached-author-profiles.js';
 import { cacheCounterReads } from '../shared/caches/cached-counters.js';
+import { createAuthorProfileReader } from '../shared/table/author-profiles.js';
 import { cacheListReads } from '../shared/caches/cached-reads.js';
 import { createFunctionClient } from '../shared/dynamodb-client/client.js';
 import { createAddressHasher, type HashAddress } from '../shared/notify/address-hash.js';
@@ -38,6 +40,11 @@ export interface CommentDependencies {
   readonly counters: Pick<CounterRepository, 'siteCommentCount' | 'commentCounts'>;
   readonly moderation: ModerationRepository;
   readonly admins: AdminRepository;
+  /**
+   * The account authors' current profiles, overlaid on their comments by every answer that presents comments:
+   * one BatchGetItem of a page's distinct authors, cached per instance like the counters (LIST_CACHE_MS).
+   */
+  readonly authorProfiles: CachedAuthorProfiles;
   /** The notification log for `/ui` (re-drive, test mail) and the suppressions the unsubscribe links record. */
   readonly outbox: OutboxRepository;
   /** Readers' confirmations of reply mail, which the confirmation links record (REPLY_MAIL=confirmed). */
@@ -109,6 +116,9 @@ export function createCommentDependencies(
     counters,
     moderation,
     admins: createAdminRepository(client, config.TABLE_NAME),
+    authorProfiles: cacheAuthorProfiles(createAuthorProfileReader(client, config.TABLE_NAME), {
+      ttlMs: config.LIST_CACHE_MS,
+    }),
     outbox: createOutboxRepository(client, config.TABLE_NAME),
     confirmations: createReplyConfirmations(client, config.TABLE_NAME),
     // JWT_TOKEN and LINK_SECRET only: the keys read through the Parameters and Secrets extension
