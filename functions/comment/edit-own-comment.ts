@@ -65,7 +65,11 @@ export function ownCommentRefused(lang: Lang, id: string, refusal: OwnCommentRef
 }
 
 /** The signed-in account behind a request that changes a comment: a 401 when anonymous, a 403 when banned. */
-export function requireCommenter(caller: Caller, lang: Lang, anonymous: 'signInRequired' | 'deleteNeedsSignIn') {
+export function requireCommenter(
+  caller: Caller,
+  lang: Lang,
+  anonymous: 'signInRequired' | 'deleteNeedsSignIn',
+) {
   if (caller.kind === 'anonymous') throw new AppError('unauthorized', translate(lang, anonymous));
   if (caller.kind === 'banned') throw new AppError('forbidden', translate(lang, 'accountBanned'));
   return caller.viewer;
@@ -83,14 +87,22 @@ export function requireCommenter(caller: Caller, lang: Lang, anonymous: 'signInR
 export function createEditOwnComment(dependencies: EditOwnCommentDependencies): Router {
   const { caller: resolveCaller, comments, moderation, config, captcha, renderMarkdown, now } = dependencies;
   return async (request) => {
-    const viewer = requireCommenter(await resolveCaller(request.authorization), request.lang, 'signInRequired');
+    const viewer = requireCommenter(
+      await resolveCaller(request.authorization),
+      request.lang,
+      'signInRequired',
+    );
     if (viewer.type === 'administrator') return dependencies.moderate(request);
     const body = parseInput(ownEditBodySchema, request.jsonBody(), request.lang);
     // The captcha token is demanded before any read: a missing one costs nothing.
-    const demand = await captcha.demand({ turnstile: body.turnstile, recaptchaV3: body.recaptchaV3 }, request);
+    const demand = await captcha.demand(
+      { turnstile: body.turnstile, recaptchaV3: body.recaptchaV3 },
+      request,
+    );
     const target = await findComment(comments, request);
     const current = await moderation.get(target);
-    if (!current) throw new AppError('not_found', translate(request.lang, 'commentNotFound', { id: target.id }));
+    if (!current)
+      throw new AppError('not_found', translate(request.lang, 'commentNotFound', { id: target.id }));
     const refusal = ownEditRefusal(current, viewer.id, now(), config.EDIT_WINDOW);
     if (refusal) throw ownCommentRefused(request.lang, target.id, refusal, config.EDIT_WINDOW);
     if (config.BLOCKED_IP_HASHES.includes(hashIp(config.IP_HASH_SALT, request.sourceIp))) {
@@ -133,7 +145,8 @@ export function createEditOwnComment(dependencies: EditOwnCommentDependencies): 
       throw new AppError('duplicate', translate(request.lang, 'statusChanged', { id: target.id }));
     }
     const updated = await moderation.get(target);
-    if (!updated) throw new AppError('not_found', translate(request.lang, 'commentNotFound', { id: target.id }));
+    if (!updated)
+      throw new AppError('not_found', translate(request.lang, 'commentNotFound', { id: target.id }));
     const options = {
       ...dependencies.presentation,
       legacy: request.legacy,

@@ -297,7 +297,8 @@ export function createSubmitComment(dependencies: SubmitCommentDependencies): Ro
       }
     }
     // The poster's own profile is at hand; only a parent by another account is read (one batched read, cached).
-    const parentAuthor = parent?.userId !== undefined && parent.userId !== account?.id ? parent.userId : undefined;
+    const parentAuthor =
+      parent?.userId !== undefined && parent.userId !== account?.id ? parent.userId : undefined;
     const profiles: AuthorProfiles = new Map([
       ...(account ? [[account.id, account] as const] : []),
       ...(parentAuthor === undefined ? [] : await authors([parentAuthor]).catch(() => new Map())),

@@ -73,7 +73,10 @@ import type { Account } from '../domain/account.js';
 export type Caller =
   | { readonly kind: 'anonymous' }
   | { readonly kind: 'banned' }
-  | { readonly kind: 'account'; readonly viewer: Viewer & { type: 'administrator' | 'guest'; sessionVersion: number; account: Account } };
+  | {
+      readonly kind: 'account';
+      readonly viewer: Viewer & { type: 'administrator' | 'guest'; sessionVersion: number; account: Account };
+    };
 export type ResolveCaller = (authorization: string | undefined) => Promise<Caller>;
 export function createCallerResolver(services: ViewerDependencies): ResolveCaller {
   const viewer = createViewerResolver(services);

@@ -53,7 +53,10 @@ function moderationRoute(
     authors: async (ids) => {
       calls.push(`authors ${ids.join(',')}`);
       return new Map(
-        ids.map((id) => [id, { id, displayName: `Account ${id}`, email: `${id}@x.example`, type: 'guest' as const }]),
+        ids.map((id) => [
+          id,
+          { id, displayName: `Account ${id}`, email: `${id}@x.example`, type: 'guest' as const },
+        ]),
       );
     },
     presentation: { avatarFor: () => 'https://avatar.example/a', showUserAgent: true },

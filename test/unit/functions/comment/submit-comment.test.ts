@@ -44,7 +44,12 @@ const accountOf = (changes: Partial<Account>): Account => ({
   createdAt: now - 86_400_000,
   ...changes,
 });
-const admin = accountOf({ id: 'admin-1', email: 'admin@site.example', displayName: 'Owner', type: 'administrator' });
+const admin = accountOf({
+  id: 'admin-1',
+  email: 'admin@site.example',
+  displayName: 'Owner',
+  type: 'administrator',
+});
 const guest = accountOf({
   id: 'guest-1',
   email: 'gina@mail.example',
@@ -465,7 +470,11 @@ describe('createSubmitComment', () => {
 
     const answer = await post(route, body, { authorization: adminToken });
 
-    expect(calls.insert[0]?.comment).toMatchObject({ userId: 'admin-1', nick: 'Alice', type: 'administrator' });
+    expect(calls.insert[0]?.comment).toMatchObject({
+      userId: 'admin-1',
+      nick: 'Alice',
+      type: 'administrator',
+    });
     expect(answer.body).toMatchObject({ data: { user_id: 'admin-1', nick: 'Owner', type: 'administrator' } });
     expect(calls.authors).toEqual([]);
   });
@@ -489,13 +498,22 @@ describe('createSubmitComment', () => {
     ]);
     expect(calls.insert[0]?.comment.type).toBeUndefined();
     // The body's identity was read first (beside the token check), then the account's.
-    expect(calls.readSubmitMarks.map((query) => query.mail)).toEqual(['alice@mail.example', 'gina@mail.example']);
+    expect(calls.readSubmitMarks.map((query) => query.mail)).toEqual([
+      'alice@mail.example',
+      'gina@mail.example',
+    ]);
     expect(answer.body).toMatchObject({
-      data: { user_id: 'guest-1', nick: 'Gina', link: 'https://gina.example', type: 'guest', label: 'Regular' },
+      data: {
+        user_id: 'guest-1',
+        nick: 'Gina',
+        link: 'https://gina.example',
+        type: 'guest',
+        label: 'Regular',
+      },
     });
   });
 
-  it("reads the marks once for a guest whose body carries its own profile, as the widget sends it", async () => {
+  it('reads the marks once for a guest whose body carries its own profile, as the widget sends it', async () => {
     const { route, calls } = submitRoute();
     const own = { ...body, nick: 'Gina', mail: 'gina@mail.example', link: 'https://gina.example' };
 
@@ -545,7 +563,10 @@ describe('createSubmitComment', () => {
     const answer = await post(route, body, { authorization: bannedToken });
 
     expect(answer.statusCode).toBe(403);
-    expect(answer.body).toMatchObject({ errno: 403, errmsg: 'This account is banned from commenting on this site.' });
+    expect(answer.body).toMatchObject({
+      errno: 403,
+      errmsg: 'This account is banned from commenting on this site.',
+    });
     expectNothingDone(calls);
   });
 

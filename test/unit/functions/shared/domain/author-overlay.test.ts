@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { AuthorProfile } from '../../../../../functions/shared/domain/account.js';
 import { authorsOf, presentAuthor } from '../../../../../functions/shared/domain/author-overlay.js';
 
-const avatarFor = ({ nick, mail }: { nick: string; mail: string }) => `https://avatar.example/${nick}/${mail}`;
+const avatarFor = ({ nick, mail }: { nick: string; mail: string }) =>
+  `https://avatar.example/${nick}/${mail}`;
 const stored = { nick: 'Then', mail: 'then@mail.example', link: 'https://then.example' };
 const profile: AuthorProfile = {
   id: 'acct-1',
@@ -46,9 +47,9 @@ describe('presentAuthor', () => {
     expect(presentAuthor({ ...stored, userId: 'acct-1' }, avatarFor, new Map([['acct-1', admin]])).type).toBe(
       'administrator',
     );
-    expect(presentAuthor({ ...stored, userId: 'acct-1' }, avatarFor, new Map([['acct-1', banned]]))).not.toHaveProperty(
-      'type',
-    );
+    expect(
+      presentAuthor({ ...stored, userId: 'acct-1' }, avatarFor, new Map([['acct-1', banned]])),
+    ).not.toHaveProperty('type');
   });
 
   it('shows an anonymous comment as stored, without user_id', () => {
@@ -73,14 +74,16 @@ describe('presentAuthor', () => {
 });
 
 describe('authorsOf', () => {
-  it("reads the distinct account ids of the comments at once, parents included, and nothing when there are none", async () => {
+  it('reads the distinct account ids of the comments at once, parents included, and nothing when there are none', async () => {
     const reads: string[][] = [];
     const read = async (ids: readonly string[]) => {
       reads.push([...ids]);
       return authors;
     };
 
-    expect(await authorsOf(read, [{}, { userId: 'a' }, undefined, { userId: 'b' }, { userId: 'a' }])).toBe(authors);
+    expect(await authorsOf(read, [{}, { userId: 'a' }, undefined, { userId: 'b' }, { userId: 'a' }])).toBe(
+      authors,
+    );
     expect((await authorsOf(read, [{}, undefined])).size).toBe(0);
     expect(reads).toEqual([['a', 'b']]);
   });

@@ -20,7 +20,7 @@ describe('ownEditRefusal', () => {
     expect(ownEditRefusal(mine, 'acct-1', postedAt, 0)).toBe('window-closed');
   });
 
-  it("refuses another account, and an anonymous comment, whatever the time", () => {
+  it('refuses another account, and an anonymous comment, whatever the time', () => {
     expect(ownEditRefusal(mine, 'acct-2', postedAt, 15)).toBe('not-author');
     expect(ownEditRefusal({ insertedAt: postedAt }, 'acct-1', postedAt, 15)).toBe('anonymous-comment');
   });

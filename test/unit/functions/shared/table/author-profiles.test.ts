@@ -83,7 +83,9 @@ describe('createAuthorProfileReader', () => {
 
   it('leaves out an item that is no account: no id, an unknown type, or another id', async () => {
     mock.on(BatchGetCommand).resolves({
-      Responses: { t: [accountItem('a', { type: 'verify:1234' }), { pk: 'USER#b', sk: 'USER', type: 'guest' }] },
+      Responses: {
+        t: [accountItem('a', { type: 'verify:1234' }), { pk: 'USER#b', sk: 'USER', type: 'guest' }],
+      },
     });
 
     expect((await createAuthorProfileReader(client, 't')(['a', 'b'])).size).toBe(0);
