@@ -1,6 +1,6 @@
 import type { ResolveViewer } from '../shared/auth/viewer.js';
 import { createAnswerBudget } from '../shared/domain/answer-budget.js';
-import { authorsOf, type ReadAuthorProfiles } from '../shared/domain/author-overlay.js';
+import { authorsOf, type ReadAuthorProfiles } from '../shared/domain/profile-overlay.js';
 import { fitTexts } from '../shared/domain/bounded-comments.js';
 import { listQuerySchema } from '../shared/domain/comment-schemas.js';
 import {

@@ -1,7 +1,7 @@
 import { type ResolveViewer, requireAdmin } from '../shared/auth/viewer.js';
 import { type CommentStatus, type ListedComment, newestFirstById } from '../shared/domain/comment.js';
 import { createAnswerBudget } from '../shared/domain/answer-budget.js';
-import { authorsOf, type ReadAuthorProfiles } from '../shared/domain/author-overlay.js';
+import { authorsOf, type ReadAuthorProfiles } from '../shared/domain/profile-overlay.js';
 import { fitTexts } from '../shared/domain/bounded-comments.js';
 import { limits } from '../shared/domain/limits.js';
 import { type Presentation, presentComment } from '../shared/domain/present-comment.js';

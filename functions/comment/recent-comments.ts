@@ -1,5 +1,5 @@
 import { createAnswerBudget } from '../shared/domain/answer-budget.js';
-import { authorsOf, type ReadAuthorProfiles } from '../shared/domain/author-overlay.js';
+import { authorsOf, type ReadAuthorProfiles } from '../shared/domain/profile-overlay.js';
 import { fitTexts } from '../shared/domain/bounded-comments.js';
 import { recentQuerySchema } from '../shared/domain/comment-schemas.js';
 import { type Presentation, presentComment } from '../shared/domain/present-comment.js';

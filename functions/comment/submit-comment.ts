@@ -1,6 +1,6 @@
 import { bearerToken } from '../shared/auth/token.js';
 import type { ResolveCaller } from '../shared/auth/viewer.js';
-import type { AuthorProfiles } from '../shared/domain/author-overlay.js';
+import type { AuthorProfiles } from '../shared/domain/profile-overlay.js';
 import type { Config } from '../shared/config.js';
 import type { CommentStatus, StoredComment } from '../shared/domain/comment.js';
 import type { InitialStatus, StatusInput } from './initial-status.js';
@@ -11,7 +11,7 @@ import { fitsInOneItem } from '../shared/domain/item-size.js';
 import { limits } from '../shared/domain/limits.js';
 import { type Lang, translate } from '../shared/domain/messages.js';
 import { type Presentation, presentComment, presentReplyUser } from '../shared/domain/present-comment.js';
-import type { ReadAuthorProfiles } from '../shared/domain/author-overlay.js';
+import type { ReadAuthorProfiles } from '../shared/domain/profile-overlay.js';
 import { loadUserAgentParser } from '../shared/domain/write-only-modules.js';
 import { envelope } from '../shared/http/envelope.js';
 import type { Router } from '../shared/http/http-function.js';

@@ -1,5 +1,5 @@
 import type { AuthorProfile } from '../domain/account.js';
-import type { ReadAuthorProfiles } from '../domain/author-overlay.js';
+import type { ReadAuthorProfiles } from '../domain/profile-overlay.js';
 import { createReadCache } from './read-cache.js';
 
 /** Profiles kept per instance: a few hundred bytes each. */

@@ -1,4 +1,4 @@
-import { type AuthorProfiles, type PresentedAuthor, presentAuthor } from './author-overlay.js';
+import { type AuthorProfiles, type PresentedAuthor, presentAuthor } from './profile-overlay.js';
 import type { AvatarFor } from './avatar.js';
 import type { ListedComment } from './comment.js';
 
@@ -10,7 +10,7 @@ export interface PresentOptions {
   readonly showUserAgent: boolean;
   /** Legacy (v2 client) routes also carry `insertedAt`. */
   readonly legacy: boolean;
-  /** The current profiles of the page's account authors, overlaid on their comments (author-overlay.ts). */
+  /** The current profiles of the page's account authors, overlaid on their comments (profile-overlay.ts). */
   readonly authors?: AuthorProfiles;
 }
 
@@ -53,7 +53,7 @@ export function presentComment(
     objectId: comment.id,
     comment: comment.html,
     orig: comment.orig,
-    // Who wrote it: as stored, or an account author's current profile (author-overlay.ts).
+    // Who wrote it: as stored, or an account author's current profile (profile-overlay.ts).
     ...presentAuthor(comment, options.avatarFor, options.authors),
     ...(options.showUserAgent ? { browser: comment.browser, os: comment.os } : {}),
     status: comment.status,

@@ -1,6 +1,6 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { type AccountType, type AuthorProfile, authorProfileAttributes } from '../domain/account.js';
-import type { ReadAuthorProfiles } from '../domain/author-overlay.js';
+import type { ReadAuthorProfiles } from '../domain/profile-overlay.js';
 import { batchGet, keyId } from './batch-get.js';
 import { keys } from './keys.js';
 

@@ -14,6 +14,7 @@ import type {
   ModeratedComment,
   ModerationChange,
 } from '../../../../functions/shared/table/moderation-items.js';
+import type { ModerationRepository } from '../../../../functions/shared/table/moderation-repository.js';
 import { routeAnswer } from '../../../support/route-answer.js';
 
 const postedAt = Date.UTC(2026, 4, 1, 12, 0, 0);
@@ -254,8 +255,11 @@ describe('createEditOwnComment', () => {
   });
 });
 
+/** What an author's delete answers (ModerationRepository.removeOwn). */
+type RemoveOwnOutcome = Awaited<ReturnType<ModerationRepository['removeOwn']>>;
+
 describe('createDeleteOwnComment', () => {
-  function deleteRoute(outcome: Awaited<ReturnType<typeof removeOwn>>) {
+  function deleteRoute(outcome: RemoveOwnOutcome) {
     const calls: { removeOwn: [string, string][]; admin: number } = { removeOwn: [], admin: 0 };
     const route = createDeleteOwnComment({
       caller: resolveCaller,
@@ -279,11 +283,6 @@ describe('createDeleteOwnComment', () => {
       });
     return { remove, calls };
   }
-  const removeOwn = async () =>
-    ({ outcome: 'deleted' as const }) as
-      | { outcome: 'deleted' | 'placeholder' | 'missing' | 'conflict' }
-      | { outcome: 'refused'; refusal: 'not-author' | 'anonymous-comment' | 'window-closed' };
-
   it("deletes its author's comment, or leaves its placeholder, as the signed-in account", async () => {
     for (const outcome of ['deleted', 'placeholder'] as const) {
       const { remove, calls } = deleteRoute({ outcome });

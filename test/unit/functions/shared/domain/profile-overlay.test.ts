@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AuthorProfile } from '../../../../../functions/shared/domain/account.js';
-import { authorsOf, presentAuthor } from '../../../../../functions/shared/domain/author-overlay.js';
+import { authorsOf, presentAuthor } from '../../../../../functions/shared/domain/profile-overlay.js';
 
 const avatarFor = ({ nick, mail }: { nick: string; mail: string }) =>
   `https://avatar.example/${nick}/${mail}`;
