@@ -1,12 +1,12 @@
+import { ownCommentRefused, requireCommenter } from './edit-own-comment.js';
+import { findComment } from './find-comment.js';
 import type { ResolveCaller } from '../shared/auth/viewer.js';
+import type { CommentRepository } from '../shared/table/comment-repository.js';
+import type { ModerationRepository } from '../shared/table/moderation-repository.js';
 import { AppError } from '../shared/domain/errors.js';
 import { translate } from '../shared/domain/messages.js';
 import { envelope } from '../shared/http/envelope.js';
 import type { Router } from '../shared/http/http-function.js';
-import type { CommentRepository } from '../shared/table/comment-repository.js';
-import type { ModerationRepository } from '../shared/table/moderation-repository.js';
-import { ownCommentRefused, requireCommenter } from './edit-own-comment.js';
-import { findComment } from './find-comment.js';
 
 /**
  * `DELETE /api/comment/{id}` from a signed-in account. An administrator's goes to delete-comment.ts, as before

@@ -112,6 +112,18 @@ export function createModerationRepository(
   const readItem = async (key: Key) =>
     (await client.send(new GetCommand({ TableName: tableName, Key: key, ConsistentRead: true }))).Item;
 
+  /** Only the thread of `ref`, consistently: the root with its visible replies, and its held replies. */
+  const readThread = async (ref: CommentRef) => {
+    await ensureLayout();
+    const rootId = ref.rid ?? ref.id;
+    const [visible, held] = await Promise.all(
+      (['visible', 'held'] as const).map((part) =>
+        readCommentRange(client, tableName, ref.url, threadRange(rootId, part), { consistent: true }),
+      ),
+    );
+    return [...(visible?.items ?? []), ...(held?.items ?? [])].map(moderated);
+  };
+
   return {
     async get(ref) {
       await ensureLayout();
@@ -151,15 +163,7 @@ export function createModerationRepository(
     },
 
     async remove(ref, expected) {
-      await ensureLayout();
-      const rootId = ref.rid ?? ref.id;
-      // Only the thread: the root with its visible replies, and its held replies.
-      const [visible, held] = await Promise.all(
-        (['visible', 'held'] as const).map((part) =>
-          readCommentRange(client, tableName, ref.url, threadRange(rootId, part), { consistent: true }),
-        ),
-      );
-      const thread = [...(visible?.items ?? []), ...(held?.items ?? [])].map(moderated);
+      const thread = await readThread(ref);
       const target = thread.find((c) => c.id === ref.id);
       // The deletes below are conditioned on the status read here, so this check holds until they run.
       if (expected && target && target.status !== expected.status) return 'conflict';
@@ -180,14 +184,7 @@ export function createModerationRepository(
     },
 
     async removeOwn(ref, ownerId) {
-      await ensureLayout();
-      const rootId = ref.rid ?? ref.id;
-      const [visible, held] = await Promise.all(
-        (['visible', 'held'] as const).map((part) =>
-          readCommentRange(client, tableName, ref.url, threadRange(rootId, part), { consistent: true }),
-        ),
-      );
-      const thread = [...(visible?.items ?? []), ...(held?.items ?? [])].map(moderated);
+      const thread = await readThread(ref);
       const target = thread.find((c) => c.id === ref.id);
       if (!target) return { outcome: 'missing' };
       const refusal = ownDeleteRefusal(target, ownerId);
