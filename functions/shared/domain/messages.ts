@@ -37,8 +37,8 @@ const catalog = {
   },
   invalidInput: { en: 'Invalid input: {problems}', 'zh-CN': '输入无效：{problems}' },
   signInRequired: {
-    en: 'Sign in to change a comment; anonymous visitors may only send {"like": true|false}.',
-    'zh-CN': '修改评论需要登录；匿名访客只能发送 {"like": true|false}。',
+    en: 'Sign in as its author or an administrator to change a comment; anonymous visitors may only send {"like": true|false}.',
+    'zh-CN': '修改评论需要以作者或管理员身份登录；匿名访客只能发送 {"like": true|false}。',
   },
   deleteNeedsSignIn: {
     en: 'Sign in as the author or an administrator to delete a comment.',
