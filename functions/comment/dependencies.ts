@@ -4,7 +4,8 @@ import { createAvatarResolver } from '../shared/domain/avatar.js';
 import type { Presentation } from '../shared/domain/present-comment.js';
 import { loadMarkdownRenderer } from '../shared/domain/write-only-modules.js';
 import { createAkismetCheck, type SpamCheck } from '../shared/spam/akismet.js';
-import { type AdminRepository, createAdminRepository } from '../shared/table/admin-repository.js';
+import { type AccountRepository, createAccountRepository } from '../shared/table/account-repository.js';
+import { createSignInRecords, type SignInRecords } from '../shared/table/sign-in-records.js';
 import { cacheAuthorProfiles, type CachedAuthorProfiles } from '../shared/caches/cached-author-profiles.js';
 import { cacheCounterReads } from '../shared/caches/cached-counters.js';
 import { createAuthorProfileReader } from '../shared/table/author-profiles.js';
@@ -39,7 +40,10 @@ export interface CommentDependencies {
   /** Comment counts per page and for the site (cached per instance: caches/cached-counters.ts). */
   readonly counters: Pick<CounterRepository, 'siteCommentCount' | 'commentCounts'>;
   readonly moderation: ModerationRepository;
-  readonly admins: AdminRepository;
+  /** Accounts, administrators' and visitors' (issue 27). */
+  readonly accounts: AccountRepository;
+  /** The sign-in attempts of each IP and address, which limit `POST /api/token`. */
+  readonly signInRecords: SignInRecords;
   /**
    * The account authors' current profiles, overlaid on their comments by every answer that presents comments:
    * one BatchGetItem of a page's distinct authors, cached per instance like the counters (LIST_CACHE_MS).
@@ -115,7 +119,8 @@ export function createCommentDependencies(
     comments,
     counters,
     moderation,
-    admins: createAdminRepository(client, config.TABLE_NAME),
+    accounts: createAccountRepository(client, config.TABLE_NAME),
+    signInRecords: createSignInRecords(client, config.TABLE_NAME),
     authorProfiles: cacheAuthorProfiles(createAuthorProfileReader(client, config.TABLE_NAME), {
       ttlMs: config.LIST_CACHE_MS,
     }),

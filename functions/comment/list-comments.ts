@@ -1,4 +1,4 @@
-import type { ResolveViewer } from '../shared/auth/viewer.js';
+import { isAdministrator, type ResolveViewer } from '../shared/auth/viewer.js';
 import { createAnswerBudget } from '../shared/domain/answer-budget.js';
 import { authorsOf, type ReadAuthorProfiles } from '../shared/domain/profile-overlay.js';
 import { fitTexts } from '../shared/domain/bounded-comments.js';
@@ -49,7 +49,7 @@ export function createListComments({
       request.lang,
     );
     // Administrators see waiting and spam comments too, to moderate them in place (as on Waline).
-    const admin = (await viewer(request.authorization)) !== undefined;
+    const admin = isAdministrator(await viewer(request.authorization));
     const { path: url, ...paging } = query;
     const stored = await comments.listPage({ url, ...paging, withHeld: admin });
     // Only a page with account comments reads profiles: one batched read of its distinct authors.

@@ -5,6 +5,7 @@ import type { StoredThread } from '../../../../functions/shared/domain/thread.js
 import type { PageQuery, StoredPage } from '../../../../functions/shared/table/comment-repository.js';
 import { routeAnswer } from '../../../support/route-answer.js';
 import type { AuthorProfile } from '../../../../functions/shared/domain/account.js';
+import { testViewer } from '../../../support/viewers.js';
 
 type ListDependencies = Parameters<typeof createListComments>[0];
 
@@ -46,7 +47,7 @@ function listRoute(page: StoredPage, profiles: Record<string, AuthorProfile> = {
   const dependencies: ListDependencies = {
     viewer: async (authorization) => {
       viewerCalls.push(authorization);
-      return authorization === adminToken ? { id: 'admin-1', email: 'admin@site.example' } : undefined;
+      return authorization === adminToken ? testViewer('admin-1', 'admin@site.example') : undefined;
     },
     comments: {
       listPage: async (query) => {
