@@ -26,7 +26,8 @@ import type { InitialStatus, StatusInput } from './initial-status.js';
  * changes who wrote it. The captcha token is taken as on a post.
  */
 const ownEditBodySchema = z.object({
-  comment: commentTextSchema,
+  // Optional here so that a change that is not the caller's to make is told so (403) before its shape (400).
+  comment: z.optional(commentTextSchema),
   turnstile: captchaTokenSchema,
   recaptchaV3: captchaTokenSchema,
 });
@@ -105,18 +106,24 @@ export function createEditOwnComment(dependencies: EditOwnCommentDependencies): 
       throw new AppError('not_found', translate(request.lang, 'commentNotFound', { id: target.id }));
     const refusal = ownEditRefusal(current, viewer.id, now(), config.EDIT_WINDOW);
     if (refusal) throw ownCommentRefused(request.lang, target.id, refusal, config.EDIT_WINDOW);
+    const text = body.comment;
+    if (text === undefined) {
+      throw new AppError('invalid_input', translate(request.lang, 'ownEditNeedsText'), {
+        comment: 'is required: an author changes the text of their comment, nothing else',
+      });
+    }
     if (config.BLOCKED_IP_HASHES.includes(hashIp(config.IP_HASH_SALT, request.sourceIp))) {
       throw new AppError('forbidden', translate(request.lang, 'ipBlocked'));
     }
-    const blockedIn = fieldWithWord({ text: body.comment, nick: '', link: '' }, config.BLOCKED_WORDS);
+    const blockedIn = fieldWithWord({ text, nick: '', link: '' }, config.BLOCKED_WORDS);
     if (blockedIn) {
       throw new AppError('forbidden', translate(request.lang, 'blockedWord', { field: 'comment' }), {
         comment: 'contains a blocked word (BLOCKED_WORDS)',
       });
     }
     const outcome = await captcha.verify(demand, request);
-    const html = await renderMarkdown(body.comment);
-    if (!fitsInOneItem(body.comment, html)) {
+    const html = await renderMarkdown(text);
+    if (!fitsInOneItem(text, html)) {
       throw new AppError(
         'payload_too_large',
         translate(request.lang, 'commentTooLarge', { limit: limits.storedCommentBytes }),
@@ -134,11 +141,11 @@ export function createEditOwnComment(dependencies: EditOwnCommentDependencies): 
       nick: current.nick,
       mail: current.mail,
       link: current.link,
-      text: body.comment,
+      text,
     });
     const status = statusAfterOwnEdit(current.status, filtered);
     const change = {
-      text: { orig: body.comment, html },
+      text: { orig: text, html },
       ...(status === current.status ? {} : { status }),
     };
     if (!(await moderation.moderate(current, change))) {

@@ -140,6 +140,10 @@ const catalog = {
     en: 'Comment {id} can no longer be edited: its author may edit it for {minutes} minutes after posting (EDIT_WINDOW).',
     'zh-CN': '评论 {id} 已不能编辑：作者只能在发表后 {minutes} 分钟内编辑（EDIT_WINDOW）。',
   },
+  ownEditNeedsText: {
+    en: 'comment: is required; an author may change the text of their comment, nothing else.',
+    'zh-CN': 'comment：必填；作者只能修改自己评论的内容。',
+  },
   anonymousCommentNotEditable: {
     en: 'Comment {id} was posted without an account: nobody but an administrator may change or delete it.',
     'zh-CN': '评论 {id} 是匿名发表的：只有管理员可以修改或删除它。',

@@ -1,7 +1,9 @@
 import { DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Account } from '../../../functions/shared/domain/account.js';
 import type { StoredComment } from '../../../functions/shared/domain/comment.js';
 import { keys } from '../../../functions/shared/table/keys.js';
+import { signInTestAccount } from '../../support/administrator.js';
 import { createLocalApi } from '../../support/local-services.js';
 import { createTestTable, type TestTable } from '../../support/test-table.js';
 
@@ -181,5 +183,149 @@ describe('comments by accounts on DynamoDB Local', () => {
       outcome: 'refused',
       refusal: 'anonymous-comment',
     });
+  });
+});
+
+/** The same through the API, signed in with real tokens: posts, edits and deletes by guests. */
+describe('comments by signed-in accounts through the API on DynamoDB Local', () => {
+  const start = Date.UTC(2026, 10, 2, 9, 0, 0);
+  let clock = start;
+  let table: TestTable;
+  let api: ReturnType<typeof createLocalApi>;
+  let forced: ReturnType<typeof createLocalApi>;
+  let gina: { account: Account; authorization: string };
+  let other: { account: Account; authorization: string };
+  let ip = 0;
+  const as = (authorization: string) => ({ authorization });
+  const post = (body: Record<string, unknown>, headers: Record<string, string> = {}, through = api) =>
+    through.call({ method: 'POST', path: '/api/comment', body, headers, sourceIp: `10.27.0.${++ip}` });
+  const list = async (path: string) =>
+    (await api.call({ path: '/api/comment', query: `path=${encodeURIComponent(path)}` })).body.data;
+  const count = async (path: string) =>
+    (await api.call({ path: '/api/comment', query: `type=count&url=${encodeURIComponent(path)}` })).body
+      .data[0];
+
+  beforeAll(async () => {
+    table = await createTestTable();
+    const env = { JWT_TOKEN: 'j'.repeat(40), LIST_CACHE_MS: '0' };
+    api = createLocalApi(table, env, { now: () => clock });
+    forced = createLocalApi(table, { ...env, LOGIN: 'force' }, { now: () => clock });
+    gina = await signInTestAccount(api, {
+      type: 'guest',
+      email: 'gina@example.com',
+      displayName: 'Gina',
+      extra: { link: 'https://gina.example' },
+    });
+    other = await signInTestAccount(api, { type: 'guest', email: 'other@example.com', displayName: 'Other' });
+  });
+  afterAll(() => table.drop());
+
+  it("stores a guest's post under its account, shows user_id and its profile, and a profile change on it", async () => {
+    const posted = await post(
+      { comment: 'Hello as Gina', url: '/signed/profile', nick: 'Someone Else', mail: 'else@example.com' },
+      as(gina.authorization),
+    );
+    expect(posted.status).toBe(200);
+    expect(posted.body.data).toMatchObject({ user_id: gina.account.id, nick: 'Gina', type: 'guest' });
+
+    expect((await list('/signed/profile')).data[0]).toMatchObject({
+      nick: 'Gina',
+      link: 'https://gina.example',
+      user_id: gina.account.id,
+      type: 'guest',
+    });
+    const update = await api.services.accounts.update(gina.account.id, {
+      displayName: 'Gina B.',
+      label: 'Regular',
+    });
+    expect(update.status).toBe('updated');
+    expect((await list('/signed/profile')).data[0]).toMatchObject({
+      nick: 'Gina B.',
+      label: 'Regular',
+      user_id: gina.account.id,
+    });
+  });
+
+  it('lets the author edit within EDIT_WINDOW, not after, and refuses another account', async () => {
+    clock = start;
+    const posted = await post({ comment: 'first words', url: '/signed/edit' }, as(gina.authorization));
+    const id = posted.body.data.objectId;
+    const edit = (authorization: string, comment: string) =>
+      api.call({
+        method: 'PUT',
+        path: `/api/comment/${id}`,
+        body: { comment, nick: 'Mallory', mail: 'mallory@example.com', link: 'https://evil.example' },
+        headers: as(authorization),
+      });
+
+    clock = start + 14 * 60_000;
+    const edited = await edit(gina.authorization, 'better words');
+    expect(edited.status).toBe(200);
+    expect(edited.body.data).toMatchObject({
+      orig: 'better words',
+      nick: 'Gina B.',
+      user_id: gina.account.id,
+    });
+
+    const refused = await edit(other.authorization, 'not mine');
+    expect(refused.status).toBe(403);
+    expect(refused.body.errmsg).toMatch(/not yours/);
+
+    clock = start + 16 * 60_000;
+    const late = await edit(gina.authorization, 'too late');
+    expect(late.status).toBe(403);
+    expect(late.body.errmsg).toMatch(/15 minutes/);
+    expect((await list('/signed/edit')).data[0]).toMatchObject({ orig: 'better words', nick: 'Gina B.' });
+    clock = start;
+  });
+
+  it("deletes the author's comment with and without replies, the counters exact, and refuses another account", async () => {
+    const path = '/signed/delete';
+    const alone = (await post({ comment: 'alone', url: path }, as(gina.authorization))).body.data.objectId;
+    const answered = (await post({ comment: 'answered', url: path }, as(gina.authorization))).body.data
+      .objectId;
+    const reply = await post(
+      { comment: 'a reply', url: path, nick: 'Ann', pid: answered, rid: answered },
+      as(other.authorization),
+    );
+    expect(await count(path)).toBe(3);
+    const remove = (id: string, authorization: string) =>
+      api.call({ method: 'DELETE', path: `/api/comment/${id}`, headers: as(authorization) });
+
+    expect((await remove(alone, other.authorization)).status).toBe(403);
+    expect((await remove(alone, gina.authorization)).status).toBe(200);
+    expect(await count(path)).toBe(2);
+    expect((await remove(answered, gina.authorization)).status).toBe(200);
+    expect(await count(path)).toBe(2);
+
+    const page = await list(path);
+    expect(page.data.map((c: { objectId: string }) => c.objectId)).toEqual([answered]);
+    expect(page.data[0]).toMatchObject({ orig: '[deleted]', nick: '' });
+    expect(page.data[0]).not.toHaveProperty('user_id');
+    expect(page.data[0].children.map((c: { objectId: string }) => c.objectId)).toEqual([
+      reply.body.data.objectId,
+    ]);
+  });
+
+  it('refuses a banned account, and under LOGIN=force an anonymous post, storing nothing', async () => {
+    const banned = await signInTestAccount(api, { type: 'guest', email: 'soon-banned@example.com' });
+    expect((await api.services.accounts.update(banned.account.id, { type: 'banned' })).status).toBe(
+      'updated',
+    );
+
+    const answer = await post({ comment: 'let me in', url: '/signed/refused' }, as(banned.authorization));
+    expect(answer.status).toBe(403);
+    expect(answer.body.errmsg).toMatch(/banned/);
+
+    const anonymous = await post({ comment: 'anonymous', url: '/signed/refused', nick: 'Anon' }, {}, forced);
+    expect(anonymous).toMatchObject({ status: 401, body: { errno: 401 } });
+    expect(anonymous.body.errmsg).toMatch(/^Unauthorized/);
+    const signedIn = await post(
+      { comment: 'signed in', url: '/signed/refused' },
+      as(gina.authorization),
+      forced,
+    );
+    expect(signedIn.status).toBe(200);
+    expect(await count('/signed/refused')).toBe(1);
   });
 });

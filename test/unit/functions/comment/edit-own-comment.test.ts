@@ -213,6 +213,16 @@ describe('createEditOwnComment', () => {
     expect(calls.demand).toBe(0);
   });
 
+  it("answers a body without text 403 for another's comment and 400 naming comment for the author's", async () => {
+    const { edit, calls } = editRoute();
+
+    expect((await edit({ status: 'approved' }, otherToken)).statusCode).toBe(403);
+    const answer = await edit({ status: 'approved' }, guestToken);
+    expect(answer.statusCode).toBe(400);
+    expect(answer.body).toMatchObject({ details: { comment: expect.stringContaining('is required') } });
+    expect(calls.moderate).toEqual([]);
+  });
+
   it("hands an administrator's change to moderation, as before", async () => {
     const { edit, calls } = editRoute();
 
