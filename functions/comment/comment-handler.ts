@@ -15,7 +15,9 @@ import { createCountComments } from './count-comments.js';
 import { createCurrentUser } from './current-user.js';
 import type { CommentDependencies } from './dependencies.js';
 import { createDeleteComment } from './delete-comment.js';
-import { initialStatus } from './initial-status.js';
+import { createDeleteOwnComment } from './delete-own-comment.js';
+import { createEditOwnComment } from './edit-own-comment.js';
+import { initialStatus, type StatusInput } from './initial-status.js';
 import { createLikeComment } from './like-comment.js';
 import { createListComments } from './list-comments.js';
 import { createListForModeration } from './list-for-moderation.js';
@@ -57,13 +59,16 @@ export function createCommentHandler(
   // PLACEHOLDER until the user wall (functions/comment/user-wall.ts, createUserWall) is on this branch:
   // `GET /api/user` for anyone but an administrator with `page` answers an empty wall.
   const userWall: Router = async () => envelope([]);
+  // Who calls: anonymous, banned, or an account that may act (the routes an account uses: post, edit and delete
+  // its own); the viewer is the account alone.
   const caller = createCallerResolver({ tokenSecret, now, accounts });
   const viewer = viewerOf(caller);
-  const list = createListComments({ viewer, comments, presentation });
+  const authors = dependencies.authorProfiles.read;
+  const list = createListComments({ viewer, comments, authors, presentation });
   const count = createCountComments({ counters });
-  const recent = createRecentComments({ comments, presentation });
+  const recent = createRecentComments({ comments, authors, presentation });
   const feed = createCommentFeed({ comments, site: { url: config.SITE_URL, name: config.SITE_NAME } });
-  const moderationList = createListForModeration({ viewer, moderation, presentation });
+  const moderationList = createListForModeration({ viewer, moderation, authors, presentation });
   const captcha = createCaptchaGuard({
     secret: dependencies.captchaSecret,
     verifyCaptcha: dependencies.verifyCaptcha,
@@ -73,22 +78,42 @@ export function createCommentHandler(
     now,
   });
   const submit = createSubmitComment({
-    viewer,
+    caller,
+    authors,
     comments,
     config,
     readSubmitMarks,
     markRefusedPost,
     renderMarkdown,
     captcha,
-    initialStatus: (comment) => initialStatus({ config, spamCheck }, comment),
+    initialStatus: (comment) => statusOf(comment),
     hashAddress: dependencies.hashAddress,
     now,
     newId,
     presentation,
   });
   const like = createLikeComment({ comments, ipHashSalt: config.IP_HASH_SALT });
+  const statusOf = (comment: StatusInput) => initialStatus({ config, spamCheck }, comment);
   const moderate = createModerateComment({ viewer, comments, moderation, renderMarkdown, presentation });
-  const remove = createDeleteComment({ viewer, comments, moderation });
+  // An account's own edit and delete; an administrator's go on to moderate and delete as before.
+  const editOwn = createEditOwnComment({
+    caller,
+    comments,
+    moderation,
+    config,
+    captcha,
+    renderMarkdown,
+    initialStatus: statusOf,
+    moderate,
+    now,
+    presentation,
+  });
+  const remove = createDeleteOwnComment({
+    caller,
+    comments,
+    moderation,
+    adminDelete: createDeleteComment({ viewer, comments, moderation }),
+  });
   const signIn = createSignIn({
     accounts,
     signInRecords: dependencies.signInRecords,
@@ -128,9 +153,9 @@ export function createCommentHandler(
         return list(request);
     }
   };
-  /** Exactly `{"like": bool}` is a visitor's vote; anything else is an administrator's change. */
+  /** Exactly `{"like": bool}` is a visitor's vote; anything else is an author's edit or an administrator's change. */
   const changeComment: Router = async (request) =>
-    likeBodySchema.safeParse(request.jsonBody()).success ? like(request) : moderate(request);
+    likeBodySchema.safeParse(request.jsonBody()).success ? like(request) : editOwn(request);
 
   const table: RouteTable<CommentRouteKey> = {
     'GET /api/comment': readComments,

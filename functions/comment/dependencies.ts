@@ -6,7 +6,9 @@ import { loadMarkdownRenderer } from '../shared/domain/write-only-modules.js';
 import { createAkismetCheck, type SpamCheck } from '../shared/spam/akismet.js';
 import { type AccountRepository, createAccountRepository } from '../shared/table/account-repository.js';
 import { createSignInRecords, type SignInRecords } from '../shared/table/sign-in-records.js';
+import { cacheAuthorProfiles, type CachedAuthorProfiles } from '../shared/caches/cached-author-profiles.js';
 import { cacheCounterReads } from '../shared/caches/cached-counters.js';
+import { createAuthorProfileReader } from '../shared/table/author-profiles.js';
 import { cacheListReads } from '../shared/caches/cached-reads.js';
 import { createFunctionClient } from '../shared/dynamodb-client/client.js';
 import { createAddressHasher, type HashAddress } from '../shared/notify/address-hash.js';
@@ -42,6 +44,11 @@ export interface CommentDependencies {
   readonly accounts: AccountRepository;
   /** The sign-in attempts of each IP and address, which limit `POST /api/token`. */
   readonly signInRecords: SignInRecords;
+  /**
+   * The account authors' current profiles, overlaid on their comments by every answer that presents comments:
+   * one BatchGetItem of a page's distinct authors, cached per instance like the counters (LIST_CACHE_MS).
+   */
+  readonly authorProfiles: CachedAuthorProfiles;
   /** The notification log for `/ui` (re-drive, test mail) and the suppressions the unsubscribe links record. */
   readonly outbox: OutboxRepository;
   /** Readers' confirmations of reply mail, which the confirmation links record (REPLY_MAIL=confirmed). */
@@ -114,6 +121,9 @@ export function createCommentDependencies(
     moderation,
     accounts: createAccountRepository(client, config.TABLE_NAME),
     signInRecords: createSignInRecords(client, config.TABLE_NAME),
+    authorProfiles: cacheAuthorProfiles(createAuthorProfileReader(client, config.TABLE_NAME), {
+      ttlMs: config.LIST_CACHE_MS,
+    }),
     outbox: createOutboxRepository(client, config.TABLE_NAME),
     confirmations: createReplyConfirmations(client, config.TABLE_NAME),
     // JWT_TOKEN and LINK_SECRET only: the keys read through the Parameters and Secrets extension

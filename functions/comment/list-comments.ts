@@ -1,5 +1,6 @@
 import { isAdministrator, type ResolveViewer } from '../shared/auth/viewer.js';
 import { createAnswerBudget } from '../shared/domain/answer-budget.js';
+import { authorsOf, type ReadAuthorProfiles } from '../shared/domain/profile-overlay.js';
 import { fitTexts } from '../shared/domain/bounded-comments.js';
 import { listQuerySchema } from '../shared/domain/comment-schemas.js';
 import {
@@ -26,10 +27,13 @@ import type { ListPage } from '../shared/table/list-page.js';
 export function createListComments({
   viewer,
   comments,
+  authors,
   presentation,
 }: {
   readonly viewer: ResolveViewer;
   readonly comments: { readonly listPage: ListPage };
+  /** The account authors' current profiles (one batched read, cached), overlaid on their comments. */
+  readonly authors: ReadAuthorProfiles;
   readonly presentation: Presentation;
 }): Router {
   return async (request) => {
@@ -48,7 +52,12 @@ export function createListComments({
     const admin = isAdministrator(await viewer(request.authorization));
     const { path: url, ...paging } = query;
     const stored = await comments.listPage({ url, ...paging, withHeld: admin });
-    const options = { ...presentation, legacy: request.legacy };
+    // Only a page with account comments reads profiles: one batched read of its distinct authors.
+    const pageAuthors = await authorsOf(
+      authors,
+      stored.threads.flatMap((thread) => [thread.root, ...thread.replies]),
+    );
+    const options = { ...presentation, legacy: request.legacy, authors: pageAuthors };
     const threads = stored.threads.map(pairReplies);
 
     const budget = createAnswerBudget();

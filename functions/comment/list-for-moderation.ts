@@ -1,6 +1,7 @@
 import { type ResolveViewer, requireAdmin } from '../shared/auth/viewer.js';
 import { type CommentStatus, type ListedComment, newestFirstById } from '../shared/domain/comment.js';
 import { createAnswerBudget } from '../shared/domain/answer-budget.js';
+import { authorsOf, type ReadAuthorProfiles } from '../shared/domain/profile-overlay.js';
 import { fitTexts } from '../shared/domain/bounded-comments.js';
 import { limits } from '../shared/domain/limits.js';
 import { type Presentation, presentComment } from '../shared/domain/present-comment.js';
@@ -29,10 +30,13 @@ const moderationListQuerySchema = z.object({
 export function createListForModeration({
   viewer: resolveViewer,
   moderation,
+  authors,
   presentation,
 }: {
   readonly viewer: ResolveViewer;
   readonly moderation: Queues;
+  /** The account authors' current profiles (one batched read, cached), overlaid on their comments. */
+  readonly authors: ReadAuthorProfiles;
   readonly presentation: Presentation;
 }): Router {
   return async (request) => {
@@ -59,7 +63,7 @@ export function createListForModeration({
           mail: query.owner === 'mine' ? viewer.email.toLowerCase() : undefined,
         })
       : await readPage(moderation, statuses, first, query.pageSize);
-    const options = { ...presentation, legacy: request.legacy };
+    const options = { ...presentation, legacy: request.legacy, authors: await authorsOf(authors, comments) };
     return envelope({
       page: query.page,
       totalPages: Math.ceil(total / query.pageSize),

@@ -1,4 +1,5 @@
 import { createAnswerBudget } from '../shared/domain/answer-budget.js';
+import { authorsOf, type ReadAuthorProfiles } from '../shared/domain/profile-overlay.js';
 import { fitTexts } from '../shared/domain/bounded-comments.js';
 import { recentQuerySchema } from '../shared/domain/comment-schemas.js';
 import { type Presentation, presentComment } from '../shared/domain/present-comment.js';
@@ -13,9 +14,12 @@ import type { CommentRepository } from '../shared/table/comment-repository.js';
  */
 export function createRecentComments({
   comments,
+  authors,
   presentation,
 }: {
   readonly comments: Pick<CommentRepository, 'recent'>;
+  /** The account authors' current profiles (one batched read, cached), overlaid on their comments. */
+  readonly authors: ReadAuthorProfiles;
   readonly presentation: Presentation;
 }): Router {
   return async (request) => {
@@ -24,9 +28,10 @@ export function createRecentComments({
       { count: request.query('count') || undefined },
       request.lang,
     );
-    const options = { ...presentation, legacy: request.legacy };
+    const recent = await comments.recent(count);
+    const options = { ...presentation, legacy: request.legacy, authors: await authorsOf(authors, recent) };
     const data = fitTexts(
-      (await comments.recent(count)).map((comment) => presentComment(comment, options, { withUrl: true })),
+      recent.map((comment) => presentComment(comment, options, { withUrl: true })),
       request.lang,
       createAnswerBudget(),
     );

@@ -1,5 +1,6 @@
 import { bearerToken } from '../shared/auth/token.js';
-import { isAdministrator, type ResolveViewer } from '../shared/auth/viewer.js';
+import type { ResolveCaller } from '../shared/auth/viewer.js';
+import type { AuthorProfiles } from '../shared/domain/profile-overlay.js';
 import type { Config } from '../shared/config.js';
 import type { CommentStatus, StoredComment } from '../shared/domain/comment.js';
 import type { InitialStatus, StatusInput } from './initial-status.js';
@@ -8,8 +9,9 @@ import { AppError } from '../shared/domain/errors.js';
 import { contentHash, hashIp } from '../shared/domain/hashing.js';
 import { fitsInOneItem } from '../shared/domain/item-size.js';
 import { limits } from '../shared/domain/limits.js';
-import { translate } from '../shared/domain/messages.js';
+import { type Lang, translate } from '../shared/domain/messages.js';
 import { type Presentation, presentComment, presentReplyUser } from '../shared/domain/present-comment.js';
+import type { ReadAuthorProfiles } from '../shared/domain/profile-overlay.js';
 import { loadUserAgentParser } from '../shared/domain/write-only-modules.js';
 import { envelope } from '../shared/http/envelope.js';
 import type { Router } from '../shared/http/http-function.js';
@@ -23,7 +25,10 @@ import type { CaptchaDemand, CaptchaGuard } from './captcha-guard.js';
 
 /** What storing a submission takes. */
 export interface SubmitCommentDependencies {
-  readonly viewer: ResolveViewer;
+  /** Who posts: anonymous, a banned account, or a signed-in account (administrator or guest). */
+  readonly caller: ResolveCaller;
+  /** The current profile of a reply's parent's author, for `reply_user` (one batched read, cached). */
+  readonly authors: ReadAuthorProfiles;
   readonly comments: Pick<CommentRepository, 'insert' | 'find'>;
   readonly config: Pick<
     Config,
@@ -34,6 +39,7 @@ export interface SubmitCommentDependencies {
     | 'RESTRICTED_NAMES'
     | 'COMMENT_AUDIT'
     | 'READONLY_AGE'
+    | 'LOGIN'
   >;
   /**
    * A submission's rate mark, duplicate mark, administrator mail, and as needed its address's trust mark and
@@ -57,6 +63,12 @@ export interface SubmitCommentDependencies {
   readonly presentation: Presentation;
 }
 
+/** The 401 of an anonymous post under LOGIN=force (Waline: `{"errno":401,"errmsg":"Unauthorized"}`). */
+const loginRequired = (lang: Lang) =>
+  new AppError('unauthorized', translate(lang, 'loginRequiredToComment'), {
+    token: 'this site takes comments from signed-in accounts only (LOGIN=force)',
+  });
+
 /** Milliseconds in a day, for READONLY_AGE. */
 const dayMs = 86_400_000;
 
@@ -69,44 +81,68 @@ const dayMs = 86_400_000;
  * the markdown once, decides the status (filters, moderation, Akismet), and stores the comment in one
  * transaction with its duplicate mark, its rate mark, its parents' checks and its counters. The poster's
  * answer shows the status, waiting or spam included; nobody else sees such a comment until it is approved.
+ *
+ * A signed-in account's comment stores its id (`userId`). Only an administrator skips the rules above (and is
+ * approved at once); a guest account goes through every one, captcha included, and its comment stores the
+ * account's name, address and link whatever the body says. A banned account's post is a 403, and under
+ * `LOGIN=force` an anonymous one is a 401: nothing read, nothing stored.
  */
 export function createSubmitComment(dependencies: SubmitCommentDependencies): Router {
-  const { viewer: resolveViewer, comments, config, now, newId, presentation } = dependencies;
+  const { caller: resolveCaller, authors, comments, config, now, newId, presentation } = dependencies;
   const { readSubmitMarks, markRefusedPost, renderMarkdown, initialStatus, captcha, hashAddress } =
     dependencies;
   return async (request) => {
-    const body = parseInput(submitBodySchema, request.jsonBody(), request.lang);
-    const tokens = { turnstile: body.turnstile, recaptchaV3: body.recaptchaV3 };
-    const pid = body.pid ?? undefined;
-    const rid = body.rid ?? undefined;
+    const parsed = parseInput(submitBodySchema, request.jsonBody(), request.lang);
+    const tokens = { turnstile: parsed.turnstile, recaptchaV3: parsed.recaptchaV3 };
+    const pid = parsed.pid ?? undefined;
+    const rid = parsed.rid ?? undefined;
     // The v2 client expects the legacy route to prefix replies with a link to the parent. The rules and Akismet
     // judge this text, the one stored and shown, so that `at` cannot carry what `comment` may not.
-    const orig = request.legacy && pid && body.at ? `[@${body.at}](#${pid}): ${body.comment}` : body.comment;
+    const orig =
+      request.legacy && pid && parsed.at ? `[@${parsed.at}](#${pid}): ${parsed.comment}` : parsed.comment;
     // A post with no sign-in token is anonymous: a missing captcha token is refused before any read. One with
     // a sign-in token may be an administrator's, who skips the captcha: it is demanded once that is known.
     const presented = bearerToken(request.authorization);
     const mayBeAdmin = presented !== undefined && presented !== 'undefined';
+    // LOGIN=force: a post with no sign-in token is refused before anything is read or asked.
+    if (!mayBeAdmin && config.LOGIN === 'force') throw loginRequired(request.lang);
     const anonymousDemand = mayBeAdmin ? undefined : await captcha.demand(tokens, request);
     const ipHash = hashIp(config.IP_HASH_SALT, request.sourceIp);
-    const hash = contentHash(body);
     // One read of the marks beside the token check: a submission they refuse costs no rendering and no
     // spam-service call. The transaction below checks the rate and duplicate marks again, and decides.
     // Only a plain address can be trusted (COMMENT_AUDIT=first): an empty or made-up mail is always held.
-    const trustHash =
-      config.COMMENT_AUDIT === 'first' && isPlainAddress(body.mail) ? hashAddress(body.mail) : undefined;
-    const [viewer, marks] = await Promise.all([
-      resolveViewer(request.authorization),
-      readSubmitMarks({
-        url: body.url,
-        contentHash: hash,
+    const readMarks = (identity: { nick: string; mail: string; link: string }) => {
+      const trustHash =
+        config.COMMENT_AUDIT === 'first' && isPlainAddress(identity.mail)
+          ? hashAddress(identity.mail)
+          : undefined;
+      return readSubmitMarks({
+        url: parsed.url,
+        contentHash: contentHash({ ...parsed, ...identity }),
         ipHash,
-        mail: body.mail,
+        mail: identity.mail,
         ...(trustHash === undefined ? {} : { trustHash }),
         ...(config.READONLY_AGE > 0 ? { withFirstCommentAt: true } : {}),
-      }),
+      });
+    };
+    const [caller, sentMarks] = await Promise.all([
+      mayBeAdmin ? resolveCaller(request.authorization) : ({ kind: 'anonymous' } as const),
+      readMarks(parsed),
     ]);
-    // Only an administrator's token waives the visitors' rules; a guest's posts as a visitor's does.
-    const byAdmin = isAdministrator(viewer);
+    if (caller.kind === 'banned') throw new AppError('forbidden', translate(request.lang, 'accountBanned'));
+    if (caller.kind === 'anonymous' && config.LOGIN === 'force') throw loginRequired(request.lang);
+    const account = caller.kind === 'account' ? caller.viewer.account : undefined;
+    const byAdmin = caller.kind === 'account' && caller.viewer.type === 'administrator';
+    // A guest posts as its account, whatever the body says; an administrator as today, with what the widget sent.
+    const body =
+      account && !byAdmin
+        ? { ...parsed, nick: account.displayName, mail: account.email, link: account.link ?? '' }
+        : parsed;
+    const hash = contentHash(body);
+    // The widget sends a signed-in reader's own profile: the marks read are theirs. Otherwise (an older profile,
+    // a hand-made request) they are read again for the account's.
+    const sameIdentity = body.nick === parsed.nick && body.mail === parsed.mail && body.link === parsed.link;
+    const marks = sameIdentity ? sentMarks : await readMarks(body);
     // A post whose sign-in token is no administrator's is refused without its captcha token now, before any
     // rule answers: a missing token must not let anyone probe the word lists, names or duplicates.
     const demand: CaptchaDemand = byAdmin
@@ -204,6 +240,7 @@ export function createSubmitComment(dependencies: SubmitCommentDependencies): Ro
       sticky: false,
       insertedAt,
       ...(byAdmin ? { type: 'administrator' as const } : {}),
+      ...(account ? { userId: account.id } : {}),
       lang: request.lang,
       ...(heldBecause === undefined ? {} : { heldBecause }),
     };
@@ -259,7 +296,14 @@ export function createSubmitComment(dependencies: SubmitCommentDependencies): Ro
           throw new Error(`unhandled insert refusal: ${result.reason satisfies never}`);
       }
     }
-    const options = { ...presentation, legacy: request.legacy };
+    // The poster's own profile is at hand; only a parent by another account is read (one batched read, cached).
+    const parentAuthor =
+      parent?.userId !== undefined && parent.userId !== account?.id ? parent.userId : undefined;
+    const profiles: AuthorProfiles = new Map([
+      ...(account ? [[account.id, account] as const] : []),
+      ...(parentAuthor === undefined ? [] : await authors([parentAuthor]).catch(() => new Map())),
+    ]);
+    const options = { ...presentation, legacy: request.legacy, authors: profiles };
     return envelope({
       ...presentComment(comment, options, { withUrl: true }),
       ...(parent?.status === 'approved' ? { reply_user: presentReplyUser(parent, options) } : {}),

@@ -12,6 +12,7 @@ import type { Router } from '../shared/http/http-function.js';
 import { parseInput } from '../shared/http/request.js';
 import type { AccountChanges, AccountRepository } from '../shared/table/account-repository.js';
 import type { SecretSource } from '../shared/secrets/parameter-secret.js';
+import type { CachedAuthorProfiles } from '../shared/caches/cached-author-profiles.js';
 
 /**
  * `PUT /api/user` (the profile page's, in Waline's shape): the signed-in account, administrator or guest,
@@ -29,6 +30,7 @@ export function createUpdateProfile({
   config,
   now,
   avatarFor,
+  authorProfiles,
 }: {
   readonly viewer: ResolveViewer;
   readonly accounts: Pick<AccountRepository, 'update'>;
@@ -38,6 +40,8 @@ export function createUpdateProfile({
   /** Milliseconds since the epoch. */
   readonly now: () => number;
   readonly avatarFor: AvatarFor;
+  /** The author overlay's cache: this instance shows the new profile on the account's comments at once. */
+  readonly authorProfiles?: Pick<CachedAuthorProfiles, 'forget'>;
 }): Router {
   return async (request) => {
     const admin = await requireAccount(viewer, request.authorization, request.lang);
@@ -68,6 +72,7 @@ export function createUpdateProfile({
       throw new AppError('unauthorized', translate(request.lang, 'accountRequired'));
     }
     const { account } = update;
+    authorProfiles?.forget(account.id);
 
     const user = presentUser(account, avatarFor);
     // The token was just verified with this key, so it is there; without it the page signs in again.

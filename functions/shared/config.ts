@@ -94,6 +94,13 @@ export interface Config {
   readonly READONLY_AGE: number;
   /** Comma-separated IP hashes (as the moderation list shows them) whose comments are refused. */
   readonly BLOCKED_IP_HASHES: string[];
+  /**
+   * Minutes after posting during which a signed-in author may edit their own comment (Remark42's
+   * `EDIT_TIME`); 0 turns own edits off. Administrators edit any comment at any time.
+   */
+  readonly EDIT_WINDOW: number;
+  /** Waline's `LOGIN`: `force` refuses anonymous comments (401); `open`, the default, takes them. */
+  readonly LOGIN: LoginMode;
   /** Akismet spam check, only when a key is set (Waline's name; `false` also turns it off). */
   readonly AKISMET_KEY?: string;
   /** Name of an SSM SecureString holding the Akismet key, read through the extension (on AWS). */
@@ -135,6 +142,17 @@ export type CommentAudit = 'all' | 'first' | 'off';
 const commentAudit: Reader<CommentAudit> = (raw) => {
   if (/^first$/i.test(raw?.trim() ?? '')) return 'first';
   return flag(raw) ? 'all' : 'off';
+};
+
+/** Whether anonymous visitors may comment: `open` (the default), or `force` (signed-in accounts only). */
+export type LoginMode = 'open' | 'force';
+
+/** Waline's `LOGIN`: `force`, any case, or blank. */
+const loginMode: Reader<LoginMode> = (raw) => {
+  const value = raw?.trim() ?? '';
+  if (/^force$/i.test(value)) return 'force';
+  if (value === '') return 'open';
+  throw new RuleError('must be force, or unset (anonymous comments are taken)');
 };
 
 /** The name of an SSM parameter. */
@@ -202,6 +220,9 @@ const readers: { readonly [Name in Exclude<keyof Config, 'markdown'>]-?: Reader<
   // Up to a hundred years: a whole number of days, as Remark42 counts them.
   READONLY_AGE: wholeNumber({ min: 0, max: 36_500, default: 0 }),
   BLOCKED_IP_HASHES: list(1000, 200),
+  // Up to a week, in whole minutes.
+  EDIT_WINDOW: wholeNumber({ min: 0, max: 10_080, default: 15 }),
+  LOGIN: loginMode,
   AKISMET_KEY: unlessFalse,
   AKISMET_KEY_PARAMETER: parameterName,
   TURNSTILE_SECRET: captchaSecret,

@@ -20,7 +20,8 @@ export const listedAttributeNames = [
   'sticky',
   'insertedAt',
   'textBytes',
-  // ...and the texts, which only the table holds.
+  // ...and the texts and the author's account id, which only the table holds.
   'orig',
   'html',
+  'userId',
 ] as const;

@@ -134,6 +134,7 @@ export function cacheListReads(
       ...moderation,
       moderate: (comment, change) => writing(comment.url, () => moderation.moderate(comment, change)),
       remove: (ref, expected) => writing(ref.url, () => moderation.remove(ref, expected)),
+      removeOwn: (ref, ownerId) => writing(ref.url, () => moderation.removeOwn(ref, ownerId)),
     },
   };
 }

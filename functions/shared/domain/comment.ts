@@ -32,6 +32,11 @@ export interface StoredComment {
   readonly insertedAt: number;
   /** `administrator` when written by a signed-in administrator (Waline's user `type`); absent otherwise. */
   readonly type?: 'administrator';
+  /**
+   * The id of the account that wrote it while signed in (Waline's `user_id`, a string); absent on anonymous
+   * comments and on an author's deleted placeholder. Reads overlay that account's current profile.
+   */
+  readonly userId?: string;
   /** The writer's language as the widget sent it: mail about this comment's replies is written in it. */
   readonly lang?: Lang;
   /**

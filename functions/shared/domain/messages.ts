@@ -37,8 +37,8 @@ const catalog = {
   },
   invalidInput: { en: 'Invalid input: {problems}', 'zh-CN': '输入无效：{problems}' },
   signInRequired: {
-    en: 'Sign in to change a comment; anonymous visitors may only send {"like": true|false}.',
-    'zh-CN': '修改评论需要登录；匿名访客只能发送 {"like": true|false}。',
+    en: 'Sign in as its author or an administrator to change a comment; anonymous visitors may only send {"like": true|false}.',
+    'zh-CN': '修改评论需要以作者或管理员身份登录；匿名访客只能发送 {"like": true|false}。',
   },
   deleteNeedsSignIn: {
     en: 'Sign in as the author or an administrator to delete a comment.',
@@ -122,6 +122,31 @@ const catalog = {
   statusChanged: {
     en: 'Comment {id} changed meanwhile; reload and try again.',
     'zh-CN': '评论 {id} 已被修改，请刷新后重试。',
+  },
+  // Comments by accounts (issue 27): LOGIN=force, banned accounts, an author's own edit and delete.
+  loginRequiredToComment: {
+    en: 'Unauthorized: this site takes comments from signed-in readers only (LOGIN=force); sign in and send again.',
+    'zh-CN': '未登录：本站只接受登录读者的评论（LOGIN=force），请登录后再发送。',
+  },
+  accountBanned: {
+    en: 'This account is banned from commenting on this site.',
+    'zh-CN': '此账户已被禁止在本站评论。',
+  },
+  notYourComment: {
+    en: 'Comment {id} is not yours: only its author or an administrator may change or delete it.',
+    'zh-CN': '评论 {id} 不是你的：只有作者或管理员可以修改或删除它。',
+  },
+  editWindowClosed: {
+    en: 'Comment {id} can no longer be edited: its author may edit it for {minutes} minutes after posting (EDIT_WINDOW).',
+    'zh-CN': '评论 {id} 已不能编辑：作者只能在发表后 {minutes} 分钟内编辑（EDIT_WINDOW）。',
+  },
+  ownEditNeedsText: {
+    en: 'comment: is required; an author may change the text of their comment, nothing else.',
+    'zh-CN': 'comment：必填；作者只能修改自己评论的内容。',
+  },
+  anonymousCommentNotEditable: {
+    en: 'Comment {id} was posted without an account: nobody but an administrator may change or delete it.',
+    'zh-CN': '评论 {id} 是匿名发表的：只有管理员可以修改或删除它。',
   },
   internal: { en: 'Internal server error.', 'zh-CN': '服务器内部错误。' },
   upgradeRequired: {

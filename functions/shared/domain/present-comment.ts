@@ -1,3 +1,4 @@
+import { type AuthorProfiles, type PresentedAuthor, presentAuthor } from './profile-overlay.js';
 import type { AvatarFor } from './avatar.js';
 import type { ListedComment } from './comment.js';
 
@@ -9,27 +10,24 @@ export interface PresentOptions {
   readonly showUserAgent: boolean;
   /** Legacy (v2 client) routes also carry `insertedAt`. */
   readonly legacy: boolean;
+  /** The current profiles of the page's account authors, overlaid on their comments (profile-overlay.ts). */
+  readonly authors?: AuthorProfiles;
 }
 
-/** How a deployment shows comments: the options but for the route-dependent `legacy` flag. */
-export type Presentation = Omit<PresentOptions, 'legacy'>;
+/** How a deployment shows comments: the options but for the route-dependent `legacy` flag and the page's authors. */
+export type Presentation = Omit<PresentOptions, 'legacy' | 'authors'>;
 
 /** A comment as the widget receives it. Never carries mail, IP or user agent. */
-export interface PublicComment {
+export interface PublicComment extends PresentedAuthor {
   objectId: string;
   comment: string;
   orig: string;
-  nick: string;
-  link: string;
-  avatar: string;
   browser?: string;
   os?: string;
   status: string;
   like: number;
   time: number;
   sticky?: true;
-  /** Written by a signed-in administrator: the widgets show a badge. */
-  type?: 'administrator';
   pid?: string;
   rid?: string;
   url?: string;
@@ -55,15 +53,13 @@ export function presentComment(
     objectId: comment.id,
     comment: comment.html,
     orig: comment.orig,
-    nick: comment.nick,
-    link: comment.link,
-    avatar: options.avatarFor(comment),
+    // Who wrote it: as stored, or an account author's current profile (profile-overlay.ts).
+    ...presentAuthor(comment, options.avatarFor, options.authors),
     ...(options.showUserAgent ? { browser: comment.browser, os: comment.os } : {}),
     status: comment.status,
     like: comment.like,
     time: comment.insertedAt,
     ...(comment.sticky ? { sticky: true as const } : {}),
-    ...(comment.type === 'administrator' ? { type: comment.type } : {}),
     ...(comment.pid !== undefined ? { pid: comment.pid } : {}),
     ...(comment.rid !== undefined ? { rid: comment.rid } : {}),
     ...(extra.withUrl ? { url: comment.url } : {}),
@@ -77,5 +73,6 @@ export function presentReplyUser(
   parent: ListedComment,
   options: PresentOptions,
 ): PublicComment['reply_user'] {
-  return { nick: parent.nick, link: parent.link, avatar: options.avatarFor(parent) };
+  const { nick, link, avatar } = presentAuthor(parent, options.avatarFor, options.authors);
+  return { nick, link, avatar };
 }

@@ -2,7 +2,7 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { CommentStatus, ListedComment } from '../domain/comment.js';
 import { limits } from '../domain/limits.js';
 import { batchGet, keyId } from './batch-get.js';
-import { fromCommentItem, textAttributes } from './comment-item.js';
+import { fromCommentItem, textAttributes, userIdAttribute } from './comment-item.js';
 import { attributes, indexNames, type Key, statusPartition } from './keys.js';
 import { projection } from './projection.js';
 import { queryUpTo } from './query-up-to.js';
@@ -62,8 +62,9 @@ function readWeight(card: Card): number {
  * The comments of `cards`, in their order, each with its texts while `budgetBytes` of stored items allows
  * (a comment too heavy for what is left is passed over, and a lighter one after it may still fit), the
  * rest marked `textLeftOut`. The texts come from one BatchGetItem (per 100) of the comments chosen, their
- * texts alone (and `alsoRead`, attributes the cards lack, read with them at no extra cost); one deleted
- * since its card was read is left out.
+ * texts alone with the author's account id (and `alsoRead`), attributes the cards lack, read with them at no
+ * extra cost; one deleted since its card was read is left out. A comment passed over keeps no account id: it
+ * shows the author as stored (the name they posted under).
  */
 export async function withTexts(
   client: DynamoDBDocumentClient,
@@ -83,7 +84,7 @@ export async function withTexts(
   const wanted = cards.filter((_, index) => chosen[index]).map(keyOf);
   const texts =
     wanted.length > 0
-      ? await batchGet(client, tableName, wanted, [...textAttributes, ...alsoRead])
+      ? await batchGet(client, tableName, wanted, [...textAttributes, userIdAttribute, ...alsoRead])
       : new Map();
   return cards.flatMap((card, index) => {
     if (!chosen[index]) return [{ ...fromCommentItem(card), textLeftOut: true as const }];

@@ -7,8 +7,17 @@ import { storedCount } from './stored-count.js';
 /** A comment's texts: the raw text and its rendered HTML, the only large part of a comment. */
 export const textAttributes = ['orig', 'html'] as const;
 
-/** Attributes read back by lists: the card (what the card indexes copy) and the texts; never the user agent. */
-export const listedAttributes = [...cardAttributes, ...textAttributes] as const;
+/**
+ * The author's account id (Waline's `user_id`), on the item only: the card indexes' projection is fixed and does
+ * not copy it, so readers of cards take it from the table with the texts (card-index.ts `withTexts`).
+ */
+export const userIdAttribute = 'userId';
+
+/**
+ * Attributes read back by lists: the card (what the card indexes copy), the texts and the author's account id;
+ * never the user agent.
+ */
+export const listedAttributes = [...cardAttributes, ...textAttributes, userIdAttribute] as const;
 
 /**
  * Why a comment was held (held-reason.ts), on its item only: the card indexes do not copy it (their projection
@@ -108,6 +117,7 @@ export function fromCommentItem(item: Record<string, unknown>): ListedComment {
     ...(rid !== undefined ? { rid } : {}),
     ...(optional('ipHash') !== undefined ? { ipHash: optional('ipHash') as string } : {}),
     ...(item.type === 'administrator' ? { type: 'administrator' as const } : {}),
+    ...(optional(userIdAttribute) !== undefined ? { userId: optional(userIdAttribute) as string } : {}),
     nick: text('nick'),
     mail: text('mail'),
     link: text('link'),

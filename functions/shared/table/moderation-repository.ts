@@ -1,4 +1,5 @@
 import { isPlainAddress } from '../domain/mail-address.js';
+import { ownDeleteRefusal, type OwnCommentRefusal } from '../domain/own-comment.js';
 import { newUlid } from '../domain/new-ulid.js';
 import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { type CommentStatus, isRoot, type ListedComment, newestFirstById } from '../domain/comment.js';
@@ -21,6 +22,7 @@ import {
   movesKey,
   removalItems,
 } from './moderation-items.js';
+import { placeholderItems } from './own-comment-items.js';
 import { projection } from './projection.js';
 import { storedCount } from './stored-count.js';
 import { transactWrite } from './transact.js';
@@ -45,6 +47,20 @@ export interface ModerationRepository {
    * is conditioned on that status: a link from a mail deletes only what the owner saw.
    */
   remove(ref: CommentRef, expected?: { readonly status: CommentStatus }): Promise<number | 'conflict'>;
+  /**
+   * An author's delete of their own comment (account `ownerId`, domain/own-comment.ts): reading only its thread,
+   * consistently, a comment nobody answered is deleted as {@link remove} deletes one (its duplicate mark, a
+   * tombstone, its counters); one with replies becomes the deleted placeholder (own-comment-items.ts), which
+   * keeps them, and no counter moves. `missing` when there is no such comment, `refused` (and why) when it is not
+   * `ownerId`'s, `conflict` when it changed meanwhile (nothing written).
+   */
+  removeOwn(
+    ref: CommentRef,
+    ownerId: string,
+  ): Promise<
+    | { readonly outcome: 'deleted' | 'placeholder' | 'missing' | 'conflict' }
+    | { readonly outcome: 'refused'; readonly refusal: OwnCommentRefusal }
+  >;
   /**
    * Every comment of `status`, newest first, texts included (their cards from the card index, then the
    * items): for a search, which must see them all.
@@ -96,6 +112,18 @@ export function createModerationRepository(
   const readItem = async (key: Key) =>
     (await client.send(new GetCommand({ TableName: tableName, Key: key, ConsistentRead: true }))).Item;
 
+  /** Only the thread of `ref`, consistently: the root with its visible replies, and its held replies. */
+  const readThread = async (ref: CommentRef) => {
+    await ensureLayout();
+    const rootId = ref.rid ?? ref.id;
+    const [visible, held] = await Promise.all(
+      (['visible', 'held'] as const).map((part) =>
+        readCommentRange(client, tableName, ref.url, threadRange(rootId, part), { consistent: true }),
+      ),
+    );
+    return [...(visible?.items ?? []), ...(held?.items ?? [])].map(moderated);
+  };
+
   return {
     async get(ref) {
       await ensureLayout();
@@ -135,15 +163,7 @@ export function createModerationRepository(
     },
 
     async remove(ref, expected) {
-      await ensureLayout();
-      const rootId = ref.rid ?? ref.id;
-      // Only the thread: the root with its visible replies, and its held replies.
-      const [visible, held] = await Promise.all(
-        (['visible', 'held'] as const).map((part) =>
-          readCommentRange(client, tableName, ref.url, threadRange(rootId, part), { consistent: true }),
-        ),
-      );
-      const thread = [...(visible?.items ?? []), ...(held?.items ?? [])].map(moderated);
+      const thread = await readThread(ref);
       const target = thread.find((c) => c.id === ref.id);
       // The deletes below are conditioned on the status read here, so this check holds until they run.
       if (expected && target && target.status !== expected.status) return 'conflict';
@@ -161,6 +181,22 @@ export function createModerationRepository(
         if (!outcome.ok) return 'conflict';
       }
       return doomed.length;
+    },
+
+    async removeOwn(ref, ownerId) {
+      const thread = await readThread(ref);
+      const target = thread.find((c) => c.id === ref.id);
+      if (!target) return { outcome: 'missing' };
+      const refusal = ownDeleteRefusal(target, ownerId);
+      if (refusal !== undefined) return { outcome: 'refused', refusal };
+      // Its replies, of any status: a root's whole thread, a reply's direct answers.
+      const answered = thread.some((c) => c.id !== ref.id && (c.pid === ref.id || c.rid === ref.id));
+      const items = answered
+        ? placeholderItems(tableName, target, ownerId, now())
+        : removalItems(tableName, ref.url, [target], now());
+      const outcome = await transactWrite(client, { TransactItems: items });
+      if (!outcome.ok) return { outcome: 'conflict' };
+      return { outcome: answered ? 'placeholder' : 'deleted' };
     },
 
     async listByStatus(status) {

@@ -4,6 +4,7 @@ import type { ListedComment } from '../../../../functions/shared/domain/comment.
 import type { StoredThread } from '../../../../functions/shared/domain/thread.js';
 import type { PageQuery, StoredPage } from '../../../../functions/shared/table/comment-repository.js';
 import { routeAnswer } from '../../../support/route-answer.js';
+import type { AuthorProfile } from '../../../../functions/shared/domain/account.js';
 import { testViewer } from '../../../support/viewers.js';
 
 type ListDependencies = Parameters<typeof createListComments>[0];
@@ -39,9 +40,10 @@ const thread = (root: ListedComment, replies: ListedComment[] = [], moreReplies 
 });
 
 /** The list route over fakes of exactly its dependencies; `listPage` answers `page` and records its queries. */
-function listRoute(page: StoredPage) {
+function listRoute(page: StoredPage, profiles: Record<string, AuthorProfile> = {}) {
   const viewerCalls: (string | undefined)[] = [];
   const pageQueries: PageQuery[] = [];
+  const authorReads: string[][] = [];
   const dependencies: ListDependencies = {
     viewer: async (authorization) => {
       viewerCalls.push(authorization);
@@ -53,9 +55,13 @@ function listRoute(page: StoredPage) {
         return page;
       },
     },
+    authors: async (ids) => {
+      authorReads.push([...ids]);
+      return new Map(ids.flatMap((id) => (profiles[id] ? [[id, profiles[id]] as const] : [])));
+    },
     presentation: { avatarFor: ({ nick }) => `https://avatar.example/${nick}`, showUserAgent: true },
   };
-  return { route: createListComments(dependencies), viewerCalls, pageQueries };
+  return { route: createListComments(dependencies), viewerCalls, pageQueries, authorReads };
 }
 
 const emptyPage: StoredPage = { threads: [], roots: 0, comments: 0 };
@@ -95,6 +101,67 @@ describe('createListComments', () => {
       expect.objectContaining({ url: '/post', page: 3, pageSize: 5, sortBy: 'like_desc', withHeld: false }),
     ]);
     expect(viewerCalls).toEqual(['Bearer undefined']);
+  });
+
+  it("overlays each account author's current profile, read once for the page's distinct authors", async () => {
+    const gina: AuthorProfile = {
+      id: 'acct-g',
+      displayName: 'Gina Now',
+      email: 'gina@mail.example',
+      link: 'https://gina.example',
+      label: 'Regular',
+      type: 'guest',
+    };
+    const owner: AuthorProfile = {
+      id: 'acct-o',
+      displayName: 'Owner',
+      email: 'owner@mail.example',
+      avatar: 'https://img.example/owner.png',
+      type: 'administrator',
+    };
+    const root = listed('01A', { userId: 'acct-g', nick: 'Gina Then' });
+    const byOwner = listed('01B', { pid: '01A', rid: '01A', userId: 'acct-o', insertedAt: insertedAt + 1 });
+    const again = listed('01C', { pid: '01B', rid: '01A', userId: 'acct-g', insertedAt: insertedAt + 2 });
+    const gone = listed('01D', { pid: '01A', rid: '01A', userId: 'acct-deleted' });
+    const { route, authorReads } = listRoute(
+      { threads: [thread(root, [byOwner, again, gone]), thread(listed('01E'))], roots: 2, comments: 5 },
+      { 'acct-g': gina, 'acct-o': owner },
+    );
+
+    const answer = await routeAnswer(route, { path: '/api/comment', query: 'path=/post' });
+
+    expect(authorReads).toEqual([['acct-g', 'acct-o', 'acct-deleted']]);
+    const [first, second] = (answer.body as { data: { data: Record<string, unknown>[] } }).data.data;
+    expect(first).toMatchObject({
+      nick: 'Gina Now',
+      link: 'https://gina.example',
+      avatar: 'https://avatar.example/Gina Now',
+      type: 'guest',
+      label: 'Regular',
+      user_id: 'acct-g',
+    });
+    const children = (first as { children: Record<string, unknown>[] }).children;
+    expect(children[0]).toMatchObject({
+      nick: 'Owner',
+      avatar: 'https://img.example/owner.png',
+      type: 'administrator',
+      user_id: 'acct-o',
+      reply_user: { nick: 'Gina Now', link: 'https://gina.example' },
+    });
+    expect(children[1]).toMatchObject({ user_id: 'acct-g', reply_user: { nick: 'Owner', link: '' } });
+    // An account gone since: the comment shows as stored, and still names its author's id.
+    expect(children[2]).toMatchObject({ nick: 'nick-01D', user_id: 'acct-deleted' });
+    expect(children[2]).not.toHaveProperty('type');
+    expect(second).not.toHaveProperty('user_id');
+    expect(JSON.stringify(answer.body)).not.toContain('mail.example');
+  });
+
+  it('reads no profile for a page without account comments', async () => {
+    const { route, authorReads } = listRoute({ threads: [thread(listed('01A'))], roots: 1, comments: 1 });
+
+    await routeAnswer(route, { path: '/api/comment', query: 'path=/post' });
+
+    expect(authorReads).toEqual([]);
   });
 
   it('asks for page 1 of 10, newest first, when the query names only the path', async () => {

@@ -51,6 +51,15 @@ function moderationRoute(
           .slice(first, first + count);
       },
     },
+    authors: async (ids) => {
+      calls.push(`authors ${ids.join(',')}`);
+      return new Map(
+        ids.map((id) => [
+          id,
+          { id, displayName: `Account ${id}`, email: `${id}@x.example`, type: 'guest' as const },
+        ]),
+      );
+    },
     presentation: { avatarFor: () => 'https://avatar.example/a', showUserAgent: true },
   });
   const list = async (query: string) => {
@@ -71,6 +80,19 @@ const queues: Record<CommentStatus, ListedComment[]> = {
 };
 
 describe('createListForModeration', () => {
+  it("overlays the account authors' current profiles on the page, read once", async () => {
+    const byAccount = { ...listed('01F', 'waiting'), userId: 'acct-1' };
+    const { list, calls } = moderationRoute(
+      { approved: 0, waiting: 2, spam: 0 },
+      { approved: [], waiting: [byAccount, { ...listed('01B', 'waiting'), userId: 'acct-1' }], spam: [] },
+    );
+
+    const body = await list('status=waiting');
+
+    expect(calls.filter((call) => call.startsWith('authors'))).toEqual(['authors acct-1']);
+    expect(body.data.data[0]).toMatchObject({ nick: 'Account acct-1', user_id: 'acct-1', type: 'guest' });
+  });
+
   it('shows why each comment was held, as a code and in words in the asked language, and nothing for one without', async () => {
     const held = { ...listed('01F', 'waiting'), heldBecause: 'first_comment' as const };
     const spam = { ...listed('01G', 'spam'), heldBecause: 'word_rule' as const };

@@ -21,13 +21,52 @@ import type {
 } from '../../../../functions/comment/captcha-guard.js';
 import { AppError } from '../../../../functions/shared/domain/errors.js';
 import { routeAnswer } from '../../../support/route-answer.js';
-import { testViewer } from '../../../support/viewers.js';
+import type { Account } from '../../../../functions/shared/domain/account.js';
+import type { Caller } from '../../../../functions/shared/auth/viewer.js';
 
 const salt = 'salt-for-submit-tests-0123';
 const ip = '198.51.100.23';
 const ipHash = hashIp(salt, ip);
 const now = Date.UTC(2026, 4, 1, 12, 0, 0);
 const adminToken = 'Bearer admin-token';
+const guestToken = 'Bearer guest-token';
+const bannedToken = 'Bearer banned-token';
+
+/** An account as the store holds it, with what a test changes. */
+const accountOf = (changes: Partial<Account>): Account => ({
+  id: 'acct-1',
+  email: 'account@mail.example',
+  displayName: 'Account',
+  type: 'guest',
+  state: 'active',
+  passwordHash: 'hash',
+  sessionVersion: 1,
+  createdAt: now - 86_400_000,
+  ...changes,
+});
+const admin = accountOf({
+  id: 'admin-1',
+  email: 'admin@site.example',
+  displayName: 'Owner',
+  type: 'administrator',
+});
+const guest = accountOf({
+  id: 'guest-1',
+  email: 'gina@mail.example',
+  displayName: 'Gina',
+  link: 'https://gina.example',
+  label: 'Regular',
+});
+const signedIn = (account: Account): Caller => ({
+  kind: 'account',
+  viewer: {
+    id: account.id,
+    email: account.email,
+    type: account.type === 'administrator' ? 'administrator' : 'guest',
+    sessionVersion: account.sessionVersion,
+    account,
+  },
+});
 const firefox = 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0';
 
 const body = {
@@ -51,6 +90,8 @@ interface Setup {
   readonly status?: CommentStatus;
   readonly heldBecause?: HeldReason;
   readonly render?: (text: string) => string;
+  /** What the profile read answers, by id; every call is recorded. */
+  readonly profiles?: Record<string, Account>;
   /** The captcha: none in force (the default), a token demanded (refused when missing), and its verdict. */
   readonly captcha?: { readonly verdict: CaptchaOutcome | 'refused' };
 }
@@ -59,6 +100,7 @@ interface Setup {
 function submitRoute(setup: Setup = {}) {
   const calls = {
     viewer: [] as (string | undefined)[],
+    authors: [] as string[][],
     readSubmitMarks: [] as SubmitMarksQuery[],
     markRefusedPost: [] as { ipHash: string; at: number; windowMs: number }[],
     renderMarkdown: [] as string[],
@@ -70,9 +112,15 @@ function submitRoute(setup: Setup = {}) {
   };
   const inserts = [...(setup.inserts ?? [])];
   const dependencies: SubmitCommentDependencies = {
-    viewer: async (authorization) => {
+    caller: async (authorization) => {
       calls.viewer.push(authorization);
-      return authorization === adminToken ? testViewer('admin-1', 'admin@site.example') : undefined;
+      if (authorization === adminToken) return signedIn(admin);
+      if (authorization === guestToken) return signedIn(guest);
+      return authorization === bannedToken ? { kind: 'banned' } : { kind: 'anonymous' };
+    },
+    authors: async (ids) => {
+      calls.authors.push([...ids]);
+      return new Map(ids.flatMap((id) => (setup.profiles?.[id] ? [[id, setup.profiles[id]] as const] : [])));
     },
     comments: {
       insert: async (comment, guards) => {
@@ -93,6 +141,7 @@ function submitRoute(setup: Setup = {}) {
       RESTRICTED_NAMES: [],
       COMMENT_AUDIT: 'off',
       READONLY_AGE: 0,
+      LOGIN: 'open',
       ...setup.config,
     },
     readSubmitMarks: async (query) => {
@@ -414,6 +463,152 @@ describe('createSubmitComment', () => {
     expect(answer.statusCode).toBe(status);
     expect(answer.body).toMatchObject(extra);
     expect(calls.insert).toHaveLength(1);
+  });
+
+  it("stores an administrator's comment with its account id, and answers it with the account's profile", async () => {
+    const { route, calls } = submitRoute();
+
+    const answer = await post(route, body, { authorization: adminToken });
+
+    expect(calls.insert[0]?.comment).toMatchObject({
+      userId: 'admin-1',
+      nick: 'Alice',
+      type: 'administrator',
+    });
+    expect(answer.body).toMatchObject({ data: { user_id: 'admin-1', nick: 'Owner', type: 'administrator' } });
+    expect(calls.authors).toEqual([]);
+  });
+
+  it("stores a guest's comment under its account id, name, address and link, whatever the body says", async () => {
+    const { route, calls } = submitRoute();
+
+    const answer = await post(route, body, { authorization: guestToken });
+
+    expect(answer.statusCode).toBe(200);
+    const identity = { nick: 'Gina', mail: 'gina@mail.example', link: 'https://gina.example' };
+    expect(calls.insert).toEqual([
+      {
+        comment: expect.objectContaining({ ...identity, userId: 'guest-1' }),
+        guards: {
+          contentHash: contentHash({ ...body, ...identity }),
+          rateLimit: { ipHash, windowMs: 60_000 },
+          visibleParents: true,
+        },
+      },
+    ]);
+    expect(calls.insert[0]?.comment.type).toBeUndefined();
+    // The body's identity was read first (beside the token check), then the account's.
+    expect(calls.readSubmitMarks.map((query) => query.mail)).toEqual([
+      'alice@mail.example',
+      'gina@mail.example',
+    ]);
+    expect(answer.body).toMatchObject({
+      data: {
+        user_id: 'guest-1',
+        nick: 'Gina',
+        link: 'https://gina.example',
+        type: 'guest',
+        label: 'Regular',
+      },
+    });
+  });
+
+  it('reads the marks once for a guest whose body carries its own profile, as the widget sends it', async () => {
+    const { route, calls } = submitRoute();
+    const own = { ...body, nick: 'Gina', mail: 'gina@mail.example', link: 'https://gina.example' };
+
+    await post(route, own, { authorization: guestToken });
+
+    expect(calls.readSubmitMarks).toHaveLength(1);
+    expect(calls.insert[0]?.comment.userId).toBe('guest-1');
+  });
+
+  it('puts a guest through the rules anonymous posters meet: rate, blocked IP, words, names, status', async () => {
+    const tooFast = submitRoute({ marks: { lastPostAt: now - 1 } });
+    expect((await post(tooFast.route, body, { authorization: guestToken })).statusCode).toBe(429);
+    expectNothingDone(tooFast.calls);
+
+    const blocked = submitRoute({ config: { BLOCKED_IP_HASHES: [ipHash] } });
+    expect((await post(blocked.route, body, { authorization: guestToken })).statusCode).toBe(403);
+    expectNothingDone(blocked.calls);
+
+    const word = submitRoute({ config: { BLOCKED_WORDS: ['casino'] } });
+    const wordAnswer = await post(word.route, { ...body, comment: 'casino' }, { authorization: guestToken });
+    expect(wordAnswer.statusCode).toBe(403);
+    expectNothingDone(word.calls);
+
+    const name = submitRoute({ config: { RESTRICTED_NAMES: ['gina'] } });
+    expect((await post(name.route, body, { authorization: guestToken })).statusCode).toBe(403);
+    expectNothingDone(name.calls);
+
+    const held = submitRoute({ status: 'waiting', heldBecause: 'audit' });
+    await post(held.route, body, { authorization: guestToken });
+    expect(held.calls.initialStatus[0]?.byAdmin).toBe(false);
+    expect(held.calls.insert[0]?.comment).toMatchObject({ status: 'waiting', userId: 'guest-1' });
+  });
+
+  it('demands the captcha of a guest, as of an anonymous poster', async () => {
+    const { route, calls } = submitRoute({ captcha: { verdict: { passed: true } } });
+
+    const answer = await post(route, body, { authorization: guestToken });
+
+    expect(answer.statusCode).toBe(403);
+    expect(answer.body).toMatchObject({ details: { turnstile: expect.any(String) } });
+    expectNothingDone(calls);
+  });
+
+  it('refuses a banned account with a 403 that says so, storing nothing', async () => {
+    const { route, calls } = submitRoute();
+
+    const answer = await post(route, body, { authorization: bannedToken });
+
+    expect(answer.statusCode).toBe(403);
+    expect(answer.body).toMatchObject({
+      errno: 403,
+      errmsg: 'This account is banned from commenting on this site.',
+    });
+    expectNothingDone(calls);
+  });
+
+  it('refuses an anonymous post under LOGIN=force with a 401 before reading anything', async () => {
+    const { route, calls } = submitRoute({ config: { LOGIN: 'force' } });
+
+    const answer = await post(route, body);
+
+    expect(answer.statusCode).toBe(401);
+    expect(answer.body).toMatchObject({
+      errno: 401,
+      errmsg: expect.stringContaining('Unauthorized'),
+      details: { token: expect.stringContaining('LOGIN=force') },
+    });
+    expect(calls.readSubmitMarks).toEqual([]);
+    expect(calls.demand).toEqual([]);
+    expectNothingDone(calls);
+  });
+
+  it('refuses under LOGIN=force a post whose token names nobody, and takes a guest', async () => {
+    const forged = submitRoute({ config: { LOGIN: 'force' } });
+    expect((await post(forged.route, body, { authorization: 'Bearer forged' })).statusCode).toBe(401);
+    expectNothingDone(forged.calls);
+
+    const signed = submitRoute({ config: { LOGIN: 'force' } });
+    expect((await post(signed.route, body, { authorization: guestToken })).statusCode).toBe(200);
+    expect(signed.calls.insert).toHaveLength(1);
+  });
+
+  it("overlays the parent's author's current profile on reply_user, reading only that account", async () => {
+    const bob = accountOf({ id: 'bob-1', displayName: 'Robert', link: 'https://robert.example' });
+    const { route, calls } = submitRoute({
+      parent: { ...parentComment('approved'), userId: 'bob-1' },
+      profiles: { 'bob-1': bob },
+    });
+
+    const answer = await post(route, reply, { authorization: guestToken });
+
+    expect(calls.authors).toEqual([['bob-1']]);
+    expect(answer.body).toMatchObject({
+      data: { user_id: 'guest-1', reply_user: { nick: 'Robert', link: 'https://robert.example' } },
+    });
   });
 
   it('answers an insert refused as id_taken as stored: the retried write had landed', async () => {

@@ -29,6 +29,7 @@ const guest: Account = testAccount({ id: '01GUEST', email: 'guest@example.com', 
  */
 function profileRoute(account: Account | null = stored) {
   const updates: Array<{ id: string; changes: AccountChanges; expectedVersion?: number }> = [];
+  const forgotten: string[] = [];
   const dependencies: ProfileDependencies = {
     viewer: async (authorization) => {
       const signedIn =
@@ -51,8 +52,9 @@ function profileRoute(account: Account | null = stored) {
     config: { TOKEN_TTL_HOURS: 24 },
     now: () => now,
     avatarFor: ({ mail }) => `https://avatar.example/${mail}`,
+    authorProfiles: { forget: (id) => forgotten.push(id) },
   };
-  return { route: createUpdateProfile(dependencies), updates };
+  return { route: createUpdateProfile(dependencies), updates, forgotten };
 }
 
 const put = (body: unknown, authorization = adminToken) => ({
@@ -112,6 +114,16 @@ describe('createUpdateProfile', () => {
         },
       },
     });
+  });
+
+  it("forgets the account's cached author profile once it changed, and only then", async () => {
+    const changed = profileRoute();
+    await routeAnswer(changed.route, put({ display_name: 'New Name' }));
+    expect(changed.forgotten).toEqual(['01ADMIN']);
+
+    const gone = profileRoute(null);
+    await routeAnswer(gone.route, put({ display_name: 'New Name' }));
+    expect(gone.forgotten).toEqual([]);
   });
 
   it('removes the link when url is empty, and leaves out what the body leaves out', async () => {

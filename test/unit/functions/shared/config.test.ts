@@ -25,6 +25,8 @@ describe('loadConfig', () => {
       RESTRICTED_NAMES: [],
       READONLY_AGE: 0,
       BLOCKED_IP_HASHES: [],
+      EDIT_WINDOW: 15,
+      LOGIN: 'open',
       TURNSTILE_VERIFY_URL: 'https://challenges.cloudflare.com/turnstile/v0/siteverify',
       RECAPTCHA_VERIFY_URL: 'https://recaptcha.net/recaptcha/api/siteverify',
       RECAPTCHA_V3_MIN_SCORE: 0.5,
@@ -174,6 +176,23 @@ describe('loadConfig', () => {
     expect(() =>
       loadConfig({ ...base, RESTRICTED_NAMES: Array.from({ length: 1001 }, (_, i) => `n${i}`).join(',') }),
     ).toThrow('RESTRICTED_NAMES: must list at most 1000 items');
+  });
+
+  it('reads EDIT_WINDOW as whole minutes up to a week, and LOGIN as force or unset', () => {
+    expect(loadConfig({ ...base, EDIT_WINDOW: '0', LOGIN: 'Force' })).toMatchObject({
+      EDIT_WINDOW: 0,
+      LOGIN: 'force',
+    });
+    expect(loadConfig({ ...base, EDIT_WINDOW: '10080', LOGIN: ' ' })).toMatchObject({
+      EDIT_WINDOW: 10_080,
+      LOGIN: 'open',
+    });
+    expect(() => loadConfig({ ...base, EDIT_WINDOW: '10081' })).toThrow(
+      'EDIT_WINDOW: must be a whole number from 0 to 10080',
+    );
+    expect(() => loadConfig({ ...base, LOGIN: 'enable' })).toThrow(
+      'LOGIN: must be force, or unset (anonymous comments are taken)',
+    );
   });
 
   it('reads a blank variable as unset, as a .env file that lists it without a value means', () => {

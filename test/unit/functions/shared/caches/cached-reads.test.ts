@@ -80,6 +80,7 @@ function fakeRepositories() {
   const moderation = {
     moderate: vi.fn(async () => true),
     remove: vi.fn(async () => 1),
+    removeOwn: vi.fn(async () => ({ outcome: 'deleted' as const })),
   } satisfies Partial<ModerationRepository> as unknown as ModerationRepository;
   return { comments, moderation };
 }
@@ -113,6 +114,7 @@ const writes: [string, (repositories: ReturnType<typeof fakeRepositories>) => Pr
       }),
   ],
   ['remove', ({ moderation }) => moderation.remove(ref)],
+  ['removeOwn', ({ moderation }) => moderation.removeOwn(ref, 'acct-1')],
 ];
 
 describe('cacheListReads', () => {

@@ -478,7 +478,7 @@ describe('pageByStatus', () => {
         (batches[0]?.input.RequestItems as Record<string, { ExpressionAttributeNames: Item }>).t
           ?.ExpressionAttributeNames ?? {},
       ),
-    ).toEqual(['pk', 'sk', 'orig', 'html', 'heldBecause']);
+    ).toEqual(['pk', 'sk', 'orig', 'html', 'userId', 'heldBecause']);
   });
 
   it('shows without its text a comment whose texts would take the page past its read budget, and reads the lighter one after it', async () => {

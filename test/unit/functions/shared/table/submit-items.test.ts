@@ -95,6 +95,15 @@ describe('submitItems', () => {
     expect(refusalAt).toEqual(['id_taken', 'duplicate', 'rate_limited', undefined, undefined, 'id_taken']);
   });
 
+  it("stores a signed-in account's comment with its account id, as a string beside the comment's fields", () => {
+    const { items } = submitItems('t', comment({ userId: '01ACCOUNT' }), { contentHash: 'h' }, eventId);
+
+    expect(items[0]?.Put?.Item).toMatchObject({ commentId: '01NEW', userId: '01ACCOUNT', nick: 'n' });
+    expect(submitItems('t', comment(), { contentHash: 'h' }, eventId).items[0]?.Put?.Item).not.toHaveProperty(
+      'userId',
+    );
+  });
+
   it("keeps an approved comment's time as the article's first-comment time unless it has one", () => {
     const { items } = submitItems('t', comment({ status: 'approved' }), { contentHash: 'h' }, eventId);
     const page = items.find((item) => item.Update?.Key?.sk === 'PAGE')?.Update;

@@ -1,0 +1,56 @@
+import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { deletedPlaceholder } from '../domain/deleted-placeholder.js';
+import { textBytesOf, userIdAttribute } from './comment-item.js';
+import { attributes, keys } from './keys.js';
+import type { ModeratedComment } from './moderation-items.js';
+
+type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+
+/**
+ * The items of the one TransactWriteItems that turns `comment`, deleted by its author `ownerId` while it has
+ * replies, into the deleted placeholder (domain/deleted-placeholder.ts): its text, name, address, link and user
+ * agent replaced, its account id, IP hash and duplicate-mark hash removed, `deletedAt` stamped; and its duplicate
+ * mark deleted (the same text may be posted again). It keeps its key, its status and its index keys, so no
+ * counter moves and its replies keep their thread.
+ */
+export function placeholderItems(
+  tableName: string,
+  comment: ModeratedComment,
+  ownerId: string,
+  deletedAt: number,
+): TransactItem[] {
+  const sets = Object.entries({
+    ...deletedPlaceholder,
+    [attributes.textBytes]: textBytesOf(deletedPlaceholder),
+    deletedAt,
+  });
+  const removed = [userIdAttribute, 'ipHash', 'contentHash'];
+  return [
+    {
+      Update: {
+        TableName: tableName,
+        Key: keys.comment(comment),
+        UpdateExpression:
+          `SET ${sets.map((_, i) => `#a${i} = :a${i}`).join(', ')}` +
+          ` REMOVE ${removed.map((_, i) => `#r${i}`).join(', ')}`,
+        // Only the comment as read, still its owner's: a status change meanwhile (its counters were read with
+        // it) or a placeholder made already (no account id left) refuses it, and no bare item is created.
+        ConditionExpression: 'attribute_exists(pk) AND #status = :read AND #owner = :owner',
+        ExpressionAttributeNames: {
+          ...Object.fromEntries(sets.map(([name], i) => [`#a${i}`, name])),
+          ...Object.fromEntries(removed.map((name, i) => [`#r${i}`, name])),
+          '#status': 'status',
+          '#owner': userIdAttribute,
+        },
+        ExpressionAttributeValues: {
+          ...Object.fromEntries(sets.map(([, value], i) => [`:a${i}`, value])),
+          ':read': comment.status,
+          ':owner': ownerId,
+        },
+      },
+    },
+    ...(comment.contentHash
+      ? [{ Delete: { TableName: tableName, Key: keys.duplicate(comment.url, comment.contentHash) } }]
+      : []),
+  ];
+}
