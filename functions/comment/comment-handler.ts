@@ -33,6 +33,8 @@ import { type CommentRouteKey, commentRouteKeys, notificationLinkRouteKeys } fro
 import { createSubmitComment } from './submit-comment.js';
 import { createShowUnsubscribe, createUnsubscribe } from './unsubscribe.js';
 import { createUpdateProfile } from './update-profile.js';
+import { createUserWall } from './user-wall.js';
+import { createLevelsOf } from '../shared/domain/comment-levels.js';
 
 /**
  * The comment function: comments (list, count, recent, feeds, submit, like, moderation), sign-in
@@ -53,9 +55,20 @@ export function createCommentHandler(
     dependencies;
   const { tokenSecret, now, newId, spamCheck, readSubmitMarks, markRefusedPost } = dependencies;
   const viewer = createViewerResolver({ tokenSecret, now, admins });
-  const list = createListComments({ viewer, comments, presentation });
+  // LEVELS unset: no levels, and no counter read for them.
+  const levelsOf = createLevelsOf({
+    thresholds: config.LEVELS,
+    authorKeyOf: dependencies.authorKeyOf,
+    counts: (authorKeys) => dependencies.authorCounts.counts(authorKeys),
+  });
+  const list = createListComments({ viewer, comments, presentation, ...(levelsOf ? { levelsOf } : {}) });
   const count = createCountComments({ counters });
-  const recent = createRecentComments({ comments, presentation });
+  const recent = createRecentComments({ comments, presentation, ...(levelsOf ? { levelsOf } : {}) });
+  const userWall = createUserWall({
+    authorCounts: dependencies.authorCounts,
+    avatarFor: presentation.avatarFor,
+    levels: config.LEVELS,
+  });
   const feed = createCommentFeed({ comments, site: { url: config.SITE_URL, name: config.SITE_NAME } });
   const moderationList = createListForModeration({ viewer, moderation, presentation });
   const captcha = createCaptchaGuard({
@@ -76,6 +89,7 @@ export function createCommentHandler(
     captcha,
     initialStatus: (comment) => initialStatus({ config, spamCheck }, comment),
     hashAddress: dependencies.hashAddress,
+    authorOf: dependencies.authorOf,
     now,
     newId,
     presentation,
@@ -133,6 +147,7 @@ export function createCommentHandler(
     'POST /api/token': signIn,
     // Signing out is the widget forgetting its token; Waline answers it with success too.
     'DELETE /api/token': async () => envelope(''),
+    'GET /api/user': userWall,
     'PUT /api/user': updateProfile,
     'GET /api/notification': notificationLog,
     'POST /api/notification': notificationAction,

@@ -7,6 +7,14 @@ import { createAkismetCheck, type SpamCheck } from '../shared/spam/akismet.js';
 import { type AdminRepository, createAdminRepository } from '../shared/table/admin-repository.js';
 import { cacheCounterReads } from '../shared/caches/cached-counters.js';
 import { cacheListReads } from '../shared/caches/cached-reads.js';
+import { cacheAuthorCounts } from '../shared/caches/cached-author-counts.js';
+import {
+  type AuthorKeyOf,
+  type AuthorTallyOf,
+  createAuthorKeyOf,
+  createAuthorTally,
+} from '../shared/domain/author-tally.js';
+import { type AuthorCounts, createAuthorCounts } from '../shared/table/author-counts.js';
 import { createFunctionClient } from '../shared/dynamodb-client/client.js';
 import { createAddressHasher, type HashAddress } from '../shared/notify/address-hash.js';
 import { type CommentRepository, createCommentRepository } from '../shared/table/comment-repository.js';
@@ -80,6 +88,12 @@ export interface CommentDependencies {
   readonly newId: (time: number) => string;
   /** How comments are shown, but for the route-dependent `legacy` flag. */
   readonly presentation: Presentation;
+  /** The level counters and the user wall (reads cached per instance: caches/cached-author-counts.ts). */
+  readonly authorCounts: AuthorCounts;
+  /** The level counter a comment counts for, with what the wall shows of an anonymous author. */
+  readonly authorOf: AuthorTallyOf;
+  /** The level counter a comment counts for (its key alone, for the levels of a page). */
+  readonly authorKeyOf: AuthorKeyOf;
 }
 
 /** Builds the comment function's dependencies for `config`; `overrides` lets tests and local mode swap any part. */
@@ -89,6 +103,13 @@ export function createCommentDependencies(
 ): CommentDependencies {
   const client = createFunctionClient(config);
   const hashAddress = overrides.hashAddress ?? createAddressHasher(config.IP_HASH_SALT);
+  const avatarFor = createAvatarResolver({
+    proxy: config.AVATAR_PROXY,
+    template: config.GRAVATAR_STR,
+    qq: config.AVATAR_QQ,
+  });
+  // The level counters are keyed by account, or by the keyed hash the notifier also keeps addresses under.
+  const authorOf = overrides.authorOf ?? createAuthorTally({ hashAddress, avatarFor });
   // Reads that depend on the item layout first check, once per instance, that the table has it.
   const ensureLayout = createLayoutCheck(client, config.TABLE_NAME);
   // Counts are cached as lists are; a comment write forgets its article's counts and the site's.
@@ -99,7 +120,14 @@ export function createCommentDependencies(
     {
       comments: createCommentRepository(client, config.TABLE_NAME, ensureLayout),
       // An approval trusts the comment's address under the keyed hash the notifier also keeps addresses under.
-      moderation: createModerationRepository(client, config.TABLE_NAME, ensureLayout, Date.now, hashAddress),
+      moderation: createModerationRepository(
+        client,
+        config.TABLE_NAME,
+        ensureLayout,
+        Date.now,
+        hashAddress,
+        authorOf,
+      ),
     },
     { ttlMs: config.LIST_CACHE_MS, onWrite: forgetArticle },
   );
@@ -131,14 +159,12 @@ export function createCommentDependencies(
     now: Date.now,
     hashAddress,
     newId: newUlid,
-    presentation: {
-      avatarFor: createAvatarResolver({
-        proxy: config.AVATAR_PROXY,
-        template: config.GRAVATAR_STR,
-        qq: config.AVATAR_QQ,
-      }),
-      showUserAgent: !config.DISABLE_USERAGENT,
-    },
+    presentation: { avatarFor, showUserAgent: !config.DISABLE_USERAGENT },
+    authorCounts: cacheAuthorCounts(createAuthorCounts(client, config.TABLE_NAME), {
+      ttlMs: config.LIST_CACHE_MS,
+    }),
+    authorOf,
+    authorKeyOf: createAuthorKeyOf(hashAddress),
     ...overrides,
   };
 }

@@ -14,6 +14,7 @@ export const commentApiRouteKeys = [
   'GET /api/token',
   'POST /api/token',
   'DELETE /api/token',
+  'GET /api/user',
   'PUT /api/user',
 ] as const satisfies readonly RouteKey[];
 

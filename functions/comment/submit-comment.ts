@@ -16,6 +16,7 @@ import type { Router } from '../shared/http/http-function.js';
 import { parseInput } from '../shared/http/request.js';
 import { isPlainAddress } from '../shared/domain/mail-address.js';
 import type { HashAddress } from '../shared/notify/address-hash.js';
+import type { AuthorTallyOf } from '../shared/domain/author-tally.js';
 import { fieldWithWord, isRestrictedName } from '../shared/spam/field-rules.js';
 import type { CommentRepository } from '../shared/table/comment-repository.js';
 import type { MarkRefusedPost, ReadSubmitMarks } from '../shared/table/submit-marks.js';
@@ -50,6 +51,8 @@ export interface SubmitCommentDependencies {
   readonly initialStatus: (comment: StatusInput) => Promise<InitialStatus>;
   /** The keyed hash an address's trust mark is kept under (shared/notify/address-hash.ts). */
   readonly hashAddress: HashAddress;
+  /** The level counter a comment counts for (domain/author-tally.ts); none counted without it. */
+  readonly authorOf?: AuthorTallyOf;
   /** Milliseconds since the epoch. */
   readonly now: () => number;
   /** A new comment id (a ULID) for a comment inserted at `time`. */
@@ -207,6 +210,7 @@ export function createSubmitComment(dependencies: SubmitCommentDependencies): Ro
       ...(heldBecause === undefined ? {} : { heldBecause }),
     };
 
+    const author = dependencies.authorOf?.(comment);
     // The answer names a reply's parent (`reply_user`) as the list does, and the widget shows it at once; the
     // parent is read beside the write, not after it. A failed read only leaves the name out: the reply is stored.
     const insert = (parentStatus?: CommentStatus) =>
@@ -216,6 +220,7 @@ export function createSubmitComment(dependencies: SubmitCommentDependencies): Ro
         ...(parentStatus ? { parentStatus } : {}),
         // A visitor answers only what visitors can see; an administrator may answer a held comment too.
         ...(byAdmin ? {} : { visibleParents: true }),
+        ...(author ? { author } : {}),
       });
     const parentRef =
       pid === undefined ? undefined : { url: body.url, id: pid, ...(pid === rid ? {} : { rid }) };

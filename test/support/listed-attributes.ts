@@ -23,4 +23,6 @@ export const listedAttributeNames = [
   // ...and the texts, which only the table holds.
   'orig',
   'html',
+  // ...and the region (`addr`), which the card indexes do not copy either.
+  'addr',
 ] as const;

@@ -7,8 +7,17 @@ import { storedCount } from './stored-count.js';
 /** A comment's texts: the raw text and its rendered HTML, the only large part of a comment. */
 export const textAttributes = ['orig', 'html'] as const;
 
-/** Attributes read back by lists: the card (what the card indexes copy) and the texts; never the user agent. */
-export const listedAttributes = [...cardAttributes, ...textAttributes] as const;
+/**
+ * A comment's region (`addr`), on its item only: the card indexes do not copy it (their projection is fixed), so
+ * the lists that read items from the table show it, and the card-only reads (recent, the queues) do not.
+ */
+export const regionAttribute = 'addr';
+
+/**
+ * Attributes read back by lists: the card (what the card indexes copy), the texts and the region; never the user
+ * agent.
+ */
+export const listedAttributes = [...cardAttributes, ...textAttributes, regionAttribute] as const;
 
 /**
  * Why a comment was held (held-reason.ts), on its item only: the card indexes do not copy it (their projection
@@ -101,6 +110,7 @@ export function fromCommentItem(item: Record<string, unknown>): ListedComment {
   const pid = optional('pid');
   const rid = optional('rid');
   const heldBecause = asHeldReason(item[heldBecauseAttribute]);
+  const addr = optional(regionAttribute);
   return {
     id: text(attributes.commentId),
     url: text('url'),
@@ -120,5 +130,6 @@ export function fromCommentItem(item: Record<string, unknown>): ListedComment {
     sticky: item.sticky === true,
     insertedAt: Number(item.insertedAt) || 0,
     ...(heldBecause === undefined ? {} : { heldBecause }),
+    ...(addr ? { addr } : {}),
   };
 }
