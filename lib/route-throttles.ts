@@ -16,7 +16,8 @@ import { routes } from './routes.js';
  * Reading counts (`…/article`: one small item read or updated) get the largest. The v2 client's bare
  * paths get less than the v3 client's `/api` ones.
  * The comment feeds (`GET …/comment/rss`: one Query, polled by feed readers) get a small share too, as
- * do the notification log and its actions (`…/notification`, used from `/ui`). The links in a mail have
+ * do the notification log and its actions (`…/notification`, used from `/ui`), and the user wall (`GET …/user`: one
+ * Query and one batch read, cached per instance). The links in a mail have
  * no share: `linkRouteThrottles`.
  * `$default` answers 404s and, for `…/comment/` with a trailing slash, lists: 1%.
  */
@@ -26,11 +27,12 @@ export const routeShares: Readonly<Record<string, number>> = {
   'POST /api/comment': 2,
   'PUT /api/comment/{id}': 2,
   'DELETE /api/comment/{id}': 1,
-  'GET /api/article': 21,
-  'POST /api/article': 21,
+  'GET /api/article': 20,
+  'POST /api/article': 20,
   'GET /api/token': 1,
   'POST /api/token': 1,
   'DELETE /api/token': 1,
+  'GET /api/user': 1,
   'PUT /api/user': 1,
   'GET /api/notification': 1,
   'POST /api/notification': 1,
@@ -44,6 +46,7 @@ export const routeShares: Readonly<Record<string, number>> = {
   'GET /token': 1,
   'POST /token': 1,
   'DELETE /token': 1,
+  'GET /user': 1,
   'PUT /user': 1,
   'GET /ui': 1,
   'GET /ui/login': 1,
