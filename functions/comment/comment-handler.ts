@@ -90,6 +90,7 @@ export function createCommentHandler(
     initialStatus: (comment) => initialStatus({ config, spamCheck }, comment),
     hashAddress: dependencies.hashAddress,
     authorOf: dependencies.authorOf,
+    ...(dependencies.regionOf ? { regionOf: dependencies.regionOf } : {}),
     now,
     newId,
     presentation,

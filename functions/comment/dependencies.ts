@@ -2,7 +2,7 @@ import { newUlid } from '../shared/domain/new-ulid.js';
 import type { Config } from '../shared/config.js';
 import { createAvatarResolver } from '../shared/domain/avatar.js';
 import type { Presentation } from '../shared/domain/present-comment.js';
-import { loadMarkdownRenderer } from '../shared/domain/write-only-modules.js';
+import { loadMarkdownRenderer, loadRegionOf } from '../shared/domain/write-only-modules.js';
 import { createAkismetCheck, type SpamCheck } from '../shared/spam/akismet.js';
 import { type AdminRepository, createAdminRepository } from '../shared/table/admin-repository.js';
 import { cacheCounterReads } from '../shared/caches/cached-counters.js';
@@ -94,6 +94,8 @@ export interface CommentDependencies {
   readonly authorOf: AuthorTallyOf;
   /** The level counter a comment counts for (its key alone, for the levels of a page). */
   readonly authorKeyOf: AuthorKeyOf;
+  /** The region of a poster's IP (region/region-lookup.ts, loaded on the first submit); undefined: DISABLE_REGION. */
+  readonly regionOf: ((ip: string) => Promise<string | undefined>) | undefined;
 }
 
 /** Builds the comment function's dependencies for `config`; `overrides` lets tests and local mode swap any part. */
@@ -165,6 +167,7 @@ export function createCommentDependencies(
     }),
     authorOf,
     authorKeyOf: createAuthorKeyOf(hashAddress),
+    regionOf: config.DISABLE_REGION ? undefined : async (ip) => (await loadRegionOf())(ip),
     ...overrides,
   };
 }

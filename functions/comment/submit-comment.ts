@@ -53,6 +53,11 @@ export interface SubmitCommentDependencies {
   readonly hashAddress: HashAddress;
   /** The level counter a comment counts for (domain/author-tally.ts); none counted without it. */
   readonly authorOf?: AuthorTallyOf;
+  /**
+   * The region of the poster's IP (a country), kept as the comment's `addr`; undefined when DISABLE_REGION is set.
+   * Only the region is stored, never the IP.
+   */
+  readonly regionOf?: (ip: string) => Promise<string | undefined>;
   /** Milliseconds since the epoch. */
   readonly now: () => number;
   /** A new comment id (a ULID) for a comment inserted at `time`. */
@@ -169,7 +174,12 @@ export function createSubmitComment(dependencies: SubmitCommentDependencies): Ro
       throw error;
     });
 
-    const [html, { describeUserAgent }] = await Promise.all([renderMarkdown(orig), loadUserAgentParser()]);
+    const [html, { describeUserAgent }, addr] = await Promise.all([
+      renderMarkdown(orig),
+      loadUserAgentParser(),
+      // A region that cannot be found (no database, an address it does not know) leaves the comment without one.
+      dependencies.regionOf?.(request.sourceIp).catch(() => undefined),
+    ]);
     if (!fitsInOneItem(orig, html)) {
       throw new AppError(
         'payload_too_large',
@@ -199,6 +209,7 @@ export function createSubmitComment(dependencies: SubmitCommentDependencies): Ro
       ua: body.ua,
       ipHash,
       ...describeUserAgent(body.ua),
+      ...(addr ? { addr } : {}),
       orig,
       html,
       status,
