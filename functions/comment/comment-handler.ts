@@ -69,7 +69,11 @@ export function createCommentHandler(
     avatarFor: presentation.avatarFor,
     levels: config.LEVELS,
   });
-  const feed = createCommentFeed({ comments, site: { url: config.SITE_URL, name: config.SITE_NAME } });
+  const feed = createCommentFeed({
+    comments,
+    site: { url: config.SITE_URL, name: config.SITE_NAME },
+    authorFeed: dependencies.authorFeed,
+  });
   const moderationList = createListForModeration({ viewer, moderation, presentation });
   const captcha = createCaptchaGuard({
     secret: dependencies.captchaSecret,

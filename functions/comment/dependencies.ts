@@ -15,6 +15,7 @@ import {
   createAuthorTally,
 } from '../shared/domain/author-tally.js';
 import { type AuthorCounts, createAuthorCounts } from '../shared/table/author-counts.js';
+import { type AuthorFeed, createAuthorFeed } from '../shared/table/author-feed.js';
 import { createFunctionClient } from '../shared/dynamodb-client/client.js';
 import { createAddressHasher, type HashAddress } from '../shared/notify/address-hash.js';
 import { type CommentRepository, createCommentRepository } from '../shared/table/comment-repository.js';
@@ -94,6 +95,8 @@ export interface CommentDependencies {
   readonly authorOf: AuthorTallyOf;
   /** The level counter a comment counts for (its key alone, for the levels of a page). */
   readonly authorKeyOf: AuthorKeyOf;
+  /** Accounts' comments, for their feeds (`/api/comment/rss?user_id=`). */
+  readonly authorFeed: AuthorFeed;
   /** The region of a poster's IP (region/region-lookup.ts, loaded on the first submit); undefined: DISABLE_REGION. */
   readonly regionOf: ((ip: string) => Promise<string | undefined>) | undefined;
 }
@@ -167,6 +170,7 @@ export function createCommentDependencies(
     }),
     authorOf,
     authorKeyOf: createAuthorKeyOf(hashAddress),
+    authorFeed: createAuthorFeed(client, config.TABLE_NAME),
     regionOf: config.DISABLE_REGION ? undefined : async (ip) => (await loadRegionOf())(ip),
     ...overrides,
   };

@@ -556,7 +556,7 @@ describe('the OpenAPI document, against the local server', () => {
       url: '/comment/rss?user_id=1',
       status: 404,
     });
-    expect(refused.errmsg).toMatch(/no user accounts/);
+    expect(refused.errmsg).toMatch(/No user has the id 1/);
   });
 
   it('describes the user wall, enveloped and legacy, and its refusal', async () => {

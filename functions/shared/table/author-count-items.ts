@@ -1,5 +1,5 @@
 import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import type { AuthorTally } from '../domain/author-tally.js';
+import { accountAuthorKey, type AuthorTally } from '../domain/author-tally.js';
 import { attributes, entities, keys } from './keys.js';
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
@@ -68,4 +68,27 @@ export function authorCountUpdates(tableName: string, changes: readonly AuthorCo
         },
       };
     });
+}
+
+/**
+ * The feed entry of an account's comment (keys.authorFeed): where the comment is, so that the feed reads it
+ * from the table. Never overwritten (a retried transaction puts the same). `of`, not `commentId`: that attribute
+ * would put the entry into the by-id index.
+ */
+export function authorFeedPut(
+  tableName: string,
+  comment: { readonly id: string; readonly url: string; readonly rid?: string; readonly userId?: string },
+): TransactItem {
+  return {
+    Put: {
+      TableName: tableName,
+      Item: {
+        ...keys.authorFeed(accountAuthorKey(comment.userId ?? ''), comment.id),
+        entity: entities.authorFeed,
+        of: comment.id,
+        url: comment.url,
+        ...(comment.rid === undefined ? {} : { rid: comment.rid }),
+      },
+    },
+  };
 }

@@ -1,7 +1,7 @@
 import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { AuthorTally } from '../domain/author-tally.js';
 import type { CommentStatus, StoredComment } from '../domain/comment.js';
-import { authorCountUpdates } from './author-count-items.js';
+import { authorCountUpdates, authorFeedPut } from './author-count-items.js';
 import { replyNotifiedAttribute, toCommentItem } from './comment-item.js';
 import { contribution, counterUpdates } from './counter-deltas.js';
 import { commentEvent, outboxPut } from './outbox-event.js';
@@ -152,6 +152,9 @@ export function submitItems(
     for (const update of authorCountUpdates(tableName, [{ tally: guards.author, delta: 1 }]))
       add(update, undefined);
   }
+  // An account's comment is also filed in its feed, whatever its status: the feed shows the approved ones.
+  if (comment.userId !== undefined && comment.userId !== '')
+    add(authorFeedPut(tableName, comment), undefined);
   // `eventId` is a ULID (its time names the outbox partition); an imported comment's id need not be one.
   const event = commentEvent('comment.submitted', eventId, now, comment);
   if (event) add(outboxPut(tableName, event), 'id_taken');

@@ -260,3 +260,36 @@ describe('submitItems and the level counters', () => {
     expect(items.some((item) => String(item.Update?.Key?.pk).startsWith('AUTHOR#'))).toBe(false);
   });
 });
+
+describe("submitItems and an account's feed", () => {
+  it("files an account's comment, whatever its status, in its feed in the insert's transaction", () => {
+    for (const status of ['approved', 'waiting'] as const) {
+      const { items, refusalAt } = submitItems(
+        't',
+        comment({ status, userId: '01ACC', rid: '01ROOT', pid: '01ROOT' }),
+        { contentHash: 'h' },
+        eventId,
+      );
+      const entry = items.findIndex((item) => item.Put?.Item?.entity === 'author-feed');
+      expect(items[entry]).toEqual({
+        Put: {
+          TableName: 't',
+          Item: {
+            pk: 'AUTHOR#user:01ACC',
+            sk: 'FEED#01NEW',
+            entity: 'author-feed',
+            of: '01NEW',
+            url: '/p',
+            rid: '01ROOT',
+          },
+        },
+      });
+      expect(refusalAt[entry]).toBeUndefined();
+    }
+  });
+
+  it('files an anonymous comment nowhere', () => {
+    const { items } = submitItems('t', comment(), { contentHash: 'h' }, eventId);
+    expect(items.some((item) => item.Put?.Item?.entity === 'author-feed')).toBe(false);
+  });
+});
