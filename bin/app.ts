@@ -57,7 +57,7 @@ const levels = (): number[] | undefined => {
   try {
     return parseLevels(items.join(','));
   } catch (error) {
-    throw new Error(`context levels: ${(error as Error).message}`);
+    throw new Error(`context levels: ${(error as Error).message}`, { cause: error });
   }
 };
 
