@@ -78,13 +78,14 @@ const domainImports = {
 /**
  * The floors under the functions: the DynamoDB client knows no table; the table (repositories, keys, items)
  * knows the client and the domain, never a cache, a secret, sign-in, HTTP or a function; caches sit on the
- * table; secrets know only the configuration. Each import goes down a floor, never up.
+ * table; secrets know only the configuration. Each import goes down a floor, never up. A floor is a folder: its
+ * name ends in `/`, so `author-counts.ts` is not the `auth/` floor.
  */
 const functionFloors = '(comment|article|notify)/';
 const clientImports = {
   patterns: [
     {
-      regex: `^\\.{1,2}/(.*/)?(table|caches|secrets|auth|http|domain|notify|${functionFloors})`,
+      regex: `^\\.{1,2}/(.*/)?((table|caches|secrets|auth|http|domain|notify)/|${functionFloors})`,
       message:
         'functions/shared/dynamodb-client/ is the bottom floor: it imports nothing of the project above it.',
     },
@@ -93,7 +94,7 @@ const clientImports = {
 const tableImports = {
   patterns: [
     {
-      regex: `^\\.{1,2}/(.*/)?(caches|secrets|auth|http|${functionFloors})`,
+      regex: `^\\.{1,2}/(.*/)?((caches|secrets|auth|http)/|${functionFloors})`,
       message:
         'functions/shared/table/ imports only the domain, the client and the shared helpers: what needs a cache, a secret or sign-in sits above it.',
     },
@@ -102,7 +103,7 @@ const tableImports = {
 const cacheImports = {
   patterns: [
     {
-      regex: `^\\.{1,2}/(.*/)?(secrets|auth|http|${functionFloors})`,
+      regex: `^\\.{1,2}/(.*/)?((secrets|auth|http)/|${functionFloors})`,
       message: 'functions/shared/caches/ sits on the table: it imports no secret, sign-in, HTTP or function.',
     },
   ],
@@ -110,7 +111,7 @@ const cacheImports = {
 const secretImports = {
   patterns: [
     {
-      regex: `^\\.{1,2}/(.*/)?(table|caches|auth|http|domain|dynamodb-client|${functionFloors})`,
+      regex: `^\\.{1,2}/(.*/)?((table|caches|auth|http|domain|dynamodb-client)/|${functionFloors})`,
       message: 'functions/shared/secrets/ reads keys: it imports only the configuration and the log.',
     },
   ],

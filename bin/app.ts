@@ -3,6 +3,7 @@ import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { MarginaliaStack } from '../lib/marginalia-stack.js';
 import { notificationVariables } from '../lib/notification-settings.js';
 import { originsFromSecureDomains } from '../functions/shared/http/secure-domains.js';
+import { parseLevels } from '../functions/shared/domain/levels.js';
 
 const app = new App();
 
@@ -49,6 +50,17 @@ const retention = (key: string): RetentionDays | undefined => {
   return days as RetentionDays;
 };
 
+/** `levels`: Waline's LEVELS, a comma list (or a JSON array) of non-decreasing whole thresholds. */
+const levels = (): number[] | undefined => {
+  const items = list('levels');
+  if (items === undefined) return undefined;
+  try {
+    return parseLevels(items.join(','));
+  } catch (error) {
+    throw new Error(`context levels: ${(error as Error).message}`, { cause: error });
+  }
+};
+
 /** `allowedOrigins`, or Waline's name for it, `SECURE_DOMAINS` (hosts like `blog.example`): one setting, given once. */
 const allowedOrigins = (): string[] | undefined => {
   const origins = list('allowedOrigins');
@@ -67,6 +79,8 @@ new MarginaliaStack(app, 'Marginalia', {
   avatarProxy: text('avatarProxy'),
   gravatarStr: text('gravatarStr'),
   disableUserAgent: flag('disableUserAgent'),
+  disableRegion: flag('disableRegion'),
+  levels: levels(),
   avatarQq: flag('avatarQq'),
   throttleRateLimit: number('throttleRateLimit'),
   throttleBurstLimit: number('throttleBurstLimit'),

@@ -1,4 +1,5 @@
-import { relative } from 'node:path';
+import { copyFileSync } from 'node:fs';
+import { basename, relative } from 'node:path';
 import {
   AssetHashType,
   DockerImage,
@@ -50,6 +51,11 @@ export interface MarginaliaFunctionProps {
    * default none (it is dropped).
    */
   readonly deadLetterQueue?: IQueue;
+  /**
+   * Files the function reads at run time, copied beside its bundle (in `LAMBDA_TASK_ROOT`) under their own names:
+   * data too large for the bundle (the comment function's region database). Default none.
+   */
+  readonly dataFiles?: readonly string[];
 }
 
 /**
@@ -78,7 +84,7 @@ export class MarginaliaFunction extends Construct {
     this.logGroup.grantWrite(role);
 
     this.function = new LambdaFunction(this, 'Function', {
-      code: bundledCode(props.entry),
+      code: bundledCode(props.entry, props.dataFiles ?? []),
       handler: 'index.handler',
       description: props.description,
       runtime: Runtime.NODEJS_22_X,
@@ -121,19 +127,24 @@ class EsbuildBundling implements ILocalBundling {
    * `entry` is a property, not only a closure variable: CDK caches staged assets under a key made from
    * the bundling options as JSON, where a function is invisible, so two functions would share one asset.
    */
-  constructor(readonly entry: string) {}
+  constructor(
+    readonly entry: string,
+    readonly dataFiles: readonly string[],
+  ) {}
 
   tryBundle(outputDir: string): boolean {
     buildSync({
       ...toEsbuildOptions(lambdaBundleOptions(), { entry: this.entry, outdir: outputDir }),
       logLevel: 'warning',
     });
+    // Read from the installed packages: no download, so synth works offline.
+    for (const file of this.dataFiles) copyFileSync(file, `${outputDir}/${basename(file)}`);
     return true;
   }
 }
 
-/** The code asset: `entry` bundled (EsbuildBundling). */
-function bundledCode(entry: string): Code {
+/** The code asset: `entry` bundled (EsbuildBundling), with `dataFiles` beside it. */
+function bundledCode(entry: string, dataFiles: readonly string[]): Code {
   return Code.fromAsset(projectRoot, {
     // The asset is what esbuild wrote: hashed from that, not from the whole project folder.
     assetHashType: AssetHashType.OUTPUT,
@@ -141,7 +152,7 @@ function bundledCode(entry: string): Code {
       // The type asks for an image; local bundling succeeds or throws, so it is never pulled (NodejsFunction
       // names the same placeholder when it bundles locally).
       image: DockerImage.fromRegistry('dummy'),
-      local: new EsbuildBundling(relative(projectRoot, entry)),
+      local: new EsbuildBundling(relative(projectRoot, entry), dataFiles),
     },
   });
 }

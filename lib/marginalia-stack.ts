@@ -25,6 +25,7 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { templatePublishesMail } from '../functions/shared/domain/avatar.js';
+import { installedRegionDatabase } from '../functions/shared/region/region-database.js';
 import { MarginaliaAlarms } from './marginalia-alarms.js';
 import { MarginaliaFunction } from './marginalia-function.js';
 import { MarginaliaNotifier } from './marginalia-notifier.js';
@@ -57,6 +58,10 @@ export interface MarginaliaStackProps extends StackProps {
   readonly gravatarStr?: string;
   /** Drop browser and OS from comments (Waline `DISABLE_USERAGENT`); default false. */
   readonly disableUserAgent?: boolean;
+  /** Waline `LEVELS`: the approved-comment thresholds of the levels, e.g. `[0, 10, 20, 50, 100, 200]`; default none. */
+  readonly levels?: readonly number[];
+  /** Waline `DISABLE_REGION`: new comments get no region (`addr`); default false. */
+  readonly disableRegion?: boolean;
   /** Waline's QQ avatars (`AVATAR_QQ`), whose URL spells out the QQ number; default false. */
   readonly avatarQq?: boolean;
   /**
@@ -338,6 +343,8 @@ export class MarginaliaStack extends Stack {
       IP_HASH_SALT: ipHashSalt.secretValue.unsafeUnwrap(),
       ALLOWED_ORIGINS: allowedOrigins.join(','),
       DISABLE_USERAGENT: String(props.disableUserAgent ?? false),
+      ...(props.disableRegion ? { DISABLE_REGION: 'true' } : {}),
+      ...(props.levels?.length ? { LEVELS: props.levels.join(',') } : {}),
       AVATAR_QQ: String(props.avatarQq ?? false),
       ...(props.avatarProxy === undefined ? {} : { AVATAR_PROXY: props.avatarProxy }),
       ...(props.gravatarStr === undefined ? {} : { GRAVATAR_STR: props.gravatarStr }),
@@ -365,6 +372,8 @@ export class MarginaliaStack extends Stack {
       // links' 8 included), at ~0.1 s each warm and ~1 s for a submit: 4 to 5 busy instances of the
       // account's pool (Little's law).
       reservedConcurrentExecutions: reservations.commentConcurrency,
+      // The region database (8 MB), read by the first submit of an instance, beside the bundle: never in it.
+      ...(props.disableRegion ? {} : { dataFiles: [installedRegionDatabase()] }),
     });
     const article = new MarginaliaFunction(this, 'ArticleFunction', {
       entry: entry('../functions/article/handler.ts'),

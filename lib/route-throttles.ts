@@ -17,7 +17,8 @@ import { routes } from './routes.js';
  * Reading counts (`…/article`: one small item read or updated) get the largest. The v2 client's bare
  * paths get less than the v3 client's `/api` ones.
  * The comment feeds (`GET …/comment/rss`: one Query, polled by feed readers) get a small share too, as
- * do the notification log and its actions (`…/notification`, used from `/ui`). The links in a mail have
+ * do the notification log and its actions (`…/notification`, used from `/ui`), and the user wall (`GET …/user`: one
+ * Query and one batch read, cached per instance). The links in a mail have
  * no share: `linkRouteThrottles`.
  * `$default` answers 404s and, for `…/comment/` with a trailing slash, lists: 1%.
  */

@@ -37,6 +37,8 @@ import { type CommentRouteKey, commentRouteKeys, notificationLinkRouteKeys } fro
 import { createSubmitComment } from './submit-comment.js';
 import { createShowUnsubscribe, createUnsubscribe } from './unsubscribe.js';
 import { createUpdateProfile } from './update-profile.js';
+import { createUserWall } from './user-wall.js';
+import { createLevelsOf } from '../shared/domain/comment-levels.js';
 
 /**
  * The comment function: comments (list, count, recent, feeds, submit, like, moderation), sign-in
@@ -56,18 +58,31 @@ export function createCommentHandler(
   const { config, comments, counters, moderation, accounts, outbox, presentation, renderMarkdown } =
     dependencies;
   const { tokenSecret, now, newId, spamCheck, readSubmitMarks, markRefusedPost } = dependencies;
-  // PLACEHOLDER until the user wall (functions/comment/user-wall.ts, createUserWall) is on this branch:
-  // `GET /api/user` for anyone but an administrator with `page` answers an empty wall.
-  const userWall: Router = async () => envelope([]);
   // Who calls: anonymous, banned, or an account that may act (the routes an account uses: post, edit and delete
   // its own); the viewer is the account alone.
   const caller = createCallerResolver({ tokenSecret, now, accounts });
   const viewer = viewerOf(caller);
   const authors = dependencies.authorProfiles.read;
-  const list = createListComments({ viewer, comments, authors, presentation });
+  // LEVELS unset: no levels, and no counter read for them.
+  const levelsOf = createLevelsOf({
+    thresholds: config.LEVELS,
+    authorKeyOf: dependencies.authorKeyOf,
+    counts: (authorKeys) => dependencies.authorCounts.counts(authorKeys),
+  });
+  const levels = levelsOf ? { levelsOf } : {};
+  const list = createListComments({ viewer, comments, authors, presentation, ...levels });
   const count = createCountComments({ counters });
-  const recent = createRecentComments({ comments, authors, presentation });
-  const feed = createCommentFeed({ comments, site: { url: config.SITE_URL, name: config.SITE_NAME } });
+  const recent = createRecentComments({ comments, authors, presentation, ...levels });
+  const userWall = createUserWall({
+    authorCounts: dependencies.authorCounts,
+    avatarFor: presentation.avatarFor,
+    levels: config.LEVELS,
+  });
+  const feed = createCommentFeed({
+    comments,
+    site: { url: config.SITE_URL, name: config.SITE_NAME },
+    authorFeed: dependencies.authorFeed,
+  });
   const moderationList = createListForModeration({ viewer, moderation, authors, presentation });
   const captcha = createCaptchaGuard({
     secret: dependencies.captchaSecret,
@@ -88,6 +103,8 @@ export function createCommentHandler(
     captcha,
     initialStatus: (comment) => statusOf(comment),
     hashAddress: dependencies.hashAddress,
+    authorOf: dependencies.authorOf,
+    ...(dependencies.regionOf ? { regionOf: dependencies.regionOf } : {}),
     now,
     newId,
     presentation,

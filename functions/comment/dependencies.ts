@@ -2,7 +2,7 @@ import { newUlid } from '../shared/domain/new-ulid.js';
 import type { Config } from '../shared/config.js';
 import { createAvatarResolver } from '../shared/domain/avatar.js';
 import type { Presentation } from '../shared/domain/present-comment.js';
-import { loadMarkdownRenderer } from '../shared/domain/write-only-modules.js';
+import { loadMarkdownRenderer, loadRegionOf } from '../shared/domain/write-only-modules.js';
 import { createAkismetCheck, type SpamCheck } from '../shared/spam/akismet.js';
 import { type AccountRepository, createAccountRepository } from '../shared/table/account-repository.js';
 import { createSignInRecords, type SignInRecords } from '../shared/table/sign-in-records.js';
@@ -10,6 +10,15 @@ import { cacheAuthorProfiles, type CachedAuthorProfiles } from '../shared/caches
 import { cacheCounterReads } from '../shared/caches/cached-counters.js';
 import { createAuthorProfileReader } from '../shared/table/author-profiles.js';
 import { cacheListReads } from '../shared/caches/cached-reads.js';
+import { cacheAuthorCounts } from '../shared/caches/cached-author-counts.js';
+import {
+  type AuthorKeyOf,
+  type AuthorTallyOf,
+  createAuthorKeyOf,
+  createAuthorTally,
+} from '../shared/domain/author-tally.js';
+import { type AuthorCounts, createAuthorCounts } from '../shared/table/author-counts.js';
+import { type AuthorFeed, createAuthorFeed } from '../shared/table/author-feed.js';
 import { createFunctionClient } from '../shared/dynamodb-client/client.js';
 import { createAddressHasher, type HashAddress } from '../shared/notify/address-hash.js';
 import { type CommentRepository, createCommentRepository } from '../shared/table/comment-repository.js';
@@ -91,6 +100,16 @@ export interface CommentDependencies {
   readonly newId: (time: number) => string;
   /** How comments are shown, but for the route-dependent `legacy` flag. */
   readonly presentation: Presentation;
+  /** The level counters and the user wall (reads cached per instance: caches/cached-author-counts.ts). */
+  readonly authorCounts: AuthorCounts;
+  /** The level counter a comment counts for, with what the wall shows of an anonymous author. */
+  readonly authorOf: AuthorTallyOf;
+  /** The level counter a comment counts for (its key alone, for the levels of a page). */
+  readonly authorKeyOf: AuthorKeyOf;
+  /** Accounts' comments, for their feeds (`/api/comment/rss?user_id=`). */
+  readonly authorFeed: AuthorFeed;
+  /** The region of a poster's IP (region/region-lookup.ts, loaded on the first submit); undefined: DISABLE_REGION. */
+  readonly regionOf: ((ip: string) => Promise<string | undefined>) | undefined;
 }
 
 /** Builds the comment function's dependencies for `config`; `overrides` lets tests and local mode swap any part. */
@@ -100,6 +119,13 @@ export function createCommentDependencies(
 ): CommentDependencies {
   const client = createFunctionClient(config);
   const hashAddress = overrides.hashAddress ?? createAddressHasher(config.IP_HASH_SALT);
+  const avatarFor = createAvatarResolver({
+    proxy: config.AVATAR_PROXY,
+    template: config.GRAVATAR_STR,
+    qq: config.AVATAR_QQ,
+  });
+  // The level counters are keyed by account, or by the keyed hash the notifier also keeps addresses under.
+  const authorOf = overrides.authorOf ?? createAuthorTally({ hashAddress, avatarFor });
   // Reads that depend on the item layout first check, once per instance, that the table has it.
   const ensureLayout = createLayoutCheck(client, config.TABLE_NAME);
   // Counts are cached as lists are; a comment write forgets its article's counts and the site's.
@@ -110,7 +136,14 @@ export function createCommentDependencies(
     {
       comments: createCommentRepository(client, config.TABLE_NAME, ensureLayout),
       // An approval trusts the comment's address under the keyed hash the notifier also keeps addresses under.
-      moderation: createModerationRepository(client, config.TABLE_NAME, ensureLayout, Date.now, hashAddress),
+      moderation: createModerationRepository(
+        client,
+        config.TABLE_NAME,
+        ensureLayout,
+        Date.now,
+        hashAddress,
+        authorOf,
+      ),
     },
     { ttlMs: config.LIST_CACHE_MS, onWrite: forgetArticle },
   );
@@ -146,14 +179,14 @@ export function createCommentDependencies(
     now: Date.now,
     hashAddress,
     newId: newUlid,
-    presentation: {
-      avatarFor: createAvatarResolver({
-        proxy: config.AVATAR_PROXY,
-        template: config.GRAVATAR_STR,
-        qq: config.AVATAR_QQ,
-      }),
-      showUserAgent: !config.DISABLE_USERAGENT,
-    },
+    presentation: { avatarFor, showUserAgent: !config.DISABLE_USERAGENT },
+    authorCounts: cacheAuthorCounts(createAuthorCounts(client, config.TABLE_NAME), {
+      ttlMs: config.LIST_CACHE_MS,
+    }),
+    authorOf,
+    authorKeyOf: createAuthorKeyOf(hashAddress),
+    authorFeed: createAuthorFeed(client, config.TABLE_NAME),
+    regionOf: config.DISABLE_REGION ? undefined : async (ip) => (await loadRegionOf())(ip),
     ...overrides,
   };
 }

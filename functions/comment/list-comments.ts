@@ -9,11 +9,14 @@ import {
   presentComment,
   presentReplyUser,
 } from '../shared/domain/present-comment.js';
+import type { LevelsOf } from '../shared/domain/comment-levels.js';
 import { pairReplies } from '../shared/domain/thread.js';
 import { bare, envelope } from '../shared/http/envelope.js';
 import type { Router } from '../shared/http/http-function.js';
 import { parseInput, singleQuery } from '../shared/http/request.js';
 import type { ListPage } from '../shared/table/list-page.js';
+import type { ListedComment } from '../shared/domain/comment.js';
+import { levelsByComment, withLevel } from './comment-level.js';
 
 /**
  * `GET /api/comment?path&page&pageSize&sortBy`: one page of an article's threads. It reads the page
@@ -29,12 +32,14 @@ export function createListComments({
   comments,
   authors,
   presentation,
+  levelsOf,
 }: {
   readonly viewer: ResolveViewer;
   readonly comments: { readonly listPage: ListPage };
   /** The account authors' current profiles (one batched read, cached), overlaid on their comments. */
   readonly authors: ReadAuthorProfiles;
   readonly presentation: Presentation;
+  readonly levelsOf?: LevelsOf;
 }): Router {
   return async (request) => {
     // Each is given once: which of two paths (or orders) the caller meant cannot be guessed.
@@ -59,10 +64,16 @@ export function createListComments({
     );
     const options = { ...presentation, legacy: request.legacy, authors: pageAuthors };
     const threads = stored.threads.map(pairReplies);
+    const levels = await levelsByComment(
+      levelsOf,
+      stored.threads.flatMap(({ root, replies }) => [root, ...replies]),
+    );
+    const present = (comment: ListedComment) =>
+      withLevel(presentComment(comment, options), levels.get(comment.id));
 
     const budget = createAnswerBudget();
     const roots = fitTexts(
-      threads.map(({ root }) => presentComment(root, options)),
+      threads.map(({ root }) => present(root)),
       request.lang,
       budget,
     );
@@ -71,7 +82,7 @@ export function createListComments({
       const replies: PublicComment[] = [];
       for (const { reply, parent } of children) {
         const item = {
-          ...presentComment(reply, options),
+          ...present(reply),
           ...(parent ? { reply_user: presentReplyUser(parent, options) } : {}),
         };
         // Once one reply does not fit, no later one is tried: replies stay in order, with no holes.

@@ -14,6 +14,7 @@ export const commentApiRouteKeys = [
   'GET /api/token',
   'POST /api/token',
   'DELETE /api/token',
+  'GET /api/user',
   'PUT /api/user',
   // The user wall (anyone) and, for administrators, the accounts: list, change, ban or delete.
   'GET /api/user',

@@ -18,6 +18,7 @@ import type { Router } from '../shared/http/http-function.js';
 import { parseInput } from '../shared/http/request.js';
 import { isPlainAddress } from '../shared/domain/mail-address.js';
 import type { HashAddress } from '../shared/notify/address-hash.js';
+import type { AuthorTallyOf } from '../shared/domain/author-tally.js';
 import { fieldWithWord, isRestrictedName } from '../shared/spam/field-rules.js';
 import type { CommentRepository } from '../shared/table/comment-repository.js';
 import type { MarkRefusedPost, ReadSubmitMarks } from '../shared/table/submit-marks.js';
@@ -56,6 +57,13 @@ export interface SubmitCommentDependencies {
   readonly initialStatus: (comment: StatusInput) => Promise<InitialStatus>;
   /** The keyed hash an address's trust mark is kept under (shared/notify/address-hash.ts). */
   readonly hashAddress: HashAddress;
+  /** The level counter a comment counts for (domain/author-tally.ts); none counted without it. */
+  readonly authorOf?: AuthorTallyOf;
+  /**
+   * The region of the poster's IP (a country), kept as the comment's `addr`; undefined when DISABLE_REGION is set.
+   * Only the region is stored, never the IP.
+   */
+  readonly regionOf?: (ip: string) => Promise<string | undefined>;
   /** Milliseconds since the epoch. */
   readonly now: () => number;
   /** A new comment id (a ULID) for a comment inserted at `time`. */
@@ -203,7 +211,12 @@ export function createSubmitComment(dependencies: SubmitCommentDependencies): Ro
       throw error;
     });
 
-    const [html, { describeUserAgent }] = await Promise.all([renderMarkdown(orig), loadUserAgentParser()]);
+    const [html, { describeUserAgent }, addr] = await Promise.all([
+      renderMarkdown(orig),
+      loadUserAgentParser(),
+      // A region that cannot be found (no database, an address it does not know) leaves the comment without one.
+      dependencies.regionOf?.(request.sourceIp).catch(() => undefined),
+    ]);
     if (!fitsInOneItem(orig, html)) {
       throw new AppError(
         'payload_too_large',
@@ -233,6 +246,7 @@ export function createSubmitComment(dependencies: SubmitCommentDependencies): Ro
       ua: body.ua,
       ipHash,
       ...describeUserAgent(body.ua),
+      ...(addr ? { addr } : {}),
       orig,
       html,
       status,
@@ -245,6 +259,7 @@ export function createSubmitComment(dependencies: SubmitCommentDependencies): Ro
       ...(heldBecause === undefined ? {} : { heldBecause }),
     };
 
+    const author = dependencies.authorOf?.(comment);
     // The answer names a reply's parent (`reply_user`) as the list does, and the widget shows it at once; the
     // parent is read beside the write, not after it. A failed read only leaves the name out: the reply is stored.
     const insert = (parentStatus?: CommentStatus) =>
@@ -254,6 +269,7 @@ export function createSubmitComment(dependencies: SubmitCommentDependencies): Ro
         ...(parentStatus ? { parentStatus } : {}),
         // A visitor answers only what visitors can see; an administrator may answer a held comment too.
         ...(byAdmin ? {} : { visibleParents: true }),
+        ...(author ? { author } : {}),
       });
     const parentRef =
       pid === undefined ? undefined : { url: body.url, id: pid, ...(pid === rid ? {} : { rid }) };

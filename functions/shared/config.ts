@@ -1,4 +1,5 @@
 import { templatePublishesMail } from './domain/avatar.js';
+import { parseLevels } from './domain/levels.js';
 import { originsFromSecureDomains } from './http/secure-domains.js';
 import type { MarkdownFeatures } from './domain/render-markdown.js';
 import {
@@ -48,6 +49,13 @@ export interface Config {
    */
   readonly AVATAR_QQ: boolean;
   readonly DISABLE_USERAGENT: boolean;
+  /**
+   * Waline's `LEVELS`: the approved-comment thresholds of the levels (`0,10,20,50,100,200`); comments in lists
+   * carry `level` and the user wall ranks by it. Unset: no level, and no counter is read to give one.
+   */
+  readonly LEVELS?: readonly number[];
+  /** Waline's `DISABLE_REGION`: new comments get no `addr` (the region their IP is in). */
+  readonly DISABLE_REGION: boolean;
   /** The HMAC key of sign-in tokens (Waline's name). Locally; on AWS the SSM parameter below. */
   readonly JWT_TOKEN?: string;
   /** Name of an SSM SecureString holding the token key, read through the extension below. */
@@ -182,6 +190,14 @@ const siteKey: Reader<string | undefined> = (raw) => {
   return key;
 };
 
+const levelThresholds: Reader<readonly number[] | undefined> = (raw) => {
+  try {
+    return parseLevels(raw);
+  } catch (error) {
+    throw new RuleError((error as Error).message);
+  }
+};
+
 const avatarTemplate: Reader<string | undefined> = (raw) => {
   const template = text({ max: 1024, optional: true })(raw);
   if (template !== undefined && templatePublishesMail(template)) {
@@ -205,6 +221,8 @@ const readers: { readonly [Name in Exclude<keyof Config, 'markdown'>]-?: Reader<
   GRAVATAR_STR: avatarTemplate,
   AVATAR_QQ: flag,
   DISABLE_USERAGENT: flag,
+  LEVELS: levelThresholds,
+  DISABLE_REGION: flag,
   JWT_TOKEN: text({ min: 32, optional: true }),
   JWT_SECRET_PARAMETER: parameterName,
   LINK_SECRET: text({ min: 32, optional: true }),

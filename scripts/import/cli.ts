@@ -13,6 +13,7 @@ import { mergeRules, type MergeRule } from './page-keys.js';
 import { planImport, type PlanOptions } from './plan.js';
 import { createProgress } from './progress.js';
 import { readInputs } from './read-input.js';
+import { runAuthorCountStep } from '../migrate/author-counts.js';
 import { formatReport } from './report.js';
 import { runImport } from './run-import.js';
 import { formats, type SourceFormat } from './source.js';
@@ -76,6 +77,15 @@ async function main(): Promise<void> {
     const repository = createImportRepository(target.client, target.tableName);
     const outcome = await runImport(plan, repository, (total) => createProgress('Writing', total));
     console.log(formatReport(plan, outcome, { target: target.description, dryRun: false }));
+    // The imported approved comments count for their authors' levels and the user wall: recounted, as the
+    // migration does, from every approved comment (a rerun recounts to the same numbers).
+    if (outcome.imported.approved > 0) {
+      const authors = await runAuthorCountStep(target.client, target.tableName, target.ipHashSalt, {
+        dryRun: false,
+      });
+      console.log(authors.report);
+      if (!authors.complete) process.exitCode = 2;
+    }
   } finally {
     await target.close();
   }

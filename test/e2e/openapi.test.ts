@@ -559,7 +559,26 @@ describe('the OpenAPI document, against the local server', () => {
       url: '/comment/rss?user_id=1',
       status: 404,
     });
-    expect(refused.errmsg).toMatch(/no user accounts/);
+    expect(refused.errmsg).toMatch(/No user has the id 1/);
+  });
+
+  it('describes the user wall, enveloped and legacy, and its refusal', async () => {
+    const comment = {
+      comment: 'a comment for the wall',
+      url: '/openapi-wall',
+      nick: 'Wally',
+      mail: 'wally@example.com',
+    };
+    await call({ method: 'POST', template: '/api/comment', url: '/api/comment', status: 200, body: comment });
+    const wall = await call({
+      method: 'GET',
+      template: '/api/user',
+      url: '/api/user?pageSize=5',
+      status: 200,
+    });
+    expect(wall.data.map(({ nick }: { nick: string }) => nick)).toContain('Wally');
+    await call({ method: 'GET', template: '/user', url: '/user', status: 200 });
+    await call({ method: 'GET', template: '/api/user', url: '/api/user?pageSize=51', status: 400 });
   });
 
   it('describes the pages and the answers of unknown methods and routes', async () => {

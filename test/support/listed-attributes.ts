@@ -24,4 +24,6 @@ export const listedAttributeNames = [
   'orig',
   'html',
   'userId',
+  // ...and the region (`addr`), which the card indexes do not copy either.
+  'addr',
 ] as const;

@@ -30,6 +30,12 @@ export interface StoredComment {
   readonly sticky: boolean;
   /** Epoch milliseconds. */
   readonly insertedAt: number;
+  /**
+   * The coarse region its writer's IP was in when it was written (Waline's `addr`: a country's name), from the
+   * offline IP database (shared/region/); absent when DISABLE_REGION is set, the IP is in none, or it predates
+   * regions. The IP itself is never stored.
+   */
+  readonly addr?: string;
   /** `administrator` when written by a signed-in administrator (Waline's user `type`); absent otherwise. */
   readonly type?: 'administrator';
   /**

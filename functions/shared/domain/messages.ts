@@ -161,10 +161,18 @@ const catalog = {
     en: 'This comment is too long to show in this list.',
     'zh-CN': '这条评论太长，无法在此列表中显示。',
   },
-  userFeedNeedsAccounts: {
-    en: "There is no feed of one user's comments (user_id): this server has no user accounts yet. Subscribe to the page's feed (?path=) or the site's (no parameter).",
-    'zh-CN':
-      '没有单个用户的评论订阅（user_id）：此服务器还没有用户账户。请订阅页面的评论（?path=）或全站的评论（不带参数）。',
+  userFeedUnknownUser: {
+    en: 'No user has the id {id} (user_id): there is no feed of their comments.',
+    'zh-CN': '没有 id 为 {id} 的用户（user_id），因此没有其评论的订阅。',
+  },
+  userFeedBadUserId: {
+    en: 'user_id must be a user id: 1 to 64 letters, digits, - or _, given once.',
+    'zh-CN': 'user_id 必须是用户 id：1 到 64 个字母、数字、- 或 _，且只能给出一次。',
+  },
+  feedUserTitle: { en: 'Comments by user {id} · {site}', 'zh-CN': '{site} · 用户 {id} 的评论' },
+  feedUserDescription: {
+    en: 'The newest approved comments of user {id}.',
+    'zh-CN': '用户 {id} 最新通过审核的评论。',
   },
   feedSiteTitle: { en: 'Comments on {site}', 'zh-CN': '{site} 的评论' },
   feedPageTitle: { en: 'Comments on {path} · {site}', 'zh-CN': '{site} · {path} 的评论' },

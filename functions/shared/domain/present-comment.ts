@@ -28,6 +28,10 @@ export interface PublicComment extends PresentedAuthor {
   like: number;
   time: number;
   sticky?: true;
+  /** The author's level (`LEVELS`): the last index whose threshold their approved comments reach. */
+  level?: number;
+  /** The region the comment was written from (a country), when it was found. */
+  addr?: string;
   pid?: string;
   rid?: string;
   url?: string;
@@ -65,6 +69,7 @@ export function presentComment(
     ...(extra.withUrl ? { url: comment.url } : {}),
     ...(options.legacy ? { insertedAt: new Date(comment.insertedAt).toISOString() } : {}),
     ...(comment.textLeftOut ? { textOmitted: true as const } : {}),
+    ...(comment.addr ? { addr: comment.addr } : {}),
   };
 }
 

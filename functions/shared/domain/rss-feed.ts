@@ -110,6 +110,8 @@ export interface CommentFeedInput {
   readonly siteName: string;
   /** The page, for a page's feed; none for the site's. */
   readonly path?: string;
+  /** The account, for the feed of one user's comments (`user_id`); none for the site's or a page's. */
+  readonly userId?: string;
   /** The channel's link without SITE_URL: this server's own address. */
   readonly serverUrl: string;
   /** The feed's own address (its `atom:link rel="self"`). */
@@ -157,15 +159,19 @@ export function renderCommentFeed(input: CommentFeedInput): string {
     '<rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom" xmlns:dc="http://purl.org/dc/elements/1.1/">',
     '<channel>',
     `<title>${xmlText(
-      path === undefined
-        ? translate(lang, 'feedSiteTitle', { site: siteName })
-        : translate(lang, 'feedPageTitle', { site: siteName, path }),
+      input.userId !== undefined
+        ? translate(lang, 'feedUserTitle', { site: siteName, id: input.userId })
+        : path === undefined
+          ? translate(lang, 'feedSiteTitle', { site: siteName })
+          : translate(lang, 'feedPageTitle', { site: siteName, path }),
     )}</title>`,
     `<link>${xmlText((path === undefined ? input.siteUrl : pageLink(input.siteUrl, path)) ?? input.serverUrl)}</link>`,
     `<description>${xmlText(
-      path === undefined
-        ? translate(lang, 'feedSiteDescription', { site: siteName })
-        : translate(lang, 'feedPageDescription', { path }),
+      input.userId !== undefined
+        ? translate(lang, 'feedUserDescription', { id: input.userId })
+        : path === undefined
+          ? translate(lang, 'feedSiteDescription', { site: siteName })
+          : translate(lang, 'feedPageDescription', { path }),
     )}</description>`,
     `<atom:link href="${xmlText(input.self)}" rel="self" type="application/rss+xml"/>`,
     '<generator>Marginalia</generator>',

@@ -1,6 +1,6 @@
 /**
  * The modules only writes need, loaded on first use: the markdown renderer (markdown-it, its plugins,
- * sanitize-html), Prism, KaTeX, and the user-agent parser. The bundles keep each in a chunk of its own
+ * sanitize-html), Prism, KaTeX, the user-agent parser, and the region database (mmdb-lib and its 8 MB file). The bundles keep each in a chunk of its own
  * (lib/bundle-options.ts), so a cold start that serves a list or a count neither reads nor evaluates them.
  */
 import { once } from '../once.js';
@@ -32,3 +32,6 @@ export function loadMarkdownRenderer(features: MarkdownFeatures): (text: string)
 
 /** See the module comment. */
 export const loadUserAgentParser = once(() => import('./user-agent.js'));
+
+/** The region of an IP (region/region-lookup.ts): its module and its database, read on the first write that asks. */
+export const loadRegionOf = once(async () => (await import('../region/region-lookup.js')).loadRegionLookup());

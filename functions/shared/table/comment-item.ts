@@ -14,10 +14,21 @@ export const textAttributes = ['orig', 'html'] as const;
 export const userIdAttribute = 'userId';
 
 /**
- * Attributes read back by lists: the card (what the card indexes copy), the texts and the author's account id;
- * never the user agent.
+ * A comment's region (`addr`), on its item only: the card indexes do not copy it (their projection is fixed), so
+ * the lists that read items from the table show it, and the card-only reads (recent, the queues) do not.
  */
-export const listedAttributes = [...cardAttributes, ...textAttributes, userIdAttribute] as const;
+export const regionAttribute = 'addr';
+
+/**
+ * Attributes read back by lists: the card (what the card indexes copy), the texts, the author's account id and
+ * the region; never the user agent.
+ */
+export const listedAttributes = [
+  ...cardAttributes,
+  ...textAttributes,
+  userIdAttribute,
+  regionAttribute,
+] as const;
 
 /**
  * Why a comment was held (held-reason.ts), on its item only: the card indexes do not copy it (their projection
@@ -110,6 +121,7 @@ export function fromCommentItem(item: Record<string, unknown>): ListedComment {
   const pid = optional('pid');
   const rid = optional('rid');
   const heldBecause = asHeldReason(item[heldBecauseAttribute]);
+  const addr = optional(regionAttribute);
   return {
     id: text(attributes.commentId),
     url: text('url'),
@@ -130,5 +142,6 @@ export function fromCommentItem(item: Record<string, unknown>): ListedComment {
     sticky: item.sticky === true,
     insertedAt: Number(item.insertedAt) || 0,
     ...(heldBecause === undefined ? {} : { heldBecause }),
+    ...(addr ? { addr } : {}),
   };
 }

@@ -91,6 +91,8 @@ export const entities = {
   accountCount: 'account-count',
   /** How many approved comments one author has (an account, or an address as a hash): their level and wall place. */
   authorCount: 'author-count',
+  /** One comment of an account, for its feed (where the comment is: its url and thread root). */
+  authorFeed: 'author-feed',
   signInAttempts: 'signin',
   signInFailures: 'signin-failures',
   signInNetwork: 'signin-network',
@@ -184,6 +186,14 @@ export const keys = {
    * hash of the normalised address) for anonymous commenters.
    */
   authorCount: (authorKey: string): Key => ({ pk: `AUTHOR#${authorKey}`, sk: 'COUNT' }),
+  /**
+   * One comment of an account, beside its counter (`AUTHOR#user:<id>`), newest last: the account's feed
+   * (`/api/comment/rss?user_id=`) is one Query of them.
+   */
+  authorFeed: (authorKey: string, commentId: string): Key => ({
+    pk: `AUTHOR#${authorKey}`,
+    sk: `FEED#${commentId}`,
+  }),
   /** Sign-in attempts of one IP in one time window. */
   signInAttempts: (ipHash: string, window: number): Key => ({ pk: `IP#${ipHash}`, sk: `SIGNIN#${window}` }),
   /** Failed sign-ins of one email address (a keyed hash of it), known account or not. */

@@ -8,6 +8,8 @@ import {
   textBytesOf,
 } from './comment-item.js';
 import { combine, contribution, counterUpdates, noDelta } from './counter-deltas.js';
+import { authorCountUpdates } from './author-count-items.js';
+import type { AuthorTally } from '../domain/author-tally.js';
 import { attributes, entities, keys } from './keys.js';
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
@@ -52,7 +54,9 @@ export function movesKey(comment: ListedComment, change: ModerationChange): bool
  * waiting, or from an approve link used again) tells nobody. A root's approval writes no event (the rules
  * tell nobody of it). Any approval of a comment whose mail is an address (`approval.addressHash`, its keyed
  * hash) also marks that address trusted (`COMMENT_AUDIT=first`), in the same transaction, and marking one spam
- * withdraws that trust (its next comment waits again). Empty when there is nothing to change.
+ * withdraws that trust (its next comment waits again). A change into or out of `approved` moves the level
+ * counter of the comment's author (`author`, domain/author-tally.ts), in the same transaction. Empty when there is
+ * nothing to change.
  */
 export function moderationItems(
   tableName: string,
@@ -60,6 +64,7 @@ export function moderationItems(
   change: ModerationChange,
   stored?: Record<string, unknown>,
   approval?: { readonly eventId: string; readonly at: number; readonly addressHash?: string },
+  author?: AuthorTally,
 ): TransactItem[] {
   const status = finalStatus(comment, change);
   const sticky = change.sticky ?? comment.sticky;
@@ -85,6 +90,9 @@ export function moderationItems(
       : []),
     ...(event ? [outboxPut(tableName, event)] : []),
     ...(statusChanges && approval ? trustChange(tableName, status, approval) : []),
+    ...(statusChanges && author
+      ? authorCountUpdates(tableName, [{ tally: author, delta: approvedDelta(comment.status, status) }])
+      : []),
   ];
   // The card indexes follow the status, a root's roots index its status and pin.
   const index =
@@ -179,10 +187,15 @@ export function moderationItems(
   ];
 }
 
+/** What a move from `from` to `to` does to the author's approved count: +1, -1 or 0. */
+const approvedDelta = (from: CommentStatus, to: CommentStatus) =>
+  Number(to === 'approved') - Number(from === 'approved');
+
 /**
  * The items of one TransactWriteItems that deletes `comments` (all of page `url`): for each, the
  * comment, its duplicate mark and a tombstone stamped `deletedAt`; then the page and site counters,
- * moved by what the comments counted for as read. Each delete is conditioned on the status it was read
+ * moved by what the comments counted for as read, and the level counters of the approved ones' authors
+ * (`authorOf`: domain/author-tally.ts). Each delete is conditioned on the status it was read
  * with, so a concurrent status change refuses the whole transaction and the counters stay exact.
  */
 export function removalItems(
@@ -190,6 +203,7 @@ export function removalItems(
   url: string,
   comments: readonly ModeratedComment[],
   deletedAt: number,
+  authorOf?: (comment: ModeratedComment) => AuthorTally | undefined,
 ): TransactItem[] {
   const delta = comments.reduce(
     (sum, comment) => combine(sum, contribution(comment.status, isRoot(comment)), -1),
@@ -221,6 +235,13 @@ export function removalItems(
       },
     ]),
     ...counterUpdates(tableName, url, delta),
+    ...authorCountUpdates(
+      tableName,
+      comments.flatMap((comment) => {
+        const tally = comment.status === 'approved' ? authorOf?.(comment) : undefined;
+        return tally ? [{ tally, delta: -1 }] : [];
+      }),
+    ),
   ];
 }
 

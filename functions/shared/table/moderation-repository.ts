@@ -2,6 +2,7 @@ import { isPlainAddress } from '../domain/mail-address.js';
 import { ownDeleteRefusal, type OwnCommentRefusal } from '../domain/own-comment.js';
 import { newUlid } from '../domain/new-ulid.js';
 import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+import type { AuthorTallyOf } from '../domain/author-tally.js';
 import { type CommentStatus, isRoot, type ListedComment, newestFirstById } from '../domain/comment.js';
 import { readCommentRange } from './article-comments.js';
 import { batchGet, keyId } from './batch-get.js';
@@ -79,9 +80,9 @@ export interface ModerationRepository {
 
 /**
  * Comments per transaction (DynamoDB allows 100 items): three items each (the comment, its duplicate
- * mark, its tombstone), and the two counter updates.
+ * mark, its tombstone), at most one author counter each, and the two counter updates.
  */
-const commentsPerTransaction = 32;
+const commentsPerTransaction = 24;
 
 /** A comment item as moderation reads it: with its duplicate-mark hash and whether its parent's author was told. */
 const moderated = (item: Record<string, unknown>): ModeratedComment => {
@@ -100,7 +101,8 @@ const cardKey = (card: Card): Key => ({ pk: String(card[attributes.pk]), sk: Str
  * Builds the moderation repository on `client` and `tableName`; `ensureLayout` runs before each read, `now`
  * (milliseconds since the epoch) times approvals and tombstones, `hashAddress` (the keyed address hash,
  * shared/notify/address-hash.ts) keys the trust mark an approval writes for the comment's address and spam
- * deletes (none without it).
+ * deletes (none without it); `authorOf` names the level counter a comment's approval, unapproval or deletion
+ * moves (domain/author-tally.ts; none without it).
  */
 export function createModerationRepository(
   client: DynamoDBDocumentClient,
@@ -108,6 +110,7 @@ export function createModerationRepository(
   ensureLayout: () => Promise<void> = async () => undefined,
   now: () => number = Date.now,
   hashAddress?: (address: string) => string,
+  authorOf?: AuthorTallyOf,
 ): ModerationRepository {
   const readItem = async (key: Key) =>
     (await client.send(new GetCommand({ TableName: tableName, Key: key, ConsistentRead: true }))).Item;
@@ -153,11 +156,14 @@ export function createModerationRepository(
         hashAddress !== undefined &&
         (change.status === 'approved' || change.status === 'spam') &&
         isPlainAddress(comment.mail);
-      const items = moderationItems(tableName, comment, change, stored, {
-        eventId: newUlid(at),
-        at,
-        ...(trusts ? { addressHash: hashAddress(comment.mail) } : {}),
-      });
+      const items = moderationItems(
+        tableName,
+        comment,
+        change,
+        stored,
+        { eventId: newUlid(at), at, ...(trusts ? { addressHash: hashAddress(comment.mail) } : {}) },
+        authorOf?.(comment),
+      );
       if (items.length === 0) return true;
       return (await transactWrite(client, { TransactItems: items })).ok;
     },
@@ -176,7 +182,7 @@ export function createModerationRepository(
       for (let start = 0; start < doomed.length; start += commentsPerTransaction) {
         const chunk = doomed.slice(start, start + commentsPerTransaction);
         const outcome = await transactWrite(client, {
-          TransactItems: removalItems(tableName, ref.url, chunk, now()),
+          TransactItems: removalItems(tableName, ref.url, chunk, now(), authorOf),
         });
         if (!outcome.ok) return 'conflict';
       }

@@ -1,5 +1,7 @@
 import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import type { AuthorTally } from '../domain/author-tally.js';
 import type { CommentStatus, StoredComment } from '../domain/comment.js';
+import { authorCountUpdates, authorFeedPut } from './author-count-items.js';
 import { replyNotifiedAttribute, toCommentItem } from './comment-item.js';
 import { contribution, counterUpdates } from './counter-deltas.js';
 import { commentEvent, outboxPut } from './outbox-event.js';
@@ -17,6 +19,8 @@ export interface InsertGuards {
   readonly parentStatus?: CommentStatus;
   /** A visitor's reply: the thread root must be approved too (a visitor answers only what it can see). */
   readonly visibleParents?: boolean;
+  /** The author's level counter (domain/author-tally.ts): an approved comment adds one to it. */
+  readonly author?: AuthorTally;
 }
 
 /** Why an insert was refused; nothing was written. */
@@ -143,6 +147,14 @@ export function submitItems(
   )) {
     add(update, undefined);
   }
+  // The author's level counts approved comments only: a held one counts when it is approved.
+  if (guards.author && comment.status === 'approved') {
+    for (const update of authorCountUpdates(tableName, [{ tally: guards.author, delta: 1 }]))
+      add(update, undefined);
+  }
+  // An account's comment is also filed in its feed, whatever its status: the feed shows the approved ones.
+  if (comment.userId !== undefined && comment.userId !== '')
+    add(authorFeedPut(tableName, comment), undefined);
   // `eventId` is a ULID (its time names the outbox partition); an imported comment's id need not be one.
   const event = commentEvent('comment.submitted', eventId, now, comment);
   if (event) add(outboxPut(tableName, event), 'id_taken');

@@ -71,6 +71,9 @@ describe('npm run import and npm run export', () => {
     expect(first.code).toBe(0);
     expect(first.stdout).toContain('comments imported: 6 (approved 5, waiting 0, spam 1)');
     expect(first.stderr).toContain('Writing: 12/12');
+    // The approved comments count for their authors (the levels and the user wall).
+    expect(first.stdout).toMatch(/Author level counters[\s\S]*approved comments: 5 /);
+    expect(first.stdout).toMatch(/counters set: [1-9]/);
     expect(second.stdout).toContain('comments imported: 0');
     expect(second.stdout).toContain('comments already in the table (skipped): 6');
   });

@@ -133,12 +133,12 @@ describe('comment feeds on DynamoDB Local', () => {
     });
   });
 
-  it('answers 404 in the failure envelope, saying why, when a feed of one user is asked for', async () => {
+  it('answers 404 in the failure envelope, saying why, when a feed of a user no account has is asked for', async () => {
     const { status, headers, body } = await feed('user_id=1');
 
     expect(status).toBe(404);
     expect(headers['content-type']).toBe('application/json; charset=utf-8');
-    expect(body).toMatchObject({ errno: 404, errmsg: expect.stringContaining('no user accounts') });
+    expect(body).toMatchObject({ errno: 404, errmsg: expect.stringContaining('No user has the id 1') });
   });
 });
 

@@ -5,6 +5,7 @@ import { join, relative } from 'node:path';
 import { build, type Metafile } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lambdaBundleOptions, projectRoot, toEsbuildOptions } from '../../../lib/bundle-options.js';
+import { regionDatabasePackage } from '../../../functions/shared/region/region-database.js';
 
 /** 500 KB, in bytes (not KiB), as scripts/bench/report.ts reads the target. */
 const bundleLimit = 500_000;
@@ -16,7 +17,7 @@ const notifyBundleLimit = 1_000_000;
 /** Packages a bundle may leave to a runtime `require` that never runs on Lambda: nunjucks' template watcher. */
 const optionalRequires = ['chokidar'];
 
-/** What only writes need: the markdown renderer and its libraries, KaTeX, the user-agent parser. */
+/** What only writes need: the markdown renderer and its libraries, KaTeX, the user-agent parser, the region reader. */
 const writeOnlyPackages = [
   'markdown-it',
   'markdown-it-emoji',
@@ -29,14 +30,11 @@ const writeOnlyPackages = [
   'prismjs',
   'katex',
   'ua-parser-js',
+  'mmdb-lib',
 ];
-const writeOnlyModules = [
-  'render-markdown',
-  'highlight-code',
-  'markdown-tex',
-  'tex-to-mathml',
-  'user-agent',
-].map((name) => `functions/shared/domain/${name}.ts`);
+const writeOnlyModules = ['render-markdown', 'highlight-code', 'markdown-tex', 'tex-to-mathml', 'user-agent']
+  .map((name) => `functions/shared/domain/${name}.ts`)
+  .concat('functions/shared/region/region-lookup.ts');
 
 const packageOf = (input: string) =>
   /node_modules\/((?:@[^/]+\/)?[^/]+)\/(?!.*node_modules\/)/.exec(input)?.[1];
@@ -216,9 +214,13 @@ describe('the Lambda bundles', () => {
       expect(Object.keys(manifests.devDependencies).filter((name) => bundledPackages.has(name))).toEqual([]);
     });
 
-    it('lists as dependencies only packages a bundle holds', () => {
+    it('lists as dependencies only packages a bundle holds, or whose data a function ships beside its bundle', () => {
+      // The region database: copied beside the comment bundle (lib/marginalia-function.ts `dataFiles`).
+      const shippedBeside = [regionDatabasePackage];
       const unbundled = Object.keys(manifests.dependencies).filter(
-        (name) => !bundledFiles.some((input) => input.startsWith(`node_modules/${name}/`)),
+        (name) =>
+          !shippedBeside.includes(name) &&
+          !bundledFiles.some((input) => input.startsWith(`node_modules/${name}/`)),
       );
 
       expect(Object.keys(manifests.dependencies).length).toBeGreaterThan(10);

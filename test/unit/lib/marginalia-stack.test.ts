@@ -6,6 +6,10 @@ import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import { type CfnLogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { MarginaliaFunction } from '../../../lib/marginalia-function.js';
+import {
+  installedRegionDatabase,
+  regionDatabaseFile,
+} from '../../../functions/shared/region/region-database.js';
 import { MarginaliaStack, type MarginaliaStackProps } from '../../../lib/marginalia-stack.js';
 import { routeKeys, sharedRouteKeys } from '../../../lib/route-throttles.js';
 import {
@@ -69,6 +73,8 @@ const customProps: MarginaliaStackProps = {
   avatarProxy: 'https://avatars.example.com/proxy',
   gravatarStr: 'https://gravatar.example.com/avatar/{{mail|md5}}',
   disableUserAgent: true,
+  disableRegion: true,
+  levels: [0, 10, 20],
   avatarQq: true,
   siteName: 'Example Blog',
   commentAudit: 'first',
@@ -329,6 +335,7 @@ describe('MarginaliaStack', () => {
       [`GET ${prefix}/token`, 'comment'],
       [`POST ${prefix}/token`, 'comment'],
       [`DELETE ${prefix}/token`, 'comment'],
+      [`GET ${prefix}/user`, 'comment'],
       [`PUT ${prefix}/user`, 'comment'],
       [`GET ${prefix}/user`, 'comment'],
       [`PUT ${prefix}/user/{id}`, 'comment'],
@@ -432,6 +439,9 @@ describe('MarginaliaStack', () => {
       });
       expect(env).not.toHaveProperty('AVATAR_PROXY');
       expect(env).not.toHaveProperty('GRAVATAR_STR');
+      // Regions on, no levels: Waline's defaults.
+      expect(env).not.toHaveProperty('DISABLE_REGION');
+      expect(env).not.toHaveProperty('LEVELS');
     }
   });
 
@@ -544,6 +554,18 @@ describe('MarginaliaStack', () => {
     }
   });
 
+  it("ships the region database beside the comment bundle only, as the installed package's file", () => {
+    const assetOf = (fn: MarginaliaFunction) =>
+      join(
+        assemblyDir,
+        `asset.${(props(functionId(stack, fn)).Code as { S3Key: string }).S3Key.replace(/\.zip$/, '')}`,
+      );
+    const shipped = join(assetOf(stack.commentFunction), regionDatabaseFile);
+
+    expect(readFileSync(shipped).equals(readFileSync(installedRegionDatabase()))).toBe(true);
+    expect(existsSync(join(assetOf(stack.articleFunction), regionDatabaseFile))).toBe(false);
+  });
+
   it('puts what only writes need in chunks beside the comment bundle, each with the shim and a map', () => {
     const assetOf = (fn: MarginaliaFunction) =>
       join(
@@ -595,6 +617,8 @@ describe('MarginaliaStack', () => {
       AVATAR_PROXY: customProps.avatarProxy,
       GRAVATAR_STR: customProps.gravatarStr,
       DISABLE_USERAGENT: 'true',
+      DISABLE_REGION: 'true',
+      LEVELS: '0,10,20',
       AVATAR_QQ: 'true',
       SITE_NAME: 'Example Blog',
       COMMENT_AUDIT: 'first',

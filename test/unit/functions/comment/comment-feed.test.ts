@@ -32,9 +32,17 @@ function listed(id: string, extra: Partial<ListedComment> = {}): ListedComment {
 }
 
 /** The feed route over fakes of exactly its dependencies, which record what they were asked. */
-function feedRoute(options: { recent?: ListedComment[]; page?: ListedComment[]; site?: FeedSite } = {}) {
+function feedRoute(
+  options: {
+    recent?: ListedComment[];
+    page?: ListedComment[];
+    site?: FeedSite;
+    accounts?: Record<string, ListedComment[]>;
+  } = {},
+) {
   const recentCounts: number[] = [];
   const pageUrls: string[] = [];
+  const accountReads: [string, number][] = [];
   const route = createCommentFeed({
     comments: {
       recent: async (count) => {
@@ -47,10 +55,17 @@ function feedRoute(options: { recent?: ListedComment[]; page?: ListedComment[]; 
       },
     },
     site: options.site ?? { url: 'https://blog.example', name: 'The Blog' },
+    authorFeed: {
+      accountExists: async (id) => Object.hasOwn(options.accounts ?? {}, id),
+      newest: async (id, count) => {
+        accountReads.push([id, count]);
+        return (options.accounts?.[id] ?? []).slice(0, count);
+      },
+    },
   });
   const call = (spec: Partial<EventSpec> = {}): Promise<HttpResult> =>
     route(toApiRequest(buildEvent({ path: '/api/comment/rss', ...spec })));
-  return { route, call, recentCounts, pageUrls };
+  return { route, call, recentCounts, pageUrls, accountReads };
 }
 
 describe('createCommentFeed', () => {
@@ -289,22 +304,46 @@ describe('createCommentFeed', () => {
     expect(parseRss(after.body).items).toHaveLength(2);
   });
 
+  it("answers one account's newest approved comments with user_id, titled for that user", async () => {
+    const { call, accountReads, recentCounts } = feedRoute({
+      accounts: { '01CAROL': [listed('01B', { nick: 'Carol' }), listed('01A', { nick: 'Carol' })] },
+    });
+
+    const answer = await call({ query: 'user_id=01CAROL&count=5' });
+
+    expect(answer.statusCode).toBe(200);
+    const feed = parseRss(answer.body);
+    expect(feed.items).toHaveLength(2);
+    expect(answer.body).toContain('<title>Comments by user 01CAROL · The Blog</title>');
+    expect(answer.body).toContain('user_id=01CAROL');
+    expect(accountReads).toEqual([['01CAROL', 5]]);
+    expect(recentCounts).toEqual([]);
+  });
+
   it.each([
-    ['en', 'en', /no user accounts yet/],
-    ['zh-CN', 'zh-CN', /还没有用户账户/],
-  ])(
-    'answers 404 in %s saying there are no user accounts, and reads nothing, when user_id is given',
-    async (_lang, lang, message) => {
-      const { route, recentCounts, pageUrls } = feedRoute();
+    ['en', /No user has the id 42/],
+    ['zh-CN', /没有 id 为 42 的用户/],
+  ])('answers 404 in %s, reading no comment, for a user_id no account has', async (lang, message) => {
+    const { route, recentCounts, pageUrls, accountReads } = feedRoute();
 
-      const { statusCode, body } = await routeAnswer(route, {
-        path: '/api/comment/rss',
-        query: `user_id=42&lang=${lang}`,
-      });
+    const { statusCode, body } = await routeAnswer(route, {
+      path: '/api/comment/rss',
+      query: `user_id=42&lang=${lang}`,
+    });
 
-      expect(statusCode).toBe(404);
-      expect(body).toMatchObject({ errno: 404, errmsg: expect.stringMatching(message) });
-      expect([recentCounts, pageUrls]).toEqual([[], []]);
+    expect(statusCode).toBe(404);
+    expect(body).toMatchObject({ errno: 404, errmsg: expect.stringMatching(message) });
+    expect([recentCounts, pageUrls, accountReads]).toEqual([[], [], []]);
+  });
+
+  it.each(['user_id=', 'user_id=a%20b', `user_id=${'x'.repeat(65)}`, 'user_id=1&user_id=2'])(
+    'answers 400 naming user_id for %s',
+    async (query) => {
+      const { route, accountReads } = feedRoute({ accounts: { '1': [] } });
+      const { statusCode, body } = await routeAnswer(route, { path: '/api/comment/rss', query });
+      expect(statusCode).toBe(400);
+      expect(body).toMatchObject({ errmsg: expect.stringContaining('user_id') });
+      expect(accountReads).toEqual([]);
     },
   );
 

@@ -15,6 +15,7 @@ describe('loadConfig', () => {
       ALLOWED_ORIGINS: ['*'],
       AVATAR_QQ: false,
       DISABLE_USERAGENT: false,
+      DISABLE_REGION: false,
       TOKEN_TTL_HOURS: 168,
       PARAMETERS_SECRETS_EXTENSION_HTTP_PORT: 2773,
       SECRETS_CACHE_SECONDS: 120,
@@ -32,6 +33,22 @@ describe('loadConfig', () => {
       RECAPTCHA_V3_MIN_SCORE: 0.5,
       markdown: { highlight: true, emoji: true, sub: true, sup: true, tex: true },
     });
+  });
+
+  it('reads LEVELS as non-decreasing whole thresholds, and DISABLE_REGION as a flag', () => {
+    expect(loadConfig({ ...base, LEVELS: ' 0, 10,20,50 ,100,200', DISABLE_REGION: 'true' })).toMatchObject({
+      LEVELS: [0, 10, 20, 50, 100, 200],
+      DISABLE_REGION: true,
+    });
+    expect(loadConfig({ ...base, LEVELS: '  ' }).LEVELS).toBeUndefined();
+  });
+
+  it('refuses a LEVELS that is not a non-decreasing list of whole numbers, naming the rule', () => {
+    expect(() => loadConfig({ ...base, LEVELS: '0,ten' })).toThrow(/LEVELS: must be whole numbers/);
+    expect(() => loadConfig({ ...base, LEVELS: '0,10,5' })).toThrow(/LEVELS: must not decrease/);
+    expect(() => loadConfig({ ...base, LEVELS: Array.from({ length: 21 }, (_, i) => i).join(',') })).toThrow(
+      /LEVELS: must have at most 20/,
+    );
   });
 
   it('turns a MARKDOWN_* switch off only when it is 0 or false, as Waline does', () => {

@@ -530,3 +530,87 @@ describe('removalItems', () => {
     ]);
   });
 });
+
+describe('moderationItems and removalItems: the level counters', () => {
+  const author = { authorKey: 'mail:h1', display: { nick: 'n', link: '', avatar: 'https://a.example/x' } };
+  const approval = { eventId: ulid(5), at: 5 };
+  const authorDeltas = (items: ReturnType<typeof moderationItems>) =>
+    items
+      .filter((item) => String(item.Update?.Key?.pk).startsWith('AUTHOR#'))
+      .map((item) => [item.Update?.Key?.pk, item.Update?.ExpressionAttributeValues?.[':delta']]);
+
+  it("adds one to the author's count when a comment is approved, with the display, in the status change's transaction", () => {
+    const items = moderationItems('t', comment(), { status: 'approved' }, undefined, approval, author);
+    expect(authorDeltas(items)).toEqual([['AUTHOR#mail:h1', 1]]);
+    expect(
+      items.find((item) => item.Update?.Key?.pk === 'AUTHOR#mail:h1')?.Update?.ExpressionAttributeValues,
+    ).toMatchObject({
+      ':nick': 'n',
+    });
+    // The comment's own update is conditioned on its status as read: a concurrent change refuses the count too.
+    expect(items[0]?.Update?.ConditionExpression).toContain('#status = :read');
+  });
+
+  it('takes one away when an approved comment goes to waiting or spam, root or reply', () => {
+    for (const status of ['waiting', 'spam'] as const) {
+      expect(
+        authorDeltas(
+          moderationItems('t', comment({ status: 'approved' }), { status }, undefined, approval, author),
+        ),
+      ).toEqual([['AUTHOR#mail:h1', -1]]);
+    }
+    const stored = { pk: 'URL#/p', sk: 'C#01A#01B', status: 'approved', like: 0, sticky: false, orig: 'old' };
+    expect(
+      authorDeltas(
+        moderationItems('t', reply({ status: 'approved' }), { status: 'waiting' }, stored, approval, author),
+      ),
+    ).toEqual([['AUTHOR#mail:h1', -1]]);
+  });
+
+  it('moves no count between two held statuses, for an edit or a pin, or without an author', () => {
+    expect(
+      authorDeltas(moderationItems('t', comment(), { status: 'spam' }, undefined, approval, author)),
+    ).toEqual([]);
+    expect(
+      authorDeltas(
+        moderationItems(
+          't',
+          comment({ status: 'approved' }),
+          { sticky: true, text: { orig: 'a', html: 'b' } },
+          undefined,
+          approval,
+          author,
+        ),
+      ),
+    ).toEqual([]);
+    expect(
+      authorDeltas(moderationItems('t', comment(), { status: 'approved' }, undefined, approval)),
+    ).toEqual([]);
+  });
+
+  it("takes each deleted approved comment from its author's count, summed per author, and none for a held one", () => {
+    const authorOf = (deleted: ModeratedComment) =>
+      deleted.mail === 'n@example.com' ? author : { authorKey: 'user:01ACC' };
+    const items = removalItems(
+      't',
+      '/p',
+      [
+        reply({ status: 'approved' }),
+        reply({ id: '01C', status: 'approved' }),
+        reply({ id: '01D', status: 'waiting', mail: 'x@example.com' }),
+        comment({ status: 'approved', mail: 'x@example.com' }),
+      ],
+      9,
+      authorOf,
+    );
+    expect(authorDeltas(items)).toEqual([
+      ['AUTHOR#mail:h1', -2],
+      ['AUTHOR#user:01ACC', -1],
+    ]);
+    expect(
+      removalItems('t', '/p', [comment({ status: 'approved' })], 9).some((item) =>
+        String(item.Update?.Key?.pk).startsWith('AUTHOR#'),
+      ),
+    ).toBe(false);
+  });
+});

@@ -241,3 +241,64 @@ describe('submitItems', () => {
     expect(items.filter((item) => item.Put?.Item?.entity === 'outbox')).toEqual([]);
   });
 });
+
+describe('submitItems and the level counters', () => {
+  const author = { authorKey: 'mail:h1', display: { nick: 'n', link: '', avatar: 'https://a.example/x' } };
+  const authorUpdates = (items: ReturnType<typeof submitItems>['items']) =>
+    items.filter((item) => item.Update?.Key?.pk === 'AUTHOR#mail:h1');
+
+  it("adds an approved comment to its author's count in the insert's transaction", () => {
+    const { items, refusalAt } = submitItems('t', comment(), { contentHash: 'h', author }, eventId);
+    const updates = authorUpdates(items);
+    expect(updates).toHaveLength(1);
+    expect(updates[0]?.Update).toMatchObject({
+      Key: { pk: 'AUTHOR#mail:h1', sk: 'COUNT' },
+      ExpressionAttributeValues: { ':delta': 1, ':wall': 'WALL', ':nick': 'n' },
+    });
+    // A refusal of the counter's update would be a bug: it names no reason.
+    expect(refusalAt[items.indexOf(updates[0] as (typeof items)[number])]).toBeUndefined();
+  });
+
+  it('counts a held comment for nobody, and a comment without an author for nobody', () => {
+    for (const status of ['waiting', 'spam'] as const) {
+      expect(
+        authorUpdates(submitItems('t', comment({ status }), { contentHash: 'h', author }, eventId).items),
+      ).toEqual([]);
+    }
+    const { items } = submitItems('t', comment(), { contentHash: 'h' }, eventId);
+    expect(items.some((item) => String(item.Update?.Key?.pk).startsWith('AUTHOR#'))).toBe(false);
+  });
+});
+
+describe("submitItems and an account's feed", () => {
+  it("files an account's comment, whatever its status, in its feed in the insert's transaction", () => {
+    for (const status of ['approved', 'waiting'] as const) {
+      const { items, refusalAt } = submitItems(
+        't',
+        comment({ status, userId: '01ACC', rid: '01ROOT', pid: '01ROOT' }),
+        { contentHash: 'h' },
+        eventId,
+      );
+      const entry = items.findIndex((item) => item.Put?.Item?.entity === 'author-feed');
+      expect(items[entry]).toEqual({
+        Put: {
+          TableName: 't',
+          Item: {
+            pk: 'AUTHOR#user:01ACC',
+            sk: 'FEED#01NEW',
+            entity: 'author-feed',
+            of: '01NEW',
+            url: '/p',
+            rid: '01ROOT',
+          },
+        },
+      });
+      expect(refusalAt[entry]).toBeUndefined();
+    }
+  });
+
+  it('files an anonymous comment nowhere', () => {
+    const { items } = submitItems('t', comment(), { contentHash: 'h' }, eventId);
+    expect(items.some((item) => item.Put?.Item?.entity === 'author-feed')).toBe(false);
+  });
+});
