@@ -44,16 +44,40 @@ export const notificationLinkRouteKeys = [
   'POST /api/notification/confirm',
 ] as const satisfies readonly (typeof commentNotificationRouteKeys)[number][];
 
+/**
+ * An account's life (issue 27), in Waline's routes: registration (`POST /api/user`), the confirmation link's
+ * page and its button (`/api/verification`), the reset request (`PUT /api/user/password`) and the reset
+ * page's new password (`POST /api/user/password`). Each also without `/api`, as Waline's mail links use
+ * `/verification`.
+ */
+export const commentAccountRouteKeys = [
+  'POST /api/user',
+  'PUT /api/user/password',
+  'POST /api/user/password',
+  'GET /api/verification',
+  'POST /api/verification',
+] as const satisfies readonly RouteKey[];
+
+/**
+ * The confirmation link's button: a plain form on the link's page, whose signed token in the address is its
+ * authority (as `notificationLinkRouteKeys`).
+ */
+export const accountLinkRouteKeys = ['POST /api/verification', 'POST /verification'] as const;
+
 /** The sign-in, profile and moderation pages, beside the API (as on Waline: there is no `/api/ui`). */
 export const commentPageRouteKeys = [
   'GET /ui',
   'GET /ui/login',
   'GET /ui/profile',
+  'GET /ui/register',
+  'GET /ui/forgot',
+  'GET /ui/reset',
 ] as const satisfies readonly RouteKey[];
 
 /** A route the comment function's table answers. */
 export type CommentRouteKey =
   | (typeof commentApiRouteKeys)[number]
+  | (typeof commentAccountRouteKeys)[number]
   | (typeof commentNotificationRouteKeys)[number]
   | (typeof commentPageRouteKeys)[number];
 
@@ -61,6 +85,8 @@ export type CommentRouteKey =
 export const commentRouteKeys: readonly RouteKey[] = [
   ...commentApiRouteKeys,
   ...commentApiRouteKeys.map(legacyTwin),
+  ...commentAccountRouteKeys,
+  ...commentAccountRouteKeys.map(legacyTwin),
   ...commentNotificationRouteKeys,
   ...commentPageRouteKeys,
 ];

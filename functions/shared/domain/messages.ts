@@ -132,6 +132,26 @@ const catalog = {
   },
   feedItemTitle: { en: 'Comment by {nick}', 'zh-CN': '{nick} 的评论' },
   feedAnonymous: { en: 'Anonymous', 'zh-CN': '匿名' },
+  registrationClosed: {
+    en: 'Registration is closed on this site: commenting needs no account.',
+    'zh-CN': '本站未开放注册：发表评论无需账户。',
+  },
+  tooManyRegistrations: {
+    en: 'Too many registrations from your network; try again in {minutes} minutes.',
+    'zh-CN': '来自你网络的注册过多，请 {minutes} 分钟后再试。',
+  },
+  tooManyResets: {
+    en: 'Too many password-reset requests from your network; try again in {minutes} minutes.',
+    'zh-CN': '来自你网络的重置密码请求过多，请 {minutes} 分钟后再试。',
+  },
+  registrationUnavailable: {
+    en: 'The captcha provider could not be reached, so the registration cannot be checked; try again in a minute.',
+    'zh-CN': '无法连接人机验证服务，暂时无法注册；请一分钟后再试。',
+  },
+  resetLinkInvalid: {
+    en: 'token: the reset link is not valid, has expired or was used already; ask for a new one.',
+    'zh-CN': 'token：重置链接无效、已过期或已被使用，请重新申请。',
+  },
 } as const satisfies Record<string, Record<Lang, string>>;
 
 /** A message of the catalog. */
