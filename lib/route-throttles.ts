@@ -12,7 +12,9 @@ import { routes } from './routes.js';
  * Each route's percentage of the API ceiling (they add up to 100). The costly routes get small shares:
  * list, count and recent (`GET …/comment`: a list reads a page of comments), submit (renders markdown,
  * may call Akismet, writes in a transaction), like and moderation (`PUT`/`DELETE …/comment/{id}`),
- * sign-in (`POST …/token`: a password hash) and the profile (`PUT …/user`: rare, may hash a password).
+ * sign-in (`POST …/token`: a password hash) and the profile (`PUT …/user`: rare, may hash a password);
+ * registration and the reset (`POST …/user`, `…/user/password`: rare, hash a password) and their pages
+ * get half a share each.
  * Reading counts (`…/article`: one small item read or updated) get the largest. The v2 client's bare
  * paths get less than the v3 client's `/api` ones.
  * The comment feeds (`GET …/comment/rss`: one Query, polled by feed readers) get a small share too, as
@@ -32,6 +34,9 @@ export const routeShares: Readonly<Record<string, number>> = {
   'POST /api/token': 1,
   'DELETE /api/token': 1,
   'PUT /api/user': 1,
+  'POST /api/user': 0.5,
+  'PUT /api/user/password': 0.5,
+  'POST /api/user/password': 0.5,
   'GET /api/notification': 1,
   'POST /api/notification': 1,
   'GET /comment': 8,
@@ -39,8 +44,8 @@ export const routeShares: Readonly<Record<string, number>> = {
   'POST /comment': 1,
   'PUT /comment/{id}': 1,
   'DELETE /comment/{id}': 1,
-  'GET /article': 4,
-  'POST /article': 4,
+  'GET /article': 2.5,
+  'POST /article': 2.5,
   'GET /token': 1,
   'POST /token': 1,
   'DELETE /token': 1,
@@ -48,6 +53,9 @@ export const routeShares: Readonly<Record<string, number>> = {
   'GET /ui': 1,
   'GET /ui/login': 1,
   'GET /ui/profile': 1,
+  'GET /ui/register': 0.5,
+  'GET /ui/forgot': 0.5,
+  'GET /ui/reset': 0.5,
   [defaultRouteKey]: 1,
 };
 
@@ -73,6 +81,11 @@ export const linkRouteThrottles: Readonly<Record<string, RouteThrottle>> = {
   'POST /api/notification/moderate': { rateLimit: 1, burstLimit: 2 },
   'GET /api/notification/confirm': { rateLimit: 1, burstLimit: 5 },
   'POST /api/notification/confirm': { rateLimit: 1, burstLimit: 5 },
+  // An account's confirmation link (registration), with Waline's bare path: its page and its button.
+  'GET /api/verification': { rateLimit: 1, burstLimit: 5 },
+  'POST /api/verification': { rateLimit: 1, burstLimit: 5 },
+  'GET /verification': { rateLimit: 1, burstLimit: 5 },
+  'POST /verification': { rateLimit: 1, burstLimit: 5 },
 };
 
 /** Every route key the API has, `$default` last. */

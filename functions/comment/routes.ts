@@ -47,8 +47,8 @@ export const notificationLinkRouteKeys = [
 /**
  * An account's life (issue 27), in Waline's routes: registration (`POST /api/user`), the confirmation link's
  * page and its button (`/api/verification`), the reset request (`PUT /api/user/password`) and the reset
- * page's new password (`POST /api/user/password`). Each also without `/api`, as Waline's mail links use
- * `/verification`.
+ * page's new password (`POST /api/user/password`). Only the confirmation is also without `/api`
+ * (`accountLinkRouteKeys`), as Waline's mail links use `/verification`: no v2 client calls the others.
  */
 export const commentAccountRouteKeys = [
   'POST /api/user',
@@ -56,6 +56,12 @@ export const commentAccountRouteKeys = [
   'POST /api/user/password',
   'GET /api/verification',
   'POST /api/verification',
+] as const satisfies readonly RouteKey[];
+
+/** The confirmation link's page and button without `/api`: Waline's mail links use `/verification`. */
+export const accountLegacyRouteKeys = [
+  'GET /verification',
+  'POST /verification',
 ] as const satisfies readonly RouteKey[];
 
 /**
@@ -86,7 +92,7 @@ export const commentRouteKeys: readonly RouteKey[] = [
   ...commentApiRouteKeys,
   ...commentApiRouteKeys.map(legacyTwin),
   ...commentAccountRouteKeys,
-  ...commentAccountRouteKeys.map(legacyTwin),
+  ...accountLegacyRouteKeys,
   ...commentNotificationRouteKeys,
   ...commentPageRouteKeys,
 ];
