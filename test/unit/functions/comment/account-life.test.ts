@@ -385,3 +385,28 @@ describe('PUT and POST /api/user/password (reset)', () => {
     expect(repository.byId.get(active.id)).toEqual(active);
   });
 });
+
+describe('the account pages', () => {
+  it('serve /ui/register, /ui/forgot and /ui/reset with the pages\u2019 policy and the right calls', async () => {
+    const { routes } = setUp();
+    const page = (key: 'GET /ui/register' | 'GET /ui/forgot' | 'GET /ui/reset', path: string) =>
+      routes[key](toApiRequest(buildEvent({ path })));
+
+    const [register, forgot, reset] = await Promise.all([
+      page('GET /ui/register', '/ui/register'),
+      page('GET /ui/forgot', '/ui/forgot'),
+      page('GET /ui/reset', '/ui/reset'),
+    ]);
+
+    for (const response of [register, forgot, reset]) {
+      const policy = response.headers?.['content-security-policy'] ?? '';
+      expect(policy).toMatch(/script-src 'nonce-[^']+'/);
+      expect(policy).toContain("frame-ancestors 'none'");
+      expect(response.headers?.['referrer-policy']).toBe('no-referrer');
+    }
+    expect(register.body).toContain("send('POST', 'user', body)");
+    expect(forgot.body).toContain("send('PUT', 'user/password'");
+    expect(reset.body).toContain("send('POST', 'user/password', { token");
+    expect(reset.body).toContain('history.replaceState');
+  });
+});
