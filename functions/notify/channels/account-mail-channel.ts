@@ -1,5 +1,6 @@
 import type { Account } from '../../shared/domain/account.js';
 import { type LinkClaims, signLinkToken } from '../../shared/notify/link-token.js';
+import { openAddress } from '../../shared/notify/sealed-address.js';
 import type { SecretSource } from '../../shared/secrets/parameter-secret.js';
 import type { AccountMailSubject } from '../../shared/table/account-mail-event.js';
 import type { AccountRepository } from '../../shared/table/account-repository.js';
@@ -94,6 +95,15 @@ export function createAccountMailChannel(settings: AccountMailSettings): SendAcc
     return serverUrlOf(serverUrl, mail === 'confirm' ? 'api/verification' : 'ui/reset', { token });
   }
 
+  /** The account's address, or the former one the event sealed (an address change is told to the old address). */
+  async function recipient(subject: AccountMailSubject, account: Account): Promise<string> {
+    if (!subject.sealedTo) return account.email;
+    const key = await linkKey();
+    const address = key ? openAddress(key, subject.sealedTo) : undefined;
+    if (!address) throw new PermanentFailure('the former address could not be opened with the link key');
+    return address;
+  }
+
   return async (event) => {
     const { sender } = settings;
     if ('problem' in sender) throw new PermanentFailure(sender.problem);
@@ -102,9 +112,10 @@ export function createAccountMailChannel(settings: AccountMailSettings): SendAcc
     if (reason || !account) return { skip: reason ?? 'the account no longer exists' };
     const href = await link(event, account);
     if (typeof href !== 'string') return href;
+    const to = await recipient(event.account, account);
     const message = await composeMailMessage(
       {
-        to: account.email,
+        to,
         rendered: renderAccountMail(event.account, {
           name: account.displayName,
           link: href,

@@ -32,6 +32,11 @@ export interface AccountMailSubject {
   readonly lang: Lang;
   /** `changed` only: what changed. */
   readonly change?: 'password' | 'email';
+  /**
+   * `changed` of the address only: the former address, sealed with the link key (notify/sealed-address.ts):
+   * that is where the mail goes, since the account now holds the new one.
+   */
+  readonly sealedTo?: string;
 }
 
 /** Queues one account mail (a new outbox event `eventId` at `at`); the notifier sends it. */
@@ -45,7 +50,14 @@ export function fromAccountMailSubject(value: unknown): AccountMailSubject | und
   if (typeof subject.accountId !== 'string' || mail === undefined) return undefined;
   const lang: Lang = subject.lang === 'zh-CN' ? 'zh-CN' : 'en';
   const change = subject.change === 'password' || subject.change === 'email' ? subject.change : undefined;
-  return { accountId: subject.accountId, mail, lang, ...(change ? { change } : {}) };
+  const sealedTo = typeof subject.sealedTo === 'string' ? subject.sealedTo : undefined;
+  return {
+    accountId: subject.accountId,
+    mail,
+    lang,
+    ...(change ? { change } : {}),
+    ...(sealedTo ? { sealedTo } : {}),
+  };
 }
 
 /** Builds the queue of account mails on `client` and `tableName`. */

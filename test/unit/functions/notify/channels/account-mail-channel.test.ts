@@ -4,6 +4,7 @@ import { createAccountMailChannel } from '../../../../../functions/notify/channe
 import type { MailMessage } from '../../../../../functions/notify/channels/mail-message.js';
 import type { Account } from '../../../../../functions/shared/domain/account.js';
 import { readLinkToken } from '../../../../../functions/shared/notify/link-token.js';
+import { openAddress, sealAddress } from '../../../../../functions/shared/notify/sealed-address.js';
 import type { AccountMailSubject } from '../../../../../functions/shared/table/account-mail-event.js';
 import { createFakeAccountRepository } from '../../../../support/fake-account-repository.js';
 
@@ -103,5 +104,18 @@ describe('the account mail channel', () => {
       skip: 'its link expired before it could be sent',
     });
     expect(late.sent).toEqual([]);
+  });
+
+  it('tells an address change to the former address the event sealed, never to the new one', async () => {
+    const { mail, sent } = channel(account({ state: 'active', email: 'new@example.com' }));
+    const sealedTo = sealAddress(linkKey, 'old@example.com');
+
+    await mail({ mail: 'changed', change: 'email', lang: 'en', sealedTo });
+
+    expect(sent.map((message) => message.to)).toEqual(['old@example.com']);
+    expect((await simpleParser(sent[0]?.raw ?? '')).subject).toBe('[Notes] Your address was changed');
+    expect(sealedTo).not.toContain('old@example.com');
+    expect(openAddress('x'.repeat(40), sealedTo)).toBeUndefined();
+    expect(openAddress(linkKey, `${sealedTo.slice(0, -2)}AA`)).toBeUndefined();
   });
 });
