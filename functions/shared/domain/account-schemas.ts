@@ -46,3 +46,29 @@ export const resetRequestBodySchema = z.object({ email: addressSchema });
 
 /** `POST /api/user/password`: the reset page's new password, with the token of the mailed link. */
 export const resetBodySchema = z.object({ token: linkTokenSchema, password: newPasswordSchema });
+
+/** An avatar an account chooses: an https address (shown as an image to every reader), or empty to remove it. */
+const avatarSchema = z.string().check(
+  z.maxLength(limits.linkChars),
+  z.refine(
+    (avatar) => avatar === '' || (/^https:\/\/[^/?#\s]/i.test(avatar) && URL.canParse(avatar)),
+    'must be an https address, or empty to remove it',
+  ),
+);
+
+/**
+ * `PUT /api/user`, the signed-in account's own profile (Waline's shape): `display_name`, `url`, `avatar`, and,
+ * with `currentPassword` (the account's password now), `password` or `email`. `label` and `type` are
+ * administrators' (the route refuses them); other keys are ignored.
+ */
+export const profileChangeBodySchema = z.object({
+  display_name: profileBodySchema.shape.display_name,
+  url: profileBodySchema.shape.url,
+  avatar: z.optional(avatarSchema),
+  password: profileBodySchema.shape.password,
+  email: z.optional(addressSchema),
+  currentPassword: z.optional(z.string().check(z.maxLength(limits.passwordMaxChars))),
+});
+
+/** A parsed `PUT /api/user` body. */
+export type ProfileChangeBody = z.output<typeof profileChangeBodySchema>;

@@ -1,6 +1,6 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { type DynamoDBDocumentClient, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { attributes, entities, keys } from './keys.js';
+import { type AccountAttempt, attributes, entities, keys } from './keys.js';
 
 /**
  * The counters and marks that keep the account life cycle (registration, confirmation, reset) cheap to refuse:
@@ -9,12 +9,13 @@ import { attributes, entities, keys } from './keys.js';
  */
 export interface AccountLimits {
   /**
-   * Counts one `action` (a registration, a reset request) from `ipHash` in `window` and answers how many there
-   * were in it, this one included; the counter expires at `expiresAtSeconds`.
+   * Counts one `action` (a registration or a reset request from the network `subjectHash`; a check of the
+   * current password of the account `subjectHash`) in `window` and answers how many there were in it, this one
+   * included; the counter expires at `expiresAtSeconds`.
    */
   countAttempt(
-    action: 'register' | 'reset',
-    ipHash: string,
+    action: AccountAttempt,
+    subjectHash: string,
     window: number,
     expiresAtSeconds: number,
   ): Promise<number>;
@@ -37,11 +38,11 @@ export function createAccountLimits(client: DynamoDBDocumentClient, tableName: s
     throw error;
   };
   return {
-    async countAttempt(action, ipHash, window, expiresAtSeconds) {
+    async countAttempt(action, subjectHash, window, expiresAtSeconds) {
       const output = await client.send(
         new UpdateCommand({
           TableName: tableName,
-          Key: keys.accountAttempts(ipHash, action, window),
+          Key: keys.accountAttempts(subjectHash, action, window),
           // One counter per IP and window, added to atomically; TTL removes old windows.
           UpdateExpression: 'ADD attempts :one SET #entity = :entity, #expires = :expires',
           ExpressionAttributeNames: { '#entity': 'entity', '#expires': attributes.expiresAt },

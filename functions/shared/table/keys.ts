@@ -129,6 +129,9 @@ export function outboxDay(eventId: string): string {
   return new Date(decodeTime(eventId)).toISOString().slice(0, 10);
 }
 
+/** What an account attempt counter counts (account-limits.ts). */
+export type AccountAttempt = 'register' | 'reset' | 'reauth';
+
 /**
  * Who one delivery of an event goes to: the owner's mail, a parent's author, an owner channel, or the address
  * of the account an account mail is about.
@@ -236,10 +239,13 @@ export const keys = {
   }),
   /** An address an administrator approved a comment from (the address as a hash: notify/address-hash.ts). */
   trust: (addressHash: string): Key => ({ pk: `TRUST#${addressHash}`, sk: 'TRUST' }),
-  /** Registrations (`register`) or reset requests (`reset`) from one IP (an IPv6 /64, as a hash) in one window. */
-  accountAttempts: (ipHash: string, action: 'register' | 'reset', window: number): Key => ({
-    pk: `IP#${ipHash}`,
-    sk: `${action === 'register' ? 'REGISTER' : 'RESET'}#${window}`,
+  /**
+   * Registrations (`register`) or reset requests (`reset`) from one IP (an IPv6 /64, as a hash), or checks of
+   * one account's current password (`reauth`, the account's id as a keyed hash), in one window.
+   */
+  accountAttempts: (subjectHash: string, action: AccountAttempt, window: number): Key => ({
+    pk: `${action === 'reauth' ? 'REAUTH' : 'IP'}#${subjectHash}`,
+    sk: `${action.toUpperCase()}#${window}`,
   }),
   /** Account mails of one kind to one address (as a keyed hash) in one window (`reset#H#492001`). */
   accountMailCount: (addressHash: string, window: string): Key => ({
