@@ -1,5 +1,7 @@
+import type { Lang } from '../shared/domain/messages.js';
+import type { HashAddress } from '../shared/notify/address-hash.js';
 import type { AccountLimits } from '../shared/table/account-limits.js';
-import type { AccountMailKind } from '../shared/table/account-mail-event.js';
+import type { AccountMailKind, QueueAccountMail } from '../shared/table/account-mail-event.js';
 
 /** How many mails of one kind one address may be sent per UTC day. */
 export interface AccountMailPlan {
@@ -32,4 +34,25 @@ export function takeAccountMailSlot(
   // Kept a day past the day's end, then TTL removes it.
   const expiresAt = Math.ceil((Math.floor(time / dayMs) * dayMs + 2 * dayMs) / 1000);
   return limits.takeMailSlot(addressHash, `${plan.mail}#D#${day}`, plan.perDay, expiresAt);
+}
+
+/** What queuing a capped account mail takes. */
+export interface AccountMailing {
+  readonly limits: Pick<AccountLimits, 'takeMailSlot'>;
+  readonly queueMail: QueueAccountMail;
+  /** The keyed hash of a normalised address: the allowance is kept under it. */
+  readonly hashAddress: HashAddress;
+  /** A new ULID for `time`: each mail event's id. */
+  readonly newId: (time: number) => string;
+}
+
+/** Queues `plan`'s mail to the account `accountId` when its address has a slot of that kind left today. */
+export async function mailIfAllowed(
+  { limits, queueMail, hashAddress, newId }: AccountMailing,
+  mail: { readonly address: string; readonly accountId: string; readonly lang: Lang },
+  plan: AccountMailPlan,
+  time: number,
+): Promise<void> {
+  if (!(await takeAccountMailSlot(limits, hashAddress(mail.address), plan, time))) return;
+  await queueMail(newId(time), time, { accountId: mail.accountId, mail: plan.mail, lang: mail.lang });
 }

@@ -1,35 +1,28 @@
+import { accountMailAllowance, type AccountMailing, mailIfAllowed } from './account-mail-allowance.js';
+import { claimAccountLink } from './confirm-account.js';
+import { admitNetworkAttempt } from './network-attempts.js';
+import type { ReadLink } from './read-link.js';
 import { hashPassword } from '../shared/auth/password.js';
-import { clientNetwork } from '../shared/auth/sign-in-guard.js';
+import { envelope } from '../shared/http/envelope.js';
 import type { Config } from '../shared/config.js';
+import type { AccountRepository } from '../shared/table/account-repository.js';
 import { resetBodySchema, resetRequestBodySchema } from '../shared/domain/account-schemas.js';
 import { AppError } from '../shared/domain/errors.js';
-import { hashIp } from '../shared/domain/hashing.js';
 import { translate } from '../shared/domain/messages.js';
-import { envelope } from '../shared/http/envelope.js';
 import type { Router } from '../shared/http/http-function.js';
 import { parseInput } from '../shared/http/request.js';
-import type { HashAddress } from '../shared/notify/address-hash.js';
 import type { AccountLimits } from '../shared/table/account-limits.js';
-import type { QueueAccountMail } from '../shared/table/account-mail-event.js';
-import type { AccountRepository } from '../shared/table/account-repository.js';
-import { accountMailAllowance, takeAccountMailSlot } from './account-mail-allowance.js';
-import { claimAccountLink } from './confirm-account.js';
-import type { ReadLink } from './read-link.js';
 
 /** Reset requests one IP (an IPv6 /64) may make per window. */
 export const resetRequestsPerWindow = 10;
-const windowMs = 60 * 60 * 1000;
 
 /** What the reset routes take. */
-export interface ResetPasswordDependencies {
+export interface ResetPasswordDependencies extends AccountMailing {
   readonly accounts: Pick<AccountRepository, 'findByEmail' | 'findById' | 'update'>;
   readonly limits: Pick<AccountLimits, 'countAttempt' | 'takeMailSlot' | 'claimLink'>;
-  readonly queueMail: QueueAccountMail;
   readonly readLink: ReadLink;
   readonly config: Pick<Config, 'IP_HASH_SALT'>;
-  readonly hashAddress: HashAddress;
   readonly now: () => number;
-  readonly newId: (time: number) => string;
 }
 
 /**
@@ -39,24 +32,23 @@ export interface ResetPasswordDependencies {
  * and per address and day (the mail's allowance) before anything is queued.
  */
 export function createRequestPasswordReset(dependencies: ResetPasswordDependencies): Router {
-  const { accounts, limits, queueMail, config, hashAddress, now, newId } = dependencies;
+  const { accounts, limits, config, now } = dependencies;
   return async (request) => {
     const { email } = parseInput(resetRequestBodySchema, request.jsonBody(), request.lang);
     const time = now();
-    const window = Math.floor(time / windowMs);
-    const networkHash = hashIp(config.IP_HASH_SALT, clientNetwork(request.sourceIp));
-    const expiresAt = Math.ceil(((window + 2) * windowMs) / 1000);
-    if ((await limits.countAttempt('reset', networkHash, window, expiresAt)) > resetRequestsPerWindow) {
-      const minutes = Math.max(1, Math.ceil(((window + 1) * windowMs - time) / 60_000));
-      throw new AppError('rate_limited', translate(request.lang, 'tooManyResets', { minutes }));
-    }
+    await admitNetworkAttempt(limits, {
+      action: 'reset',
+      salt: config.IP_HASH_SALT,
+      sourceIp: request.sourceIp,
+      lang: request.lang,
+      time,
+      perWindow: resetRequestsPerWindow,
+      tooMany: 'tooManyResets',
+    });
     const account = await accounts.findByEmail(email);
-    if (
-      account?.state === 'active' &&
-      account.type !== 'banned' &&
-      (await takeAccountMailSlot(limits, hashAddress(email), accountMailAllowance.reset, time))
-    ) {
-      await queueMail(newId(time), time, { accountId: account.id, mail: 'reset', lang: request.lang });
+    if (account?.state === 'active' && account.type !== 'banned') {
+      const mail = { address: email, accountId: account.id, lang: request.lang };
+      await mailIfAllowed(dependencies, mail, accountMailAllowance.reset, time);
     }
     return envelope('');
   };

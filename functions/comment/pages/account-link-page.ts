@@ -1,6 +1,6 @@
 import type { Lang } from '../../shared/domain/messages.js';
 import type { HttpResult } from '../../shared/http/http-types.js';
-import { type LinkPageContext, linkPage, paragraph, postButton, siteText } from './link-page.js';
+import { type LinkPageContext, linkPage, offerPage, paragraph, siteText } from './link-page.js';
 
 /** What the pages of an account's confirmation link say, in each language; `{site}` is the site's name. */
 const texts = {
@@ -40,12 +40,7 @@ const say = (context: LinkPageContext, key: Text): string => siteText(texts, con
 
 /** `GET /api/verification`: what the link does, and the one button that does it. */
 export function accountConfirmOfferPage(context: LinkPageContext): HttpResult {
-  return linkPage({
-    status: 200,
-    lang: context.lang,
-    title: say(context, 'title'),
-    body: `${paragraph(say(context, 'intro'))}\n<div class="choices">${postButton(context.query, say(context, 'confirm'))}</div>`,
-  });
+  return offerPage(context, say(context, 'title'), say(context, 'intro'), say(context, 'confirm'));
 }
 
 /**
