@@ -39,6 +39,13 @@ const texEngine = (value: string | undefined): 'mathjax' | 'katex' | false | und
   if (value === 'mathjax' || value === 'katex') return value;
   throw new Error(`context markdownTex: "${value}" is not mathjax, katex or false`);
 };
+/** `registration` (or Waline's `REGISTRATION`): open, approval or closed, any case. */
+const registrationOf = (value: string | undefined): 'open' | 'approval' | 'closed' | undefined => {
+  const given = (value ?? text('REGISTRATION'))?.trim().toLowerCase();
+  if (given === undefined) return undefined;
+  if (given === 'open' || given === 'approval' || given === 'closed') return given;
+  throw new Error(`context registration: "${given}" is not open, approval or closed`);
+};
 const retention = (key: string): RetentionDays | undefined => {
   const days = number(key);
   if (days === undefined) return undefined;
@@ -98,6 +105,7 @@ new MarginaliaStack(app, 'Marginalia', {
   jwtSecretParameterName: text('jwtSecretParameterName'),
   linkSecretParameterName: text('linkSecretParameterName'),
   commentAudit: /^first$/i.test(text('commentAudit') ?? '') ? 'first' : flag('commentAudit'),
+  registration: registrationOf(text('registration')),
   forbiddenWords: list('forbiddenWords'),
   blockedWords: list('blockedWords'),
   restrictedNames: list('restrictedNames'),

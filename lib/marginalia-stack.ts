@@ -114,6 +114,11 @@ export interface MarginaliaStackProps extends StackProps {
    * administrator approved one of them; default false.
    */
   readonly commentAudit?: boolean | 'first';
+  /**
+   * Who may register a visitor account (`REGISTRATION`): `open`, `approval` (an administrator admits each) or
+   * `closed` (the default). Both open kinds mail a confirmation link, so they need mail (SES or SMTP).
+   */
+  readonly registration?: 'open' | 'approval' | 'closed';
   /** Words that mark a comment as spam, in its text, nick or link (Waline `FORBIDDEN_WORDS`); default none. */
   readonly forbiddenWords?: readonly string[];
   /** Words that refuse a comment (403) in its text, nick or link (Twikoo `BLOCKED_WORDS`); default none. */
@@ -246,6 +251,13 @@ export class MarginaliaStack extends Stack {
       }
     }
     const notifications = planNotifications(props.notifications);
+    const registration = props.registration ?? 'closed';
+    if (registration !== 'closed' && notifications.mailTransport === undefined) {
+      throw new Error(
+        `registration: ${registration} needs mail (SES_IDENTITY, or SMTP_HOST or SMTP_SERVICE): a new account ` +
+          'is confirmed through a mailed link; set up mail, or leave registration closed',
+      );
+    }
 
     const { indexes } = tableDefinition;
     const upgrading = props.upgradeIndexes !== undefined;
@@ -350,6 +362,10 @@ export class MarginaliaStack extends Stack {
       ...(props.gravatarStr === undefined ? {} : { GRAVATAR_STR: props.gravatarStr }),
       JWT_SECRET_PARAMETER: jwtSecretParameterName,
       COMMENT_AUDIT: String(props.commentAudit ?? false),
+      // The comment function checks at load that an open registration has mail (config.ts): it is told how.
+      ...(registration === 'closed'
+        ? {}
+        : { REGISTRATION: registration, MAIL_TRANSPORT: notifications.mailTransport ?? '' }),
       ...(props.forbiddenWords?.length ? { FORBIDDEN_WORDS: props.forbiddenWords.join(',') } : {}),
       ...(props.blockedWords?.length ? { BLOCKED_WORDS: props.blockedWords.join(',') } : {}),
       ...(props.restrictedNames?.length ? { RESTRICTED_NAMES: props.restrictedNames.join(',') } : {}),

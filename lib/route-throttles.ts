@@ -13,7 +13,8 @@ import { routes } from './routes.js';
  * list, count and recent (`GET …/comment`: a list reads a page of comments), submit (renders markdown,
  * may call Akismet, writes in a transaction), like and moderation (`PUT`/`DELETE …/comment/{id}`),
  * sign-in (`POST …/token`: a password hash), the profile (`PUT …/user`: rare, may hash a password), the user
- * wall and the administrators' account routes (`…/user`, `…/user/{id}`).
+ * wall and the administrators' account routes (`…/user`, `…/user/{id}`); registration and the reset
+ * (`POST …/user`, `…/user/password`: rare, hash a password) and their pages get half a share each.
  * Reading counts (`…/article`: one small item read or updated) get the largest. The v2 client's bare
  * paths get less than the v3 client's `/api` ones.
  * The comment feeds (`GET …/comment/rss`: one Query, polled by feed readers) get a small share too, as
@@ -37,6 +38,9 @@ export const routeShares: Readonly<Record<string, number>> = {
   'GET /api/user': 1,
   'PUT /api/user/{id}': 1,
   'DELETE /api/user/{id}': 1,
+  'POST /api/user': 0.5,
+  'PUT /api/user/password': 0.5,
+  'POST /api/user/password': 0.5,
   'GET /api/notification': 1,
   'POST /api/notification': 1,
   'GET /comment': 8,
@@ -44,8 +48,8 @@ export const routeShares: Readonly<Record<string, number>> = {
   'POST /comment': 1,
   'PUT /comment/{id}': 1,
   'DELETE /comment/{id}': 1,
-  'GET /article': 4,
-  'POST /article': 4,
+  'GET /article': 2.5,
+  'POST /article': 2.5,
   'GET /token': 1,
   'POST /token': 1,
   'DELETE /token': 1,
@@ -57,6 +61,9 @@ export const routeShares: Readonly<Record<string, number>> = {
   'GET /ui/login': 1,
   'GET /ui/profile': 1,
   'GET /ui/users': 1,
+  'GET /ui/register': 0.5,
+  'GET /ui/forgot': 0.5,
+  'GET /ui/reset': 0.5,
   [defaultRouteKey]: 1,
 };
 
@@ -82,6 +89,11 @@ export const linkRouteThrottles: Readonly<Record<string, RouteThrottle>> = {
   'POST /api/notification/moderate': { rateLimit: 1, burstLimit: 2 },
   'GET /api/notification/confirm': { rateLimit: 1, burstLimit: 5 },
   'POST /api/notification/confirm': { rateLimit: 1, burstLimit: 5 },
+  // An account's confirmation link (registration), with Waline's bare path: its page and its button.
+  'GET /api/verification': { rateLimit: 1, burstLimit: 5 },
+  'POST /api/verification': { rateLimit: 1, burstLimit: 5 },
+  'GET /verification': { rateLimit: 1, burstLimit: 5 },
+  'POST /verification': { rateLimit: 1, burstLimit: 5 },
 };
 
 /** Every route key the API has, `$default` last. */

@@ -123,6 +123,8 @@ async function main(): Promise<void> {
     process.env.AUTHOR_EMAIL ||= demoOwnerAddress;
     process.env.SENDER_EMAIL ||= 'marginalia@localhost.test';
     process.env.SENDER_NAME ||= 'Marginalia (local)';
+    // The demo's readers can register: their confirmation and reset mails land in the inbox too.
+    process.env.REGISTRATION ||= 'open';
   }
 
   // Imported only now, so that modules reading the environment at load time see the values set above.

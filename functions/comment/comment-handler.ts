@@ -7,6 +7,7 @@ import { dispatchRouteKey, type RouteTable } from '../shared/http/route-table.js
 import { methodNotAllowed, routeNotFound } from '../shared/http/route-errors.js';
 import { createCallerResolver, viewerOf } from '../shared/auth/viewer.js';
 import { createCaptchaTokenHasher } from '../shared/spam/captcha-token-hash.js';
+import { createAccountLifeRoutes } from './account-life-routes.js';
 import { createCaptchaGuard } from './captcha-guard.js';
 import { createCommentFeed } from './comment-feed.js';
 import { createConfirmReplies, createShowConfirmReplies } from './confirm-replies.js';
@@ -33,7 +34,12 @@ import { usersPage } from './pages/users-page.js';
 import { createLinkReader } from './read-link.js';
 import { createRecentComments } from './recent-comments.js';
 import { createSignIn } from './sign-in.js';
-import { type CommentRouteKey, commentRouteKeys, notificationLinkRouteKeys } from './routes.js';
+import {
+  accountLinkRouteKeys,
+  type CommentRouteKey,
+  commentRouteKeys,
+  notificationLinkRouteKeys,
+} from './routes.js';
 import { createSubmitComment } from './submit-comment.js';
 import { createShowUnsubscribe, createUnsubscribe } from './unsubscribe.js';
 import { createUpdateProfile } from './update-profile.js';
@@ -156,6 +162,7 @@ export function createCommentHandler(
   const unsubscribeLink = { readLink, outbox, now, site };
   const moderationLink = { readLink, comments, moderation, siteUrl: config.SITE_URL };
   const confirmLink = { readLink, confirmations: dependencies.confirmations, now, site };
+  const accountLife = createAccountLifeRoutes({ ...dependencies, captcha, readLink });
 
   /** `GET /api/comment` is four reads, told apart by `?type=` (Waline's contract: one path for all). */
   const readComments: Router = async (request) => {
@@ -206,6 +213,7 @@ export function createCommentHandler(
     'GET /ui/profile': async () =>
       profilePage({ allowedOrigins: config.ALLOWED_ORIGINS, siteUrl: config.SITE_URL }),
     'GET /ui/users': async () => usersPage(),
+    ...accountLife,
   };
   const dispatch: Router = dispatchRouteKey(table, async (request) => {
     // API Gateway's $default: every path no route matches. A route's path with a trailing slash is that
@@ -222,6 +230,6 @@ export function createCommentHandler(
 
   return createHttpFunction(dispatch, {
     allowedOrigins: config.ALLOWED_ORIGINS,
-    linkRoutes: notificationLinkRouteKeys,
+    linkRoutes: [...notificationLinkRouteKeys, ...accountLinkRouteKeys],
   });
 }

@@ -33,6 +33,8 @@ import { createReplyConfirmations, type ReplyConfirmations } from '../shared/tab
 import type { SecretSource } from '../shared/secrets/parameter-secret.js';
 import { type CaptchaSecretSource, createCaptchaSecret } from '../shared/secrets/captcha-secret.js';
 import { createCaptchaVerifier, type VerifyCaptcha } from '../shared/spam/captcha-verifier.js';
+import { type AccountLimits, createAccountLimits } from '../shared/table/account-limits.js';
+import { createAccountMailQueue, type QueueAccountMail } from '../shared/table/account-mail-event.js';
 import { type ClaimCaptchaToken, createCaptchaTokenClaimer } from '../shared/table/captcha-tokens.js';
 import {
   createRefusedPostMarker,
@@ -62,6 +64,10 @@ export interface CommentDependencies {
   readonly outbox: OutboxRepository;
   /** Readers' confirmations of reply mail, which the confirmation links record (REPLY_MAIL=confirmed). */
   readonly confirmations: Pick<ReplyConfirmations, 'confirm' | 'releasePending'>;
+  /** Registrations and reset requests per IP, account mails per address, account links used once. */
+  readonly accountLimits: AccountLimits;
+  /** Queues an account mail (confirm, reset, changed, already-registered) in the outbox. */
+  readonly queueAccountMail: QueueAccountMail;
   /**
    * The key that signs sign-in tokens; undefined when sign-in is not configured. `{ refresh: true }`
    * asks for the key again after a token failed verification with it (it may have been rotated).
@@ -159,6 +165,8 @@ export function createCommentDependencies(
     }),
     outbox: createOutboxRepository(client, config.TABLE_NAME),
     confirmations: createReplyConfirmations(client, config.TABLE_NAME),
+    accountLimits: createAccountLimits(client, config.TABLE_NAME),
+    queueAccountMail: createAccountMailQueue(client, config.TABLE_NAME),
     // JWT_TOKEN and LINK_SECRET only: the keys read through the Parameters and Secrets extension
     // (secrets/token-secret.ts, link-secret.ts) are wired by handler.ts, on AWS, where the function has the layer.
     tokenSecret: async () => config.JWT_TOKEN,

@@ -14,7 +14,6 @@ export const commentApiRouteKeys = [
   'GET /api/token',
   'POST /api/token',
   'DELETE /api/token',
-  'GET /api/user',
   'PUT /api/user',
   // The user wall (anyone) and, for administrators, the accounts: list, change, ban or delete.
   'GET /api/user',
@@ -49,17 +48,47 @@ export const notificationLinkRouteKeys = [
   'POST /api/notification/confirm',
 ] as const satisfies readonly (typeof commentNotificationRouteKeys)[number][];
 
-/** The sign-in, profile, moderation and accounts pages, beside the API (as on Waline: there is no `/api/ui`). */
+/**
+ * An account's life (issue 27), in Waline's routes: registration (`POST /api/user`), the confirmation link's
+ * page and its button (`/api/verification`), the reset request (`PUT /api/user/password`) and the reset
+ * page's new password (`POST /api/user/password`). Only the confirmation is also without `/api`
+ * (`accountLinkRouteKeys`), as Waline's mail links use `/verification`: no v2 client calls the others.
+ */
+export const commentAccountRouteKeys = [
+  'POST /api/user',
+  'PUT /api/user/password',
+  'POST /api/user/password',
+  'GET /api/verification',
+  'POST /api/verification',
+] as const satisfies readonly RouteKey[];
+
+/** The confirmation link's page and button without `/api`: Waline's mail links use `/verification`. */
+export const accountLegacyRouteKeys = [
+  'GET /verification',
+  'POST /verification',
+] as const satisfies readonly RouteKey[];
+
+/**
+ * The confirmation link's button: a plain form on the link's page, whose signed token in the address is its
+ * authority (as `notificationLinkRouteKeys`).
+ */
+export const accountLinkRouteKeys = ['POST /api/verification', 'POST /verification'] as const;
+
+/** The sign-in, profile, moderation, accounts and account-life pages, beside the API (as on Waline: there is no `/api/ui`). */
 export const commentPageRouteKeys = [
   'GET /ui',
   'GET /ui/login',
   'GET /ui/profile',
   'GET /ui/users',
+  'GET /ui/register',
+  'GET /ui/forgot',
+  'GET /ui/reset',
 ] as const satisfies readonly RouteKey[];
 
 /** A route the comment function's table answers. */
 export type CommentRouteKey =
   | (typeof commentApiRouteKeys)[number]
+  | (typeof commentAccountRouteKeys)[number]
   | (typeof commentNotificationRouteKeys)[number]
   | (typeof commentPageRouteKeys)[number];
 
@@ -67,6 +96,8 @@ export type CommentRouteKey =
 export const commentRouteKeys: readonly RouteKey[] = [
   ...commentApiRouteKeys,
   ...commentApiRouteKeys.map(legacyTwin),
+  ...commentAccountRouteKeys,
+  ...accountLegacyRouteKeys,
   ...commentNotificationRouteKeys,
   ...commentPageRouteKeys,
 ];

@@ -1,78 +1,165 @@
-import { hashPassword } from '../shared/auth/password.js';
+import { hashPassword, verifyPassword } from '../shared/auth/password.js';
 import { tokenFor } from '../shared/auth/token.js';
-import { type ResolveViewer, requireAccount } from '../shared/auth/viewer.js';
+import { type ResolveViewer, requireAccount, type Viewer } from '../shared/auth/viewer.js';
 import type { Config } from '../shared/config.js';
+import { profileChangeBodySchema, type ProfileChangeBody } from '../shared/domain/account-schemas.js';
 import type { AvatarFor } from '../shared/domain/avatar.js';
 import { AppError } from '../shared/domain/errors.js';
-import { translate } from '../shared/domain/messages.js';
+import { hashIp } from '../shared/domain/hashing.js';
+import { type Lang, translate } from '../shared/domain/messages.js';
 import { presentUser } from '../shared/domain/present-user.js';
-import { profileBodySchema } from '../shared/domain/profile-schemas.js';
 import { envelope } from '../shared/http/envelope.js';
 import type { Router } from '../shared/http/http-function.js';
 import { parseInput } from '../shared/http/request.js';
-import type { AccountChanges, AccountRepository } from '../shared/table/account-repository.js';
+import { normalizeAddress } from '../shared/notify/normalize-address.js';
+import { sealAddress } from '../shared/notify/sealed-address.js';
 import type { SecretSource } from '../shared/secrets/parameter-secret.js';
 import type { CachedAuthorProfiles } from '../shared/caches/cached-author-profiles.js';
+import type { AccountLimits } from '../shared/table/account-limits.js';
+import type { QueueAccountMail } from '../shared/table/account-mail-event.js';
+import type { AccountChanges, AccountRepository } from '../shared/table/account-repository.js';
 
-/**
- * `PUT /api/user` (the profile page's, in Waline's shape): the signed-in account, administrator or guest,
- * changes its display name, link (`url`) or password. The answer is Waline's envelope with the account as
- * `GET /api/token` shows it (Waline's own `data` is empty; its admin page reads none).
- *
- * A new password also revokes every token issued before (the account's session version goes up:
- * auth/viewer.ts), as when `npm run admin -- add --replace` sets one. The answer then carries a fresh
- * `token`, so the page that changed it stays signed in and can hand it to the widget.
- */
-export function createUpdateProfile({
-  viewer,
-  accounts,
-  tokenSecret,
-  config,
-  now,
-  avatarFor,
-  authorProfiles,
-}: {
+/** Checks of one account's current password per window: guesses stay slow even with a stolen token. */
+export const passwordChecksPerWindow = 5;
+const windowMs = 15 * 60 * 1000;
+
+/** What the profile route takes. */
+export interface UpdateProfileDependencies {
   readonly viewer: ResolveViewer;
   readonly accounts: Pick<AccountRepository, 'update'>;
+  readonly accountLimits: Pick<AccountLimits, 'countAttempt'>;
+  readonly queueAccountMail: QueueAccountMail;
   /** The key that signs tokens: the one the caller's token was checked with. */
   readonly tokenSecret: SecretSource;
-  readonly config: Pick<Config, 'TOKEN_TTL_HOURS'>;
+  /** The link key: it seals the former address an address change is told to. */
+  readonly linkSecret: SecretSource;
+  readonly config: Pick<Config, 'TOKEN_TTL_HOURS' | 'IP_HASH_SALT'>;
   /** Milliseconds since the epoch. */
   readonly now: () => number;
+  readonly newId: (time: number) => string;
   readonly avatarFor: AvatarFor;
   /** The author overlay's cache: this instance shows the new profile on the account's comments at once. */
   readonly authorProfiles?: Pick<CachedAuthorProfiles, 'forget'>;
-}): Router {
-  return async (request) => {
-    const admin = await requireAccount(viewer, request.authorization, request.lang);
-    const body = parseInput(profileBodySchema, request.jsonBody(), request.lang);
-    // An address is changed with a confirmation mail, not here.
-    if (body.email !== undefined && body.email.trim().toLowerCase() !== admin.email.toLowerCase()) {
-      const rule = 'cannot be changed here';
-      throw new AppError(
-        'invalid_input',
-        translate(request.lang, 'invalidInput', { problems: `email: ${rule}` }),
-        { email: rule },
-      );
-    }
+}
 
-    const time = now();
-    const secret = body.password ? await tokenSecret() : undefined;
-    const changes: AccountChanges = {
-      ...(body.display_name !== undefined ? { displayName: body.display_name } : {}),
-      ...(body.url !== undefined ? { link: body.url } : {}),
-      ...(body.password
-        ? { passwordHash: await hashPassword(body.password), revokeTokens: true as const }
-        : {}),
-    };
-    const update = await accounts.update(admin.id, changes, admin.sessionVersion);
-    // Removed, or its tokens revoked, since the token was checked: the token is no longer good, and
-    // nothing was written.
-    if (update.status !== 'updated') {
-      throw new AppError('unauthorized', translate(request.lang, 'accountRequired'));
+/** `label` and `type` are administrators' to set (PUT /api/user/{id}): asking for them here is refused. */
+function refuseAdministratorFields(body: unknown, lang: Lang): void {
+  if (typeof body !== 'object' || body === null) return;
+  for (const field of ['label', 'type'] as const) {
+    if ((body as Record<string, unknown>)[field] !== undefined) {
+      const message = translate(lang, 'administratorsOnlyField', { field });
+      throw new AppError('forbidden', message, { [field]: 'administrators only, with PUT /api/user/{id}' });
     }
+  }
+}
+
+/**
+ * A change of the password or the address needs the current password: counted per account and window before
+ * it is hashed (a token read off the blog cannot guess it fast), then verified.
+ */
+async function checkCurrentPassword(
+  dependencies: UpdateProfileDependencies,
+  viewer: Viewer,
+  given: string | undefined,
+  lang: Lang,
+  time: number,
+): Promise<void> {
+  if (!given) {
+    throw new AppError('invalid_input', translate(lang, 'currentPasswordRequired'), {
+      currentPassword: 'is required to change the password or the address',
+    });
+  }
+  const window = Math.floor(time / windowMs);
+  const accountHash = hashIp(dependencies.config.IP_HASH_SALT, `reauth:${viewer.id}`);
+  const expiresAt = Math.ceil(((window + 2) * windowMs) / 1000);
+  if (
+    (await dependencies.accountLimits.countAttempt('reauth', accountHash, window, expiresAt)) >
+    passwordChecksPerWindow
+  ) {
+    const minutes = Math.max(1, Math.ceil(((window + 1) * windowMs - time) / 60_000));
+    throw new AppError('rate_limited', translate(lang, 'tooManyPasswordChecks', { minutes }));
+  }
+  if (!(await verifyPassword(given, viewer.account.passwordHash))) {
+    throw new AppError('forbidden', translate(lang, 'currentPasswordWrong'), {
+      currentPassword: 'is not the account\u2019s password',
+    });
+  }
+}
+
+/** The changes `body` asks for (a new password hashed, revoking every token). */
+async function changesOf(body: ProfileChangeBody, viewer: Viewer): Promise<AccountChanges> {
+  const newAddress =
+    body.email !== undefined && normalizeAddress(body.email) !== normalizeAddress(viewer.email)
+      ? body.email
+      : undefined;
+  return {
+    ...(body.display_name !== undefined ? { displayName: body.display_name } : {}),
+    ...(body.url !== undefined ? { link: body.url } : {}),
+    ...(body.avatar !== undefined ? { avatar: body.avatar } : {}),
+    ...(newAddress !== undefined ? { email: newAddress } : {}),
+    ...(body.password
+      ? { passwordHash: await hashPassword(body.password), revokeTokens: true as const }
+      : {}),
+  };
+}
+
+/**
+ * `PUT /api/user` (the profile page's, in Waline's shape): any signed-in account changes its display name,
+ * link (`url`) or avatar (an https address). Changing the password or the address needs `currentPassword`,
+ * checked with a limit per account before any hash; a new address must have no account. `label` and `type`
+ * are refused: administrators set them (PUT /api/user/{id}). After a password change every token issued before
+ * stops working and the answer carries a fresh `token`; the account's address is mailed (the former address,
+ * after an address change). The answer is the account as `GET /api/token` shows it.
+ */
+export function createUpdateProfile(dependencies: UpdateProfileDependencies): Router {
+  const { viewer, accounts, tokenSecret, linkSecret, config, now, newId, avatarFor } = dependencies;
+  return async (request) => {
+    const caller = await requireAccount(viewer, request.authorization, request.lang);
+    const raw = request.jsonBody();
+    refuseAdministratorFields(raw, request.lang);
+    const body = parseInput(profileChangeBodySchema, raw, request.lang);
+    const time = now();
+    // An empty password changes nothing, as on Waline; an address that normalises as the account's is no change.
+    const addressChanges =
+      body.email !== undefined && normalizeAddress(body.email) !== normalizeAddress(caller.email);
+    if (body.password || addressChanges) {
+      await checkCurrentPassword(dependencies, caller, body.currentPassword, request.lang, time);
+    }
+    const changes = await changesOf(body, caller);
+    const secret = changes.passwordHash ? await tokenSecret() : undefined;
+    const sealedTo = changes.email
+      ? await linkSecret().then((key) => key && sealAddress(key, caller.email))
+      : undefined;
+
+    const update = await accounts.update(caller.id, changes, caller.sessionVersion);
+    if (update.status === 'address-taken') {
+      throw new AppError('duplicate', translate(request.lang, 'addressTaken'), {
+        email: 'belongs to another account',
+      });
+    }
+    // Removed, or its tokens revoked, since the token was checked: the token is no longer good, nothing written.
+    if (update.status !== 'updated')
+      throw new AppError('unauthorized', translate(request.lang, 'accountRequired'));
     const { account } = update;
-    authorProfiles?.forget(account.id);
+    dependencies.authorProfiles?.forget(account.id);
+
+    if (changes.passwordHash) {
+      await dependencies.queueAccountMail(newId(time), time, {
+        accountId: account.id,
+        mail: 'changed',
+        change: 'password',
+        lang: request.lang,
+      });
+    }
+    if (changes.email && sealedTo) {
+      await dependencies.queueAccountMail(newId(time), time, {
+        accountId: account.id,
+        mail: 'changed',
+        change: 'email',
+        lang: request.lang,
+        sealedTo,
+      });
+    }
 
     const user = presentUser(account, avatarFor);
     // The token was just verified with this key, so it is there; without it the page signs in again.

@@ -21,7 +21,9 @@ import {
   createFormerAddressHasher,
   type HashAddress,
 } from '../shared/notify/address-hash.js';
-import { createChannels, createOwnerDigestMail } from './channels/channels.js';
+import { createAccountMail, createChannels, createOwnerDigestMail } from './channels/channels.js';
+import type { SendAccountMail } from './channels/account-mail-channel.js';
+import { createAccountRepository } from '../shared/table/account-repository.js';
 import type { SendOwnerDigest } from './channels/owner-digest-channel.js';
 import type { Channels } from './notice.js';
 import type { NotifyConfig } from './notify-config.js';
@@ -57,6 +59,8 @@ export interface NotifyDependencies {
   readonly outbox: OutboxRepository;
   /** The channel of each recipient kind (channels/channels.ts); a kind without one is not told. */
   readonly channels: Channels;
+  /** The account mails (channels/account-mail-channel.ts); absent without a mail channel. */
+  readonly accountMail?: SendAccountMail;
   /** Milliseconds since the epoch; injected so tests control time. */
   readonly now: () => number;
   /** The keyed hash suppressions and caps are kept under (from IP_HASH_SALT: shared/notify/address-hash.ts). */
@@ -124,6 +128,13 @@ export function createNotifyDependencies(
   const client = createFunctionClient(config);
   const now = parts.now ?? Date.now;
   const ownerDigestMail = createOwnerDigestMail({ config, notify, secrets, now });
+  const accountMail = createAccountMail({
+    config,
+    notify,
+    secrets,
+    now,
+    accounts: createAccountRepository(client, config.TABLE_NAME),
+  });
   return {
     config,
     notify,
@@ -136,6 +147,7 @@ export function createNotifyDependencies(
     }),
     ownerMailHours: createOwnerMailHours(client, config.TABLE_NAME, notify.AUTHOR_NOTIFY_CAP_PER_HOUR),
     ...(ownerDigestMail ? { ownerDigestMail } : {}),
+    ...(accountMail ? { accountMail } : {}),
     confirmations: createReplyConfirmations(client, config.TABLE_NAME),
     readComments: createNotifiedCommentsReader(client, config.TABLE_NAME),
     outbox: createOutboxRepository(client, config.TABLE_NAME),

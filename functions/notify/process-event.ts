@@ -7,7 +7,9 @@ import type { SiteMailCaps } from '../shared/table/site-mail-caps.js';
 import type { NotifiedComment, ReadNotifiedComments } from '../shared/table/notified-comments.js';
 import type { StoredOutboxEvent } from '../shared/table/outbox-items.js';
 import type { ReplyConfirmations } from '../shared/table/reply-confirmations.js';
+import type { SendAccountMail } from './channels/account-mail-channel.js';
 import { isPermanentFailure } from './channels/permanent-failure.js';
+import { processAccountMail } from './process-account-mail.js';
 import { nextRetryAt } from './delivery-retry.js';
 import { takeOwnerMailSlot, takeSiteMailSlot } from './mail-cap-slots.js';
 import type { Channels, Notice, NoticeComment } from './notice.js';
@@ -27,6 +29,8 @@ export interface ProcessEventDependencies {
   readonly confirmations: Pick<ReplyConfirmations, 'consent' | 'markAsked' | 'unmarkAsked'>;
   readonly readComments: ReadNotifiedComments;
   readonly channels: Channels;
+  /** The account mails (confirm, reset, changed, already-registered); absent without a mail channel. */
+  readonly accountMail?: SendAccountMail;
   readonly notify: Pick<
     NotifyConfig,
     | 'AUTHOR_EMAIL'
@@ -290,6 +294,17 @@ export function createProcessEvent(dependencies: ProcessEventDependencies): Proc
     const event = await deliveries.getEvent(eventId);
     if (!event) return { final: true, state: 'missing' };
     if (event.state === 'sent' || event.state === 'skipped') return { final: true, state: event.state };
+    if (event.cause === 'account.mail') {
+      const { accountMail, retryDelaysMs: delays } = dependencies;
+      return processAccountMail(event, {
+        deliveries,
+        accountMail,
+        now,
+        leaseMs,
+        keptError,
+        ...(delays ? { retryDelaysMs: delays } : {}),
+      });
+    }
 
     const comments = event.subject ? await readComments(event.subject) : {};
     if (event.subject && !comments.comment) {

@@ -141,7 +141,16 @@ export interface Config {
   readonly SITE_NAME?: string;
   /** Waline's `MARKDOWN_HIGHLIGHT`, `_EMOJI`, `_SUB`, `_SUP` and `_TEX`, each on unless turned off. */
   readonly markdown: MarkdownFeatures;
+  /**
+   * Who may register a visitor account (`POST /api/user`): `open` (an account works once its address is
+   * confirmed), `approval` (then an administrator admits it) or `closed` (the default: 403). Both open kinds
+   * mail a confirmation link, so they need mail configured (refused at load otherwise).
+   */
+  readonly REGISTRATION: Registration;
 }
+
+/** Who may register an account: anyone, anyone an administrator then admits, or nobody. */
+export type Registration = 'open' | 'approval' | 'closed';
 
 /** Which new comments wait for approval: every one, an address's until one is approved, or none. */
 export type CommentAudit = 'all' | 'first' | 'off';
@@ -161,6 +170,14 @@ const loginMode: Reader<LoginMode> = (raw) => {
   if (/^force$/i.test(value)) return 'force';
   if (value === '') return 'open';
   throw new RuleError('must be force, or unset (anonymous comments are taken)');
+};
+
+/** REGISTRATION: `open`, `approval` or `closed` (blank: closed), any case. */
+const registration: Reader<Registration> = (raw) => {
+  const value = raw?.trim().toLowerCase() || 'closed';
+  if (value !== 'open' && value !== 'approval' && value !== 'closed')
+    throw new RuleError('must be open, approval or closed');
+  return value;
 };
 
 /** The name of an SSM parameter. */
@@ -254,6 +271,7 @@ const readers: { readonly [Name in Exclude<keyof Config, 'markdown'>]-?: Reader<
   RECAPTCHA_V3_MIN_SCORE: decimal({ min: 0, max: 1, default: 0.5 }),
   SITE_URL: optionalUrl,
   SITE_NAME: (raw) => text({ max: 200, optional: true })(raw?.trim()),
+  REGISTRATION: registration,
 };
 
 const markdownReaders: { readonly [Feature in keyof MarkdownFeatures]: readonly [string, Reader<boolean>] } =
@@ -294,7 +312,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const markdown = Object.fromEntries(
     Object.entries(markdownReaders).map(([feature, [name, reader]]) => [feature, read(name, reader)]),
   );
-  problems.push(...captchaKeyProblems(source));
+  problems.push(...captchaKeyProblems(source), ...registrationProblems(source));
   if (problems.length > 0) throw new Error(`Invalid configuration: ${problems.join('; ')}`);
   return { ...settings, markdown } as unknown as Config;
 }
@@ -330,4 +348,21 @@ function captchaKeyProblems(env: NodeJS.ProcessEnv): string[] {
     );
   }
   return problems;
+}
+
+/**
+ * The variables that give the notifier a way to mail (notify-config.ts: SMTP, or SES on AWS, where the stack
+ * also sets `MAIL_TRANSPORT`): registration mails its confirmation link, so without one nobody could finish.
+ */
+const mailVariables = ['SMTP_HOST', 'SMTP_SERVICE', 'SES_IDENTITY', 'MAIL_TRANSPORT'] as const;
+
+/** REGISTRATION other than `closed` without mail: every new account would wait for a link never sent. */
+function registrationProblems(env: NodeJS.ProcessEnv): string[] {
+  const value = env.REGISTRATION?.trim().toLowerCase();
+  if (!value || value === 'closed' || (value !== 'open' && value !== 'approval')) return [];
+  if (mailVariables.some((name) => Boolean(env[name]?.trim()))) return [];
+  return [
+    `REGISTRATION: ${value} needs mail configured (${mailVariables.join(', ')}): a new account is confirmed ` +
+      'through a mailed link; set up mail, or leave REGISTRATION=closed',
+  ];
 }

@@ -125,6 +125,7 @@ describe('the profile page, opened from the real widget (v3)', () => {
     const profile = await popupOf(page, () => nick.click());
     await profile.locator('#name').waitFor();
     const newPassword = 'a different staple of horses';
+    await profile.locator('input[name=current]').fill(password);
     await profile.locator('input[name=password]').fill(newPassword);
     await profile.locator('input[name=confirm]').fill(newPassword);
     await profile.getByRole('button', { name: 'Change password' }).click();
@@ -186,14 +187,14 @@ describe('the profile page, opened from the real widget (v3)', () => {
     expect([...pageErrors, ...popupErrors]).toEqual([]);
   });
 
-  it('tells a visitor without an administrator token that sign-in is for administrators', async () => {
+  it('tells a visitor without a token how to sign in or register', async () => {
     const { page, blocked, pageErrors } = await open();
 
     for (const url of ['/ui/profile', '/ui/profile?lng=en&token=not.a.token']) {
       await page.goto(`${server.base}${url}`);
       const notice = page.locator('#unsigned');
       await notice.waitFor();
-      expect(await notice.innerText()).toContain('Sign-in is for the administrators of this site.');
+      expect(await notice.innerText()).toContain('You are not signed in.');
       expect(await page.locator('#profile').isVisible()).toBe(false);
       expect(new URL(page.url()).searchParams.has('token')).toBe(false);
     }

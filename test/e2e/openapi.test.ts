@@ -505,7 +505,7 @@ describe('the OpenAPI document, against the local server', () => {
       template: '/api/user',
       url: '/api/user',
       status: 200,
-      body: { password: 'another long enough password' },
+      body: { password: 'another long enough password', currentPassword: 'a long enough password' },
       headers,
     });
     expect(rotated.data.token).toEqual(expect.any(String));

@@ -1,5 +1,5 @@
 import type { HttpResult } from '../../shared/http/http-types.js';
-import { type LinkPageContext, linkPage, paragraph, postButton, siteText } from './link-page.js';
+import { type LinkPageContext, linkPage, offerPage, paragraph, siteText } from './link-page.js';
 
 /** What a confirmation page says, in each language; `{site}` is the site's name. */
 const texts = {
@@ -33,12 +33,7 @@ const say = (context: ConfirmPageContext, key: Text): string => siteText(texts, 
 
 /** `GET /api/notification/confirm`: what the link does, and the one button that does it. */
 export function confirmOfferPage(context: ConfirmPageContext): HttpResult {
-  return linkPage({
-    status: 200,
-    lang: context.lang,
-    title: say(context, 'title'),
-    body: `${paragraph(say(context, 'intro'))}\n<div class="choices">${postButton(context.query, say(context, 'confirm'))}</div>`,
-  });
+  return offerPage(context, say(context, 'title'), say(context, 'intro'), say(context, 'confirm'));
 }
 
 /** The answer of a recorded confirmation. */

@@ -88,3 +88,18 @@ export function siteText<Key extends string>(
   const table = texts[context.lang];
   return table[key].replaceAll('{site}', context.site ?? table.site);
 }
+
+/** A link's page that says what the link does (`intro`) and offers the one button (`button`) that does it. */
+export function offerPage(
+  context: LinkPageContext,
+  title: string,
+  intro: string,
+  button: string,
+): HttpResult {
+  return linkPage({
+    status: 200,
+    lang: context.lang,
+    title,
+    body: `${paragraph(intro)}\n<div class="choices">${postButton(context.query, button)}</div>`,
+  });
+}

@@ -72,7 +72,8 @@ form.addEventListener('submit', async (event) => {
 `;
 
 /**
- * `GET /ui/login`: signs an administrator in and hands the user to the widget as Waline's admin does. With a
+ * `GET /ui/login`: signs a reader or an administrator in and hands the user to the widget as Waline's admin
+ * does; it links the registration and the password-reset pages. With a
  * captcha site key, the page loads the provider's script (its policy lets that provider in, this page only)
  * and sends its token with the sign-in.
  */
@@ -81,7 +82,7 @@ export function loginPage(settings: SiteSettings & { readonly captcha?: CaptchaW
   return htmlPage({
     title: 'Sign in · Marginalia',
     body: `<main>
-<h1>Sign in to moderate</h1>
+<h1>Sign in</h1>
 <p id="target" class="muted"></p>
 <div id="refused" class="card" role="alert" hidden>
   <p>Sign-in goes only to the sites this server is configured for, and <strong id="unknown-site"></strong> is not one of them.</p>
@@ -96,6 +97,7 @@ export function loginPage(settings: SiteSettings & { readonly captcha?: CaptchaW
   <button type="submit">Sign in</button>
   <p id="error" class="error" role="alert"></p>
 </form>
+<p><a href="register">Create an account</a> · <a href="forgot">Forgot your password?</a></p>
 ${siteSettingsElement(site)}
 ${captchaSettingsElement(captcha)}
 </main>`,

@@ -50,6 +50,7 @@ const show = (user) => {
   document.getElementById('avatar').src = user.avatar;
   details.display_name.value = user.display_name;
   details.url.value = user.url;
+  details.avatar.value = user.avatar && user.avatar.startsWith('https://') ? user.avatar : '';
   info.hidden = true;
   profile.hidden = false;
 };
@@ -93,7 +94,7 @@ async function save(body, done) {
 
 details.addEventListener('submit', (event) => {
   event.preventDefault();
-  save({ display_name: details.display_name.value, url: details.url.value }, 'Profile saved.');
+  save({ display_name: details.display_name.value, url: details.url.value, avatar: details.avatar.value }, 'Profile saved.');
 });
 passwordForm.addEventListener('submit', async (event) => {
   event.preventDefault();
@@ -103,7 +104,8 @@ passwordForm.addEventListener('submit', async (event) => {
     return;
   }
   const done = 'Password changed. Every other sign-in of this account has ended; this page, and the comment box that opened it, stay signed in.';
-  if (await save({ password: passwordForm.password.value }, done)) passwordForm.reset();
+  const body = { password: passwordForm.password.value, currentPassword: passwordForm.current.value };
+  if (await save(body, done)) passwordForm.reset();
 });
 // Waline's widget also posts the token once the window is open: taken from the opener on a configured
 // origin only, so no other page can sign this one in as someone else.
@@ -139,8 +141,8 @@ export function profilePage(settings: SiteSettings): HttpResult {
 <h1>Your profile</h1>
 <p id="info" class="muted">Loading…</p>
 <div id="unsigned" class="card" role="alert" hidden>
-  <p><strong>Sign-in is for the administrators of this site.</strong> Commenting needs no account: the name, e-mail and website you give go with each comment.</p>
-  <p>An administrator whose sign-in has ended can <a href="login">sign in again</a>.</p>
+  <p><strong>You are not signed in.</strong> Commenting needs no account: the name, e-mail and website you give go with each comment.</p>
+  <p><a href="login">Sign in</a>, or <a href="register">create an account</a>.</p>
 </div>
 <div id="unknown-opener" class="card" role="alert" hidden>
   <p>Changes are saved on this server, but <strong id="unknown-site"></strong>, which opened this page, is not one of the sites it is configured for: its comment box is not told of them.</p>
@@ -155,10 +157,12 @@ export function profilePage(settings: SiteSettings): HttpResult {
     <h3>Profile</h3>
     <label>Display name <input name="display_name" maxlength="${limits.nickChars}" required autocomplete="nickname"></label>
     <label>Website <input name="url" type="url" maxlength="${limits.linkChars}" placeholder="https://" autocomplete="url"></label>
+    <label>Avatar (an https address; empty: from your e-mail) <input name="avatar" type="url" maxlength="${limits.linkChars}" placeholder="https://"></label>
     <button type="submit">Save profile</button>
   </form>
   <form id="password-form" class="card">
     <h3>Change password</h3>
+    <label>Current password <input name="current" type="password" maxlength="${limits.passwordMaxChars}" required autocomplete="current-password"></label>
     <label>New password <input name="password" type="password" minlength="${limits.passwordMinChars}" maxlength="${limits.passwordMaxChars}" required autocomplete="new-password"></label>
     <label>New password again <input name="confirm" type="password" required autocomplete="new-password"></label>
     <p class="muted">At least ${limits.passwordMinChars} characters. Every other sign-in of this account ends.</p>

@@ -10,6 +10,8 @@ import { createMailChannel, type MailChannelSettings, type MailTransport } from 
 import { createSesTransport } from './ses-transport.js';
 import { createSmtpTransport } from './smtp-transport.js';
 import { createOwnerDigestChannel, type SendOwnerDigest } from './owner-digest-channel.js';
+import type { AccountRepository } from '../../shared/table/account-repository.js';
+import { createAccountMailChannel, type SendAccountMail } from './account-mail-channel.js';
 import { createTelegramChannel } from './telegram-channel.js';
 import { createWebhookChannel } from './webhook-channel.js';
 
@@ -103,6 +105,27 @@ export function createOwnerDigestMail(settings: ChannelSettings): SendOwnerDiges
     cap: notify.AUTHOR_NOTIFY_CAP_PER_HOUR,
     site: config,
     serverUrl: notify.SERVER_URL,
+    sender: sender(config, notify),
+    transport,
+    now,
+  });
+}
+
+/**
+ * The account mails (account-mail-channel.ts), through the mail channel's transport and From line; undefined
+ * without a mail channel (registration then needs none: REGISTRATION stays closed, config.ts).
+ */
+export function createAccountMail(
+  settings: ChannelSettings & { readonly accounts: Pick<AccountRepository, 'findById'> },
+): SendAccountMail | undefined {
+  const { config, notify, secrets, now, accounts } = settings;
+  const transport = chosenMailTransport(settings);
+  if (!transport) return undefined;
+  return createAccountMailChannel({
+    accounts,
+    site: config,
+    serverUrl: notify.SERVER_URL,
+    linkKey: secrets.linkKey,
     sender: sender(config, notify),
     transport,
     now,

@@ -186,6 +186,46 @@ const catalog = {
   },
   feedItemTitle: { en: 'Comment by {nick}', 'zh-CN': '{nick} 的评论' },
   feedAnonymous: { en: 'Anonymous', 'zh-CN': '匿名' },
+  registrationClosed: {
+    en: 'Registration is closed on this site: commenting needs no account.',
+    'zh-CN': '本站未开放注册：发表评论无需账户。',
+  },
+  tooManyRegistrations: {
+    en: 'Too many registrations from your network; try again in {minutes} minutes.',
+    'zh-CN': '来自你网络的注册过多，请 {minutes} 分钟后再试。',
+  },
+  tooManyResets: {
+    en: 'Too many password-reset requests from your network; try again in {minutes} minutes.',
+    'zh-CN': '来自你网络的重置密码请求过多，请 {minutes} 分钟后再试。',
+  },
+  registrationUnavailable: {
+    en: 'The captcha provider could not be reached, so the registration cannot be checked; try again in a minute.',
+    'zh-CN': '无法连接人机验证服务，暂时无法注册；请一分钟后再试。',
+  },
+  currentPasswordRequired: {
+    en: 'currentPassword: give your current password to change the password or the address.',
+    'zh-CN': 'currentPassword：修改密码或邮箱地址需要提供当前密码。',
+  },
+  currentPasswordWrong: {
+    en: "currentPassword: this is not the account's password.",
+    'zh-CN': 'currentPassword：当前密码不正确。',
+  },
+  tooManyPasswordChecks: {
+    en: 'Too many attempts at the current password; try again in {minutes} minutes.',
+    'zh-CN': '当前密码尝试次数过多，请 {minutes} 分钟后再试。',
+  },
+  administratorsOnlyField: {
+    en: '{field}: only administrators set it, with PUT /api/user/{id}.',
+    'zh-CN': '{field}：只有管理员可以通过 PUT /api/user/{id} 设置。',
+  },
+  addressTaken: {
+    en: 'email: this address belongs to another account.',
+    'zh-CN': 'email：该邮箱地址已属于另一个账户。',
+  },
+  resetLinkInvalid: {
+    en: 'token: the reset link is not valid, has expired or was used already; ask for a new one.',
+    'zh-CN': 'token：重置链接无效、已过期或已被使用，请重新申请。',
+  },
 } as const satisfies Record<string, Record<Lang, string>>;
 
 /** A message of the catalog. */

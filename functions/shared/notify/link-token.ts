@@ -44,8 +44,30 @@ export interface ConfirmClaims {
   readonly eventId: string;
 }
 
+/**
+ * What an account's confirmation link does (registration): the account leaves `unconfirmed`. Single use: the
+ * route records the token as used (table/account-limits.ts) before it acts.
+ */
+export interface AccountConfirmClaims {
+  readonly purpose: 'account-confirm';
+  readonly accountId: string;
+}
+
+/**
+ * What a password-reset link does: sets the account's password, once, and only while the account's session
+ * version is still the one the link was made under (a reset, a password change or a ban moves it on, so every
+ * older reset link dies with the tokens).
+ */
+export interface AccountResetClaims {
+  readonly purpose: 'account-reset';
+  readonly accountId: string;
+  /** The account's `sessionVersion` when the link was made. */
+  readonly version: number;
+}
+
 /** The claims a link token carries. */
-export type LinkClaims = UnsubscribeClaims | ModerateClaims | ConfirmClaims;
+export type LinkClaims =
+  UnsubscribeClaims | ModerateClaims | ConfirmClaims | AccountConfirmClaims | AccountResetClaims;
 
 /** The claims of a link token of `Purpose`. */
 export type ClaimsOf<Purpose extends LinkClaims['purpose']> = Extract<LinkClaims, { purpose: Purpose }>;
@@ -105,11 +127,26 @@ function confirmClaims({ addressHash, eventId }: JWTPayload): ConfirmClaims | un
   return { purpose: 'confirm', addressHash, eventId };
 }
 
+/** The account confirmation claims in `payload`, or undefined when a field is missing or malformed. */
+function accountConfirmClaims({ accountId }: JWTPayload): AccountConfirmClaims | undefined {
+  if (typeof accountId !== 'string' || !idPattern.test(accountId)) return undefined;
+  return { purpose: 'account-confirm', accountId };
+}
+
+/** The password-reset claims in `payload`, or undefined when a field is missing or malformed. */
+function accountResetClaims({ accountId, version }: JWTPayload): AccountResetClaims | undefined {
+  if (typeof accountId !== 'string' || !idPattern.test(accountId)) return undefined;
+  if (typeof version !== 'number' || !Number.isSafeInteger(version) || version < 0) return undefined;
+  return { purpose: 'account-reset', accountId, version };
+}
+
 /** The reader of each purpose's claims. */
 const claimsOf = {
   unsubscribe: (payload: JWTPayload) => unsubscribeClaims(payload),
   moderate: moderateClaims,
   confirm: confirmClaims,
+  'account-confirm': accountConfirmClaims,
+  'account-reset': accountResetClaims,
 } as const satisfies Record<LinkClaims['purpose'], (payload: JWTPayload) => LinkClaims | undefined>;
 
 /**

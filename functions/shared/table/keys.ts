@@ -117,6 +117,12 @@ export const entities = {
   replyConfirmation: 'reply-confirmation',
   /** An address (a hash of it) an administrator approved a comment from: trusted under `COMMENT_AUDIT=first`. */
   trust: 'trust',
+  /** Registrations, or password-reset requests, from one IP in one window (account-limits.ts). */
+  accountAttempts: 'account-attempts',
+  /** Account mails (confirm, reset, already-registered) to one address (a hash of it) in one window. */
+  accountMailCount: 'account-mail',
+  /** An account link (a keyed hash of its token) that was used once: it works no more (account-limits.ts). */
+  usedLink: 'used-link',
 } as const;
 
 /**
@@ -127,8 +133,14 @@ export function outboxDay(eventId: string): string {
   return new Date(decodeTime(eventId)).toISOString().slice(0, 10);
 }
 
-/** Who one delivery of an event goes to: the owner's mail, a parent's author, or an owner channel. */
-export type RecipientKind = 'owner' | 'parent' | 'webhook' | 'telegram';
+/** What an account attempt counter counts (account-limits.ts). */
+export type AccountAttempt = 'register' | 'reset' | 'reauth';
+
+/**
+ * Who one delivery of an event goes to: the owner's mail, a parent's author, an owner channel, or the address
+ * of the account an account mail is about.
+ */
+export type RecipientKind = 'owner' | 'parent' | 'webhook' | 'telegram' | 'account';
 
 /** What a suppression covers: every mail of the site, or the replies of one thread. */
 export type SuppressionScope =
@@ -246,6 +258,21 @@ export const keys = {
   }),
   /** An address an administrator approved a comment from (the address as a hash: notify/address-hash.ts). */
   trust: (addressHash: string): Key => ({ pk: `TRUST#${addressHash}`, sk: 'TRUST' }),
+  /**
+   * Registrations (`register`) or reset requests (`reset`) from one IP (an IPv6 /64, as a hash), or checks of
+   * one account's current password (`reauth`, the account's id as a keyed hash), in one window.
+   */
+  accountAttempts: (subjectHash: string, action: AccountAttempt, window: number): Key => ({
+    pk: `${action === 'reauth' ? 'REAUTH' : 'IP'}#${subjectHash}`,
+    sk: `${action.toUpperCase()}#${window}`,
+  }),
+  /** Account mails of one kind to one address (as a keyed hash) in one window (`reset#H#492001`). */
+  accountMailCount: (addressHash: string, window: string): Key => ({
+    pk: `ACCOUNTMAIL#${addressHash}`,
+    sk: window,
+  }),
+  /** An account link that was used (a keyed hash of its token). */
+  usedLink: (tokenHash: string): Key => ({ pk: `LINK#${tokenHash}`, sk: 'USED' }),
 };
 
 /**

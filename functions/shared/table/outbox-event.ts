@@ -7,9 +7,10 @@ type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[numb
 /**
  * What happened that may notify someone. `comment.submitted`: a comment was stored (never written for
  * spam); `comment.approved`: an administrator approved a held reply whose parent's author was not told of it
- * yet; `test`: the owner asked for a test mail from `/ui`.
+ * yet; `test`: the owner asked for a test mail from `/ui`; `account.mail`: a mail of an account's life
+ * (account-mail-event.ts).
  */
-export type NotificationCause = 'comment.submitted' | 'comment.approved' | 'test';
+export type NotificationCause = 'comment.submitted' | 'comment.approved' | 'test' | 'account.mail';
 
 /**
  * Where an outbox event or one of its deliveries stands. An event is `pending` until every delivery the
@@ -47,7 +48,7 @@ export interface OutboxEvent {
 
 /** The event of `comment` (stored or just approved), or undefined when it can notify nobody (spam). */
 export function commentEvent(
-  cause: Exclude<NotificationCause, 'test'>,
+  cause: Exclude<NotificationCause, 'test' | 'account.mail'>,
   eventId: string,
   at: number,
   comment: Pick<StoredComment, 'url' | 'id' | 'rid' | 'pid' | 'status' | 'type'>,

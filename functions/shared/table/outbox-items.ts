@@ -1,4 +1,5 @@
 import { decodeTime } from 'ulid';
+import { type AccountMailSubject, fromAccountMailSubject } from './account-mail-event.js';
 import type { CommentStatus } from '../domain/comment.js';
 import type { RecipientKind } from './keys.js';
 import {
@@ -43,15 +44,22 @@ export interface StoredOutboxEvent extends OutboxEvent {
   readonly gaveUp?: boolean;
   /** Re-driven from /ui and not yet processed: its deliveries are tried whatever their schedule. */
   readonly byHand?: boolean;
+  /** `account.mail`: which mail, to which account (account-mail-event.ts). */
+  readonly account?: AccountMailSubject;
 }
 
 /** The longest error (or skip reason) kept in the table. */
 export const maxKeptErrorChars = 500;
 
-const causes: readonly NotificationCause[] = ['comment.submitted', 'comment.approved', 'test'];
+const causes: readonly NotificationCause[] = [
+  'comment.submitted',
+  'comment.approved',
+  'test',
+  'account.mail',
+];
 const eventStates: readonly OutboxState[] = ['pending', 'sent', 'failed', 'skipped'];
 const deliveryStates: readonly DeliveryState[] = ['pending', 'sent', 'failed', 'skipped', 'sending'];
-const recipients: readonly RecipientKind[] = ['owner', 'parent', 'webhook', 'telegram'];
+const recipients: readonly RecipientKind[] = ['owner', 'parent', 'webhook', 'telegram', 'account'];
 const statuses: readonly CommentStatus[] = ['approved', 'waiting', 'spam'];
 
 const oneOf = <T extends string>(allowed: readonly T[], value: unknown): T | undefined =>
@@ -95,6 +103,7 @@ export function fromOutboxEventItem(item: Record<string, unknown>): StoredOutbox
   const state = oneOf(eventStates, item.state);
   if (id === undefined || cause === undefined || state === undefined) return undefined;
   const subject = fromSubject(item.subject);
+  const account = fromAccountMailSubject(item.account);
   const lastError = text(item.lastError);
   return {
     id,
@@ -106,6 +115,7 @@ export function fromOutboxEventItem(item: Record<string, unknown>): StoredOutbox
     ...(lastError === undefined ? {} : { lastError }),
     ...schedule(item),
     ...(item.byHand === true ? { byHand: true } : {}),
+    ...(account ? { account } : {}),
   };
 }
 

@@ -123,7 +123,7 @@ describe('the account profile on DynamoDB Local', () => {
     expect((await currentUser(otherDevice)).body.data.email).toBe(admin.email);
     const newPassword = 'another long enough password';
 
-    const changed = await putUser({ password: newPassword }, admin.authorization);
+    const changed = await putUser({ password: newPassword, currentPassword: password }, admin.authorization);
 
     expect(changed.status).toBe(200);
     // The same account, one session version on.

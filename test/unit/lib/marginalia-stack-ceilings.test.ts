@@ -75,7 +75,7 @@ describe('MarginaliaStack ceilings', () => {
     expect(settings.$default).toEqual({ ThrottlingRateLimit: 0.5, ThrottlingBurstLimit: 1 });
     // A route missing from the route settings would get the smallest share, not the account's limit.
     template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
-      DefaultRouteSettings: { ThrottlingRateLimit: 0.5, ThrottlingBurstLimit: 1 },
+      DefaultRouteSettings: { ThrottlingRateLimit: 0.25, ThrottlingBurstLimit: 1 },
     });
   });
 

@@ -353,6 +353,16 @@ describe('MarginaliaStack', () => {
     ['GET /ui/login', 'comment'],
     ['GET /ui/profile', 'comment'],
     ['GET /ui/users', 'comment'],
+    ['POST /api/user', 'comment'],
+    ['PUT /api/user/password', 'comment'],
+    ['POST /api/user/password', 'comment'],
+    ['GET /api/verification', 'comment'],
+    ['POST /api/verification', 'comment'],
+    ['GET /verification', 'comment'],
+    ['POST /verification', 'comment'],
+    ['GET /ui/register', 'comment'],
+    ['GET /ui/forgot', 'comment'],
+    ['GET /ui/reset', 'comment'],
   ];
 
   it('creates exactly the widget and page routes plus $default when synthesized', () => {

@@ -8,7 +8,11 @@ import {
   sharedRouteKeys,
 } from '../../../lib/route-throttles.js';
 import { routes } from '../../../lib/routes.js';
-import { commentNotificationRouteKeys } from '../../../functions/comment/routes.js';
+import {
+  accountLegacyRouteKeys,
+  commentAccountRouteKeys,
+  commentNotificationRouteKeys,
+} from '../../../functions/comment/routes.js';
 
 const oneClick = 'POST /api/notification/unsubscribe';
 const linkKeys = [
@@ -18,6 +22,10 @@ const linkKeys = [
   'POST /api/notification/moderate',
   'GET /api/notification/confirm',
   'POST /api/notification/confirm',
+  'GET /api/verification',
+  'POST /api/verification',
+  'GET /verification',
+  'POST /verification',
 ];
 
 /** The limits of the routes that share the ceiling, summed; rates as whole hundredths of a request/s. */
@@ -121,21 +129,28 @@ describe('routeThrottles', () => {
     }
   });
 
-  it('keeps the mail links at 10 requests/s and 32 burst in all, on top of the ceiling', () => {
+  it('keeps the mail links at 14 requests/s and 52 burst in all, on top of the ceiling', () => {
     const links = Object.values(linkRouteThrottles);
 
-    expect(links.reduce((sum, limit) => sum + limit.rateLimit, 0)).toBe(10);
-    expect(links.reduce((sum, limit) => sum + limit.burstLimit, 0)).toBe(32);
+    expect(links.reduce((sum, limit) => sum + limit.rateLimit, 0)).toBe(14);
+    expect(links.reduce((sum, limit) => sum + limit.burstLimit, 0)).toBe(52);
   });
 
-  it('limits only notification routes of the comment function as mail links', () => {
+  it('limits only the mail links of the comment function (notifications, account confirmation) as mail links', () => {
     const commentKeys = routes
       .filter((route) => route.function === 'comment')
       .map((route) => `${route.method} ${route.path}`);
 
     for (const key of linkKeys) {
       expect(commentKeys, key).toContain(key);
-      expect(commentNotificationRouteKeys as readonly string[], key).toContain(key);
+      expect(
+        [
+          ...commentNotificationRouteKeys,
+          ...commentAccountRouteKeys,
+          ...accountLegacyRouteKeys,
+        ] as readonly string[],
+        key,
+      ).toContain(key);
     }
   });
 

@@ -98,11 +98,12 @@ describe('the sign-in, profile and moderation pages', () => {
     expect(response.body).not.toMatch(/innerHTML|outerHTML|insertAdjacentHTML|document\.write/);
   });
 
-  it('serves /ui/profile with its notices: sign-in is for administrators, and what to configure', async () => {
+  it('serves /ui/profile with its notices: how to sign in or register, and what to configure', async () => {
     const response = await get('/ui/profile');
 
     expect(response.body).toContain('<div id="unsigned" class="card" role="alert" hidden>');
-    expect(response.body).toContain('Sign-in is for the administrators of this site.');
+    expect(response.body).toContain('You are not signed in.');
+    expect(response.body).toContain('<a href="register">create an account</a>');
     // And, for an opener on a site the server does not know, what to configure.
     expect(response.body).toContain('<div id="unknown-opener" class="card" role="alert" hidden>');
     expect(response.body).toMatch(/set <code>SITE_URL<\/code>.*<code>ALLOWED_ORIGINS<\/code>/);

@@ -1,237 +1,207 @@
 import { describe, expect, it } from 'vitest';
 import { createUpdateProfile } from '../../../../functions/comment/update-profile.js';
-import { verifyPassword } from '../../../../functions/shared/auth/password.js';
+import { hashPassword, verifyPassword } from '../../../../functions/shared/auth/password.js';
 import { checkToken } from '../../../../functions/shared/auth/token.js';
 import type { Account } from '../../../../functions/shared/domain/account.js';
-import type { AccountChanges } from '../../../../functions/shared/table/account-repository.js';
+import { openAddress } from '../../../../functions/shared/notify/sealed-address.js';
+import type { AccountMailSubject } from '../../../../functions/shared/table/account-mail-event.js';
+import { createFakeAccountRepository } from '../../../support/fake-account-repository.js';
 import { routeAnswer } from '../../../support/route-answer.js';
-import { testAccount } from '../../../support/viewers.js';
 
-type ProfileDependencies = Parameters<typeof createUpdateProfile>[0];
-
-const adminToken = 'Bearer admin-token';
+const signedIn = 'Bearer reader-token';
 const secret = 's'.repeat(32);
+const linkSecret = 'l'.repeat(40);
 const now = 1_800_000_000_000;
-const guestToken = 'Bearer guest-token';
-const stored: Account = testAccount({
-  id: '01ADMIN',
-  email: 'admin@example.com',
-  displayName: 'Admin',
-  passwordHash: 'scrypt$old',
-  sessionVersion: 4,
-});
-const guest: Account = testAccount({ id: '01GUEST', email: 'guest@example.com', type: 'guest' });
+const current = 'the current password';
 
-/**
- * The route over fakes of exactly its dependencies: the viewer knows two tokens (the administrator's and a
- * guest's); `update` changes a copy of `account` when the id and version match, as the conditional write
- * does, and records what it was asked.
- */
-function profileRoute(account: Account | null = stored) {
-  const updates: Array<{ id: string; changes: AccountChanges; expectedVersion?: number }> = [];
+async function setUp(overrides: Partial<Account> = {}, others: Account[] = []) {
+  const stored: Account = {
+    id: '01READER',
+    email: 'ann@example.com',
+    displayName: 'Ann',
+    type: 'guest',
+    state: 'active',
+    passwordHash: await hashPassword(current),
+    sessionVersion: 2,
+    createdAt: 0,
+    ...overrides,
+  };
+  const accounts = createFakeAccountRepository([stored, ...others]);
+  const mails: AccountMailSubject[] = [];
+  let checks = 0;
   const forgotten: string[] = [];
-  const dependencies: ProfileDependencies = {
+  const route = createUpdateProfile({
     viewer: async (authorization) => {
-      const signedIn =
-        authorization === adminToken ? stored : authorization === guestToken ? guest : undefined;
-      return signedIn && { ...signedIn, type: signedIn.type as 'administrator' | 'guest', account: signedIn };
+      const account = accounts.byId.get(stored.id);
+      if (authorization !== signedIn || !account || account.sessionVersion !== stored.sessionVersion)
+        return undefined;
+      return {
+        id: account.id,
+        email: account.email,
+        type: account.type === 'administrator' ? 'administrator' : 'guest',
+        sessionVersion: account.sessionVersion,
+        account,
+      };
     },
-    accounts: {
-      update: async (id, changes, expectedVersion) => {
-        updates.push({ id, changes, expectedVersion });
-        const target = account?.id === id ? account : guest.id === id ? guest : undefined;
-        if (!target || target.sessionVersion !== expectedVersion) return { status: 'stale' };
-        const { revokeTokens, ...fields } = changes;
-        return {
-          status: 'updated',
-          account: { ...target, ...fields, sessionVersion: target.sessionVersion + (revokeTokens ? 1 : 0) },
-        };
+    accounts,
+    accountLimits: {
+      countAttempt: async () => {
+        checks += 1;
+        return checks;
       },
     },
+    queueAccountMail: async (_id, _at, subject) => {
+      mails.push(subject);
+    },
     tokenSecret: async () => secret,
-    config: { TOKEN_TTL_HOURS: 24 },
+    linkSecret: async () => linkSecret,
+    config: { TOKEN_TTL_HOURS: 24, IP_HASH_SALT: 'test-salt-0123456789abcdef' },
     now: () => now,
+    newId: (time) => `01NEW${time}`,
     avatarFor: ({ mail }) => `https://avatar.example/${mail}`,
     authorProfiles: { forget: (id) => forgotten.push(id) },
-  };
-  return { route: createUpdateProfile(dependencies), updates, forgotten };
+  });
+  const put = (body: unknown, authorization = signedIn) =>
+    routeAnswer(route, { method: 'PUT', path: '/api/user', body, headers: { authorization } });
+  return { accounts, mails, put, stored, forgotten, checks: () => checks };
 }
-
-const put = (body: unknown, authorization = adminToken) => ({
-  method: 'PUT',
-  path: '/api/user',
-  body,
-  headers: { authorization },
-});
 
 interface Answer {
   errno: number;
+  errmsg: string;
   data: Record<string, unknown> & { token?: string };
-  details?: Record<string, string>;
 }
 
-describe('createUpdateProfile', () => {
-  it('answers 401 and changes nothing when no administrator is signed in', async () => {
-    const { route, updates } = profileRoute();
+describe('PUT /api/user', () => {
+  it('answers 401 and changes nothing without a signed-in account', async () => {
+    const { put, accounts, stored } = await setUp();
 
-    const anonymous = await routeAnswer(route, put({ display_name: 'Mallory' }, 'Bearer undefined'));
-    const none = await routeAnswer(route, { method: 'PUT', path: '/api/user', body: { url: '' } });
+    const answer = await put({ display_name: 'Eve' }, 'Bearer other');
 
-    expect([anonymous.statusCode, none.statusCode]).toEqual([401, 401]);
-    expect((anonymous.body as Answer).errno).toBe(401);
-    expect(updates).toEqual([]);
+    expect(answer.statusCode).toBe(401);
+    expect(accounts.byId.get(stored.id)).toEqual(stored);
   });
 
-  it("changes the display name and link and answers the account in Waline's user shape, without a token", async () => {
-    const { route, updates } = profileRoute();
+  it('lets a reader change the display name, link and an https avatar, with no password and no mail', async () => {
+    const { put, accounts, stored, mails } = await setUp();
 
-    const answer = await routeAnswer(
-      route,
-      put({ display_name: '  New Name ', url: 'https://me.example/about?x=1' }),
-    );
-
-    expect(updates).toEqual([
-      {
-        id: '01ADMIN',
-        changes: { displayName: 'New Name', link: 'https://me.example/about?x=1' },
-        expectedVersion: 4,
-      },
-    ]);
-    expect(answer).toEqual({
-      statusCode: 200,
-      body: {
-        errno: 0,
-        errmsg: '',
-        data: {
-          objectId: '01ADMIN',
-          display_name: 'New Name',
-          email: 'admin@example.com',
-          url: 'https://me.example/about?x=1',
-          type: 'administrator',
-          avatar: 'https://avatar.example/admin@example.com',
-          label: null,
-          totp: false,
-        },
-      },
+    const answer = await put({
+      display_name: ' Ann B ',
+      url: 'https://ann.example',
+      avatar: 'https://img.example/a.png',
     });
+
+    expect(answer.statusCode).toBe(200);
+    expect((answer.body as Answer).data).toMatchObject({ display_name: 'Ann B', url: 'https://ann.example' });
+    expect((answer.body as Answer).data.token).toBeUndefined();
+    expect(accounts.byId.get(stored.id)).toMatchObject({
+      avatar: 'https://img.example/a.png',
+      sessionVersion: 2,
+    });
+    expect(mails).toEqual([]);
   });
 
   it("forgets the account's cached author profile once it changed, and only then", async () => {
-    const changed = profileRoute();
-    await routeAnswer(changed.route, put({ display_name: 'New Name' }));
-    expect(changed.forgotten).toEqual(['01ADMIN']);
+    const changed = await setUp();
+    await changed.put({ display_name: 'New Name' });
+    expect(changed.forgotten).toEqual([changed.stored.id]);
 
-    const gone = profileRoute(null);
-    await routeAnswer(gone.route, put({ display_name: 'New Name' }));
-    expect(gone.forgotten).toEqual([]);
+    const anonymous = await setUp();
+    await anonymous.put({ display_name: 'New Name' }, 'Bearer nobody');
+    expect(anonymous.forgotten).toEqual([]);
   });
 
-  it('removes the link when url is empty, and leaves out what the body leaves out', async () => {
-    const { route, updates } = profileRoute({ ...stored, link: 'https://old.example' });
+  it('refuses an avatar that is not https, naming the field and the rule', async () => {
+    const { put } = await setUp();
 
-    const answer = await routeAnswer(route, put({ url: '' }));
-
-    expect(updates[0]?.changes).toEqual({ link: '' });
-    expect((answer.body as Answer).data.url).toBe('');
-  });
-
-  it('hashes a new password, revokes the tokens issued before and answers a token of the new version', async () => {
-    const { route, updates } = profileRoute();
-
-    const answer = await routeAnswer(route, put({ password: 'a brand new passphrase' }));
-
-    const change = updates[0]?.changes;
-    expect(change?.revokeTokens).toBe(true);
-    expect(updates[0]?.expectedVersion).toBe(4);
-    expect(await verifyPassword('a brand new passphrase', change?.passwordHash ?? '')).toBe(true);
-    const data = (answer.body as Answer).data;
-    expect(data.objectId).toBe('01ADMIN');
-    expect(await checkToken(secret, data.token, now)).toEqual({
-      ok: true,
-      claims: { sub: '01ADMIN', ver: 5, exp: now / 1000 + 24 * 3600 },
-    });
-  });
-
-  it("changes a guest's own profile, as any signed-in account's", async () => {
-    const { route, updates } = profileRoute();
-
-    const answer = await routeAnswer(route, put({ display_name: 'Visitor' }, guestToken));
-
-    expect(answer.statusCode).toBe(200);
-    expect(updates).toEqual([{ id: '01GUEST', changes: { displayName: 'Visitor' }, expectedVersion: 0 }]);
-    expect((answer.body as Answer).data).toMatchObject({ objectId: '01GUEST', type: 'guest' });
-  });
-
-  it('changes no password and answers no token when the password is empty, as Waline does', async () => {
-    const { route, updates } = profileRoute();
-
-    const answer = await routeAnswer(route, put({ password: '', display_name: 'Admin' }));
-
-    expect(updates[0]?.changes).toEqual({ displayName: 'Admin' });
-    expect((answer.body as Answer).data).not.toHaveProperty('token');
-  });
-
-  it.each([
-    ['display_name', 'blank', '   ', 'must not be blank'],
-    ['display_name', 'of 101 characters', 'x'.repeat(101), '100'],
-    ['display_name', 'with a tab', 'tab\there', 'control characters'],
-    ['display_name', 'a number', 42, 'string'],
-    ['url', 'javascript:', 'javascript:alert(1)', 'http(s)'],
-    ['url', 'without a scheme', 'me.example', 'http(s)'],
-    ['url', 'without a host', 'https://', 'http(s)'],
-    ['url', 'of 1043 characters', `https://me.example/${'x'.repeat(1024)}`, '1024'],
-    ['password', 'of 11 characters', 'eleven char', 'at least 12'],
-    ['password', 'of 1025 characters', 'x'.repeat(1025), '1024'],
-  ])('answers 400 naming %s, and changes nothing, when it is %s', async (field, _case, value, rule) => {
-    const { route, updates } = profileRoute();
-
-    const answer = await routeAnswer(route, put({ [field]: value }));
+    const answer = await put({ avatar: 'http://img.example/a.png' });
 
     expect(answer.statusCode).toBe(400);
-    expect(Object.keys((answer.body as Answer).details ?? {})).toEqual([field]);
-    expect((answer.body as Answer).details?.[field]).toContain(rule);
-    expect(updates).toEqual([]);
+    expect((answer.body as Answer).errmsg).toContain('avatar: must be an https address');
   });
 
-  it("refuses another email address but accepts the account's own in any case", async () => {
-    const { route, updates } = profileRoute();
+  it('refuses label and type: administrators set them', async () => {
+    const { put, accounts, stored } = await setUp();
 
-    const other = await routeAnswer(route, put({ email: 'someone@example.com', display_name: 'X' }));
-    const same = await routeAnswer(route, put({ email: 'Admin@Example.com', display_name: 'Same' }));
+    const label = await put({ display_name: 'Ann', label: 'Owner' });
+    const type = await put({ type: 'administrator' });
 
-    expect(other.statusCode).toBe(400);
-    expect((other.body as Answer).details).toEqual({ email: 'cannot be changed here' });
-    expect(same.statusCode).toBe(200);
-    expect(updates.map((update) => update.changes)).toEqual([{ displayName: 'Same' }]);
+    expect(label.statusCode).toBe(403);
+    expect((label.body as Answer).errmsg).toContain('label: only administrators set it');
+    expect(type.statusCode).toBe(403);
+    expect(accounts.byId.get(stored.id)).toEqual(stored);
   });
 
-  it("ignores the other keys Waline's admin page sends", async () => {
-    const { route, updates } = profileRoute();
+  it('needs the current password to change the password, and refuses a wrong one without writing', async () => {
+    const { put, accounts, stored } = await setUp();
 
-    const answer = await routeAnswer(
-      route,
-      put({ display_name: 'Admin', label: 'boss', avatar: 'https://evil.example/a.png', type: 'guest' }),
-    );
+    const missing = await put({ password: 'a brand new password' });
+    const wrong = await put({ password: 'a brand new password', currentPassword: 'not the password' });
+
+    expect(missing.statusCode).toBe(400);
+    expect((missing.body as Answer).errmsg).toContain('currentPassword');
+    expect(wrong.statusCode).toBe(403);
+    expect(accounts.byId.get(stored.id)).toEqual(stored);
+  });
+
+  it('limits the checks of the current password before hashing it', async () => {
+    const { put, checks } = await setUp();
+
+    const answers = [];
+    for (let n = 0; n < 6; n++)
+      answers.push(await put({ password: 'a brand new password', currentPassword: 'wrong guess' }));
+
+    expect(answers.slice(0, 5).map((answer) => answer.statusCode)).toEqual([403, 403, 403, 403, 403]);
+    expect(answers[5]?.statusCode).toBe(429);
+    expect(checks()).toBe(6);
+  });
+
+  it('changes the password with the current one, revokes the tokens, answers a fresh token and mails the owner', async () => {
+    const { put, accounts, stored, mails } = await setUp();
+
+    const answer = await put({ password: 'a brand new password', currentPassword: current });
 
     expect(answer.statusCode).toBe(200);
-    expect(updates[0]?.changes).toEqual({ displayName: 'Admin' });
-    expect((answer.body as Answer).data).toMatchObject({ label: null, type: 'administrator' });
+    const saved = accounts.byId.get(stored.id);
+    expect(saved?.sessionVersion).toBe(3);
+    expect(await verifyPassword('a brand new password', saved?.passwordHash ?? '')).toBe(true);
+    const check = await checkToken(secret, (answer.body as Answer).data.token ?? '', now);
+    expect(check.ok && check.claims.sub).toBe(stored.id);
+    expect(mails).toEqual([{ accountId: stored.id, mail: 'changed', change: 'password', lang: 'en' }]);
   });
 
-  it('answers 401 when the account was removed or its tokens revoked since the token was checked', async () => {
-    const removed = profileRoute(null);
-    const replaced = profileRoute({ ...stored, sessionVersion: 5 });
+  it('changes the address with the current password and tells the former address, sealed', async () => {
+    const { put, accounts, stored, mails } = await setUp();
 
-    const answers = await Promise.all([
-      routeAnswer(removed.route, put({ display_name: 'Ghost' })),
-      routeAnswer(replaced.route, put({ password: 'a brand new passphrase' })),
-    ]);
+    const answer = await put({ email: 'ann@new.example', currentPassword: current });
 
-    expect(answers.map((answer) => answer.statusCode)).toEqual([401, 401]);
-    // Each asked for the change only on the account the token names.
-    expect([...removed.updates, ...replaced.updates].map((update) => update.id)).toEqual([
-      '01ADMIN',
-      '01ADMIN',
-    ]);
+    expect(answer.statusCode).toBe(200);
+    expect(accounts.byId.get(stored.id)?.email).toBe('ann@new.example');
+    expect(mails).toHaveLength(1);
+    expect(mails[0]).toMatchObject({ mail: 'changed', change: 'email' });
+    expect(openAddress(linkSecret, mails[0]?.sealedTo ?? '')).toBe('ann@example.com');
+  });
+
+  it("refuses an address another account has, and takes the account's own in any case as no change", async () => {
+    const other: Account = {
+      id: '01OTHER',
+      email: 'bob@example.com',
+      displayName: 'Bob',
+      type: 'guest',
+      state: 'active',
+      passwordHash: 'x',
+      sessionVersion: 0,
+      createdAt: 0,
+    };
+    const { put, accounts, stored, mails } = await setUp({}, [other]);
+
+    const taken = await put({ email: 'Bob@example.com', currentPassword: current });
+    const same = await put({ email: 'ANN@example.com', display_name: 'Ann' });
+
+    expect(taken.statusCode).toBe(409);
+    expect((taken.body as Answer).errmsg).toContain('email:');
+    expect(same.statusCode).toBe(200);
+    expect(accounts.byId.get(stored.id)?.email).toBe('ann@example.com');
+    expect(mails).toEqual([]);
   });
 });

@@ -31,6 +31,7 @@ describe('loadConfig', () => {
       TURNSTILE_VERIFY_URL: 'https://challenges.cloudflare.com/turnstile/v0/siteverify',
       RECAPTCHA_VERIFY_URL: 'https://recaptcha.net/recaptcha/api/siteverify',
       RECAPTCHA_V3_MIN_SCORE: 0.5,
+      REGISTRATION: 'closed',
       markdown: { highlight: true, emoji: true, sub: true, sup: true, tex: true },
     });
   });
@@ -49,6 +50,29 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ ...base, LEVELS: Array.from({ length: 21 }, (_, i) => i).join(',') })).toThrow(
       /LEVELS: must have at most 20/,
     );
+  });
+
+  it('reads REGISTRATION in any case, blank as closed, and refuses any other value', () => {
+    const mail = { SMTP_HOST: 'smtp.example.com' };
+    expect(loadConfig({ ...base, REGISTRATION: ' ' }).REGISTRATION).toBe('closed');
+    expect(loadConfig({ ...base, ...mail, REGISTRATION: 'Open' }).REGISTRATION).toBe('open');
+    expect(loadConfig({ ...base, ...mail, REGISTRATION: 'approval' }).REGISTRATION).toBe('approval');
+    expect(() => loadConfig({ ...base, REGISTRATION: 'anyone' })).toThrow(
+      /REGISTRATION: must be open, approval or closed/,
+    );
+  });
+
+  it('refuses REGISTRATION open or approval without mail, which must carry the confirmation link', () => {
+    expect(() => loadConfig({ ...base, REGISTRATION: 'open' })).toThrow(
+      /REGISTRATION: open needs mail configured/,
+    );
+    expect(() => loadConfig({ ...base, REGISTRATION: 'approval', SMTP_HOST: ' ' })).toThrow(
+      /REGISTRATION: approval needs mail configured/,
+    );
+    expect(loadConfig({ ...base, REGISTRATION: 'open', SES_IDENTITY: 'example.com' }).REGISTRATION).toBe(
+      'open',
+    );
+    expect(loadConfig({ ...base, REGISTRATION: 'closed' }).REGISTRATION).toBe('closed');
   });
 
   it('turns a MARKDOWN_* switch off only when it is 0 or false, as Waline does', () => {

@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { createArticleHandler } from '../../../../../functions/article/article-handler.js';
 import { articleRouteKeys } from '../../../../../functions/article/routes.js';
-import { commentNotificationRouteKeys, commentRouteKeys } from '../../../../../functions/comment/routes.js';
+import {
+  commentAccountRouteKeys,
+  commentNotificationRouteKeys,
+  commentRouteKeys,
+} from '../../../../../functions/comment/routes.js';
 import { allRouteKeys, apiRoutes } from '../../../../../functions/api-routes.js';
 import { envelope } from '../../../../../functions/shared/http/envelope.js';
 import type { ApiRequest } from '../../../../../functions/shared/http/request.js';
@@ -37,8 +41,10 @@ describe('a function route table', () => {
 });
 
 describe('the API route lists', () => {
-  it('create every /api route of each function also without /api, for the v2 client, but the notification routes', () => {
-    const apiOnly: readonly string[] = commentNotificationRouteKeys;
+  it('create every /api route of each function also without /api, for the v2 client, but the notification and account routes', () => {
+    // The account routes but the confirmation link's (Waline's mails link /verification) are /api only.
+    const accountApiOnly = commentAccountRouteKeys.filter((key) => !key.endsWith('/api/verification'));
+    const apiOnly: readonly string[] = [...commentNotificationRouteKeys, ...accountApiOnly];
     for (const keys of [commentRouteKeys, articleRouteKeys]) {
       for (const key of keys.filter((k) => k.includes(' /api/') && !apiOnly.includes(k))) {
         expect(keys).toContain(key.replace(' /api/', ' /'));
@@ -46,6 +52,8 @@ describe('the API route lists', () => {
     }
     // No widget knows them: they exist only where the mails and /ui send them.
     for (const key of apiOnly) expect(commentRouteKeys).not.toContain(key.replace(' /api/', ' /'));
+    expect(commentRouteKeys).toContain('GET /verification');
+    expect(commentRouteKeys).toContain('POST /verification');
   });
 
   it('give each route to one function only', () => {

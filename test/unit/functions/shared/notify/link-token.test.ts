@@ -47,6 +47,30 @@ describe('link tokens', () => {
     ).toEqual(approve);
   });
 
+  it('make account links act for one purpose each, and refuse a malformed account id or version', async () => {
+    const confirm = { purpose: 'account-confirm', accountId: '01ACCOUNT' } as const;
+    const reset = { purpose: 'account-reset', accountId: '01ACCOUNT', version: 4 } as const;
+    const confirmToken = await signLinkToken(secret, confirm, now + hour);
+    const resetToken = await signLinkToken(secret, reset, now + hour);
+
+    expect(await readLinkToken(secret, confirmToken, 'account-confirm', now)).toEqual(confirm);
+    expect(await readLinkToken(secret, resetToken, 'account-reset', now)).toEqual(reset);
+    expect(await readLinkToken(secret, confirmToken, 'account-reset', now)).toBeUndefined();
+    expect(await readLinkToken(secret, resetToken, 'account-confirm', now)).toBeUndefined();
+    for (const payload of [
+      { purpose: 'account-reset', accountId: '01ACCOUNT', version: -1 },
+      { purpose: 'account-reset', accountId: '01ACCOUNT', version: '4' },
+      { purpose: 'account-reset', accountId: '01ACCOUNT' },
+      { purpose: 'account-confirm', accountId: 'not/an/id' },
+    ]) {
+      const purpose = payload.purpose as 'account-reset' | 'account-confirm';
+      expect(
+        await readLinkToken(secret, await rawToken(payload), purpose, now),
+        JSON.stringify(payload),
+      ).toBeUndefined();
+    }
+  });
+
   it('carry the status a moderation link was issued for, and refuse one without a known status', async () => {
     const spamSeen = { ...approve, status: 'spam' } as const;
     expect(

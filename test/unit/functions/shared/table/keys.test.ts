@@ -235,4 +235,15 @@ describe('notification keys', () => {
   it('keys a used captcha token by its hash alone', () => {
     expect(keys.captchaToken('h')).toEqual({ pk: 'CAPTCHA#h', sk: 'USED' });
   });
+
+  it("keys account attempts by network or account, each action apart, an address's account mails by kind and day, and a used account link", () => {
+    expect(keys.accountAttempts('n', 'register', 7)).toEqual({ pk: 'IP#n', sk: 'REGISTER#7' });
+    expect(keys.accountAttempts('n', 'reset', 7)).toEqual({ pk: 'IP#n', sk: 'RESET#7' });
+    expect(keys.accountAttempts('a', 'reauth', 7)).toEqual({ pk: 'REAUTH#a', sk: 'REAUTH#7' });
+    expect(keys.accountMailCount('h', 'reset#D#2026-11-29')).toEqual({
+      pk: 'ACCOUNTMAIL#h',
+      sk: 'reset#D#2026-11-29',
+    });
+    expect(keys.usedLink('t')).toEqual({ pk: 'LINK#t', sk: 'USED' });
+  });
 });

@@ -1,0 +1,62 @@
+import type { Config } from '../shared/config.js';
+import type { Router } from '../shared/http/http-function.js';
+import type { HashAddress } from '../shared/notify/address-hash.js';
+import type { AccountLimits } from '../shared/table/account-limits.js';
+import type { QueueAccountMail } from '../shared/table/account-mail-event.js';
+import type { AccountRepository } from '../shared/table/account-repository.js';
+import type { CaptchaGuard } from './captcha-guard.js';
+import { createConfirmAccount, createShowAccountConfirmation } from './confirm-account.js';
+import { captchaWidgetOf } from './pages/captcha-widget.js';
+import { forgotPage } from './pages/forgot-page.js';
+import { registerPage } from './pages/register-page.js';
+import { resetPage } from './pages/reset-page.js';
+import type { ReadLink } from './read-link.js';
+import { createRegisterAccount } from './register-account.js';
+import { createRequestPasswordReset, createResetPassword } from './reset-password.js';
+import type { commentAccountRouteKeys } from './routes.js';
+
+/** What the account life-cycle routes take. */
+export interface AccountLifeDependencies {
+  readonly config: Config;
+  readonly accounts: AccountRepository;
+  readonly accountLimits: AccountLimits;
+  readonly queueAccountMail: QueueAccountMail;
+  readonly captcha: CaptchaGuard;
+  readonly readLink: ReadLink;
+  readonly hashAddress: HashAddress;
+  readonly now: () => number;
+  readonly newId: (time: number) => string;
+}
+
+/** The routes of an account's life (routes.ts `commentAccountRouteKeys`) and their pages. */
+export function createAccountLifeRoutes(
+  dependencies: AccountLifeDependencies,
+): Record<
+  (typeof commentAccountRouteKeys)[number] | 'GET /ui/register' | 'GET /ui/forgot' | 'GET /ui/reset',
+  Router
+> {
+  const { config, accounts, accountLimits: limits, queueAccountMail: queueMail, readLink } = dependencies;
+  const { captcha, hashAddress, now, newId } = dependencies;
+  const site = { name: config.SITE_NAME, url: config.SITE_URL };
+  const confirm = { readLink, accounts, limits, config, now, site };
+  const reset = { accounts, limits, queueMail, readLink, config, hashAddress, now, newId };
+  return {
+    'POST /api/user': createRegisterAccount({
+      accounts,
+      limits,
+      queueMail,
+      captcha,
+      config,
+      hashAddress,
+      now,
+      newId,
+    }),
+    'GET /api/verification': createShowAccountConfirmation(confirm),
+    'POST /api/verification': createConfirmAccount(confirm),
+    'PUT /api/user/password': createRequestPasswordReset(reset),
+    'POST /api/user/password': createResetPassword(reset),
+    'GET /ui/register': async () => registerPage({ captcha: captchaWidgetOf(config) }),
+    'GET /ui/forgot': async () => forgotPage(),
+    'GET /ui/reset': async () => resetPage(),
+  };
+}

@@ -1,0 +1,71 @@
+import type { Lang } from '../../shared/domain/messages.js';
+import type { HttpResult } from '../../shared/http/http-types.js';
+import { type LinkPageContext, linkPage, offerPage, paragraph, siteText } from './link-page.js';
+
+/** What the pages of an account's confirmation link say, in each language; `{site}` is the site's name. */
+const texts = {
+  en: {
+    site: 'this site',
+    title: 'Confirm your account on {site}',
+    intro:
+      'Someone registered an account on {site} with your address. If it was you, confirm it; if not, ignore this page and nothing happens.',
+    confirm: 'Confirm my account',
+    doneTitle: 'Your account is confirmed',
+    doneText: 'You can now sign in on {site}.',
+    awaitingTitle: 'Your address is confirmed',
+    awaitingText: 'An administrator of {site} admits new accounts; you can sign in once they have.',
+    staleTitle: 'Nothing to confirm',
+    staleText: 'This account is confirmed already, or no longer exists. Nothing was changed.',
+    signIn: 'Sign in',
+  },
+  'zh-CN': {
+    site: '本站',
+    title: '确认你在 {site} 的账户',
+    intro:
+      '有人用你的邮箱地址在 {site} 注册了账户。如果是你本人，请确认；如果不是，请忽略此页面，什么都不会发生。',
+    confirm: '确认我的账户',
+    doneTitle: '账户已确认',
+    doneText: '你现在可以登录 {site}。',
+    awaitingTitle: '邮箱地址已确认',
+    awaitingText: '{site} 的新账户需要管理员审核；审核通过后即可登录。',
+    staleTitle: '无需确认',
+    staleText: '此账户已确认，或已不存在。未做任何更改。',
+    signIn: '登录',
+  },
+} as const satisfies Record<Lang, Record<string, string>>;
+
+type Text = keyof (typeof texts)['en'];
+
+const say = (context: LinkPageContext, key: Text): string => siteText(texts, context, key);
+
+/** `GET /api/verification`: what the link does, and the one button that does it. */
+export function accountConfirmOfferPage(context: LinkPageContext): HttpResult {
+  return offerPage(context, say(context, 'title'), say(context, 'intro'), say(context, 'confirm'));
+}
+
+/**
+ * The answer of a confirmation: `active` (with a link to sign in), `awaiting-approval`, or `stale` (confirmed
+ * already, or gone: 409).
+ */
+export function accountConfirmedPage(
+  context: LinkPageContext,
+  outcome: 'active' | 'awaiting-approval' | 'stale',
+  signInUrl: string,
+): HttpResult {
+  if (outcome === 'stale') {
+    return linkPage({
+      status: 409,
+      lang: context.lang,
+      title: say(context, 'staleTitle'),
+      body: paragraph(say(context, 'staleText')),
+    });
+  }
+  const active = outcome === 'active';
+  const signIn = `<p><a href="${signInUrl}">${say(context, 'signIn')}</a></p>`;
+  return linkPage({
+    status: 200,
+    lang: context.lang,
+    title: say(context, active ? 'doneTitle' : 'awaitingTitle'),
+    body: `${paragraph(say(context, active ? 'doneText' : 'awaitingText'))}${active ? `\n${signIn}` : ''}`,
+  });
+}

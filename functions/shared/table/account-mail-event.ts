@@ -1,0 +1,75 @@
+import { type DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
+import type { Lang } from '../domain/messages.js';
+import { outboxEventItem } from './outbox-event.js';
+
+/**
+ * The mails of an account's life (issue 27): they go through the outbox like every notice, so a mail is
+ * never lost and a failure is retried (functions/notify/account-mail.ts sends them). The event names the
+ * account, never its address: the notifier reads the address from the account when it sends, and signs the
+ * mail's link then, with the link key.
+ */
+
+/**
+ * Which account mail: `confirm` (a new account's single-use confirmation link, 24 hours), `reset` (a
+ * password-reset link, single use, 1 hour), `changed` (the password or the address was changed), and
+ * `already-registered` (someone tried to register with the address of an active account).
+ */
+export type AccountMailKind = 'confirm' | 'reset' | 'changed' | 'already-registered';
+
+/** Every account mail kind, for readers of stored events. */
+export const accountMailKinds: readonly AccountMailKind[] = [
+  'confirm',
+  'reset',
+  'changed',
+  'already-registered',
+];
+
+/** What an account mail event is about. */
+export interface AccountMailSubject {
+  readonly accountId: string;
+  readonly mail: AccountMailKind;
+  /** The language of the request that caused it: the mail is written in it. */
+  readonly lang: Lang;
+  /** `changed` only: what changed. */
+  readonly change?: 'password' | 'email';
+  /**
+   * `changed` of the address only: the former address, sealed with the link key (notify/sealed-address.ts):
+   * that is where the mail goes, since the account now holds the new one.
+   */
+  readonly sealedTo?: string;
+}
+
+/** Queues one account mail (a new outbox event `eventId` at `at`); the notifier sends it. */
+export type QueueAccountMail = (eventId: string, at: number, subject: AccountMailSubject) => Promise<void>;
+
+/** The account mail subject of a stored event item, or undefined when it has none or it is malformed. */
+export function fromAccountMailSubject(value: unknown): AccountMailSubject | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const subject = value as Record<string, unknown>;
+  const mail = accountMailKinds.find((kind) => kind === subject.mail);
+  if (typeof subject.accountId !== 'string' || mail === undefined) return undefined;
+  const lang: Lang = subject.lang === 'zh-CN' ? 'zh-CN' : 'en';
+  const change = subject.change === 'password' || subject.change === 'email' ? subject.change : undefined;
+  const sealedTo = typeof subject.sealedTo === 'string' ? subject.sealedTo : undefined;
+  return {
+    accountId: subject.accountId,
+    mail,
+    lang,
+    ...(change ? { change } : {}),
+    ...(sealedTo ? { sealedTo } : {}),
+  };
+}
+
+/** Builds the queue of account mails on `client` and `tableName`. */
+export function createAccountMailQueue(client: DynamoDBDocumentClient, tableName: string): QueueAccountMail {
+  return async (eventId, at, subject) => {
+    await client.send(
+      new PutCommand({
+        TableName: tableName,
+        Item: { ...outboxEventItem({ id: eventId, cause: 'account.mail', at }), account: { ...subject } },
+        // A new event each time: an id already used is a bug, not a second mail.
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    );
+  };
+}

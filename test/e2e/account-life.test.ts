@@ -1,0 +1,186 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { loadNotifyConfig } from '../../functions/notify/notify-config.js';
+import { type RunningNotifier, startLocalNotifier } from '../../scripts/local-stream/local-notifier.js';
+import { type LocalHttpServer, startLocalHttpServer } from '../support/local-http-server.js';
+import { type SmtpSink, startSmtpSink } from '../support/smtp-sink.js';
+import { createPollerFiles, type PollerFiles } from '../support/stream-poller.js';
+import { testConfig } from '../support/test-config.js';
+import { createTestTable, type TestTable } from '../support/test-table.js';
+
+/**
+ * An account's life over the local HTTP API, as `npm start` runs it: registration writes the account and an
+ * outbox event, the real notifier (woken by the table's stream) mails a real SMTP server on loopback, and the
+ * links in those mails confirm the account and reset its password.
+ */
+
+const serverUrl = 'https://comments.example.test';
+const waitLong = { timeout: 20_000, interval: 25 };
+const ann = {
+  display_name: 'Ann',
+  email: 'ann@blog.example.test',
+  password: 'correct horse battery',
+  url: '',
+};
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- answers are whatever JSON they are
+type Json = any;
+
+describe('an account from registration to a reset, end to end', () => {
+  let sink: SmtpSink;
+  let table: TestTable;
+  let server: LocalHttpServer;
+  let files: PollerFiles;
+  let notifier: RunningNotifier;
+
+  beforeAll(async () => {
+    sink = await startSmtpSink();
+    table = await createTestTable();
+    const settings = {
+      IPQPS: '0',
+      LIST_CACHE_MS: '0',
+      REGISTRATION: 'open',
+      JWT_TOKEN: 'accounts-e2e-secret-0123456789abcdef-0123',
+      LINK_SECRET: 'accounts-e2e-links-0123456789abcdef-01234',
+      SITE_NAME: 'Test Blog',
+      SERVER_URL: serverUrl,
+      SMTP_HOST: '127.0.0.1',
+      SMTP_PORT: String(sink.port),
+      SENDER_EMAIL: 'noreply@blog.example.test',
+      SENDER_NAME: 'Test Blog',
+    };
+    server = await startLocalHttpServer(table, settings);
+    files = await createPollerFiles();
+    notifier = await startLocalNotifier({
+      config: testConfig({
+        TABLE_NAME: table.tableName,
+        DYNAMODB_ENDPOINT: table.endpoint,
+        DYNAMODB_CONNECT_TIMEOUT_MS: '10000',
+        DYNAMODB_REQUEST_TIMEOUT_MS: '20000',
+        ...settings,
+      }),
+      notify: loadNotifyConfig(settings),
+      checkpointPath: files.checkpointPath,
+      deadLetterPath: files.deadLetterPath,
+      poller: { pollIntervalMs: 25, batchingWindowMs: 0, retryDelayMs: 50, maxRetryDelayMs: 100 },
+      sweepIntervalMs: 0,
+      log: () => {},
+    });
+  });
+  afterAll(async () => {
+    await notifier?.stop();
+    await files?.remove();
+    await server?.close();
+    await table?.drop();
+    await sink?.stop();
+  });
+
+  const send = async (method: string, path: string, body?: unknown, authorization?: string) => {
+    const response = await fetch(`${server.base}${path}`, {
+      method,
+      headers: {
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...(authorization ? { authorization } : {}),
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const text = await response.text();
+    return {
+      status: response.status,
+      text,
+      json: (() => {
+        try {
+          return JSON.parse(text) as Json;
+        } catch {
+          return undefined;
+        }
+      })(),
+    };
+  };
+  /** The token of the link to `route` in the `index`th mail to `address` whose subject contains `subject`. */
+  const linkToken = async (address: string, subject: string, route: string, index = 0) => {
+    await vi.waitFor(() => {
+      expect(
+        sink.mailsTo(address).filter((mail) => mail.parsed.subject?.includes(subject)).length,
+      ).toBeGreaterThan(index);
+    }, waitLong);
+    const mail = sink.mailsTo(address).filter((item) => item.parsed.subject?.includes(subject))[index];
+    const match = new RegExp(`${serverUrl}${route}\\?token=([\\w.-]+)`).exec(mail?.parsed.text ?? '');
+    expect(match, `a ${route} link in the mail`).not.toBeNull();
+    return match?.[1] ?? '';
+  };
+  const signIn = (password: string, email = ann.email) => send('POST', '/api/token', { email, password });
+  /** Registers `email` with `ann`'s password and confirms it through its mailed link (each test its own account). */
+  const registerAndConfirm = async (email: string) => {
+    expect((await send('POST', '/api/user', { ...ann, email })).json.errno).toBe(0);
+    const token = await linkToken(email, 'Registration Confirm Mail', '/api/verification');
+    const confirmed = await fetch(`${server.base}/api/verification?token=${token}`, { method: 'POST' });
+    expect(confirmed.status).toBe(200);
+  };
+
+  it('registers, mails a confirmation link whose page confirms on its button, and then signs in', async () => {
+    const registered = await send('POST', '/api/user', ann);
+    expect(registered.json).toEqual({ errno: 0, errmsg: '', data: { verify: true } });
+
+    const token = await linkToken(ann.email, 'Registration Confirm Mail', '/api/verification');
+    const page = await send('GET', `/api/verification?token=${token}`);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('<form method="post"');
+    expect((await signIn(ann.password)).json.errno).not.toBe(0);
+
+    const confirmed = await fetch(`${server.base}/api/verification?token=${token}`, { method: 'POST' });
+    expect(confirmed.status).toBe(200);
+    expect(await confirmed.text()).toContain('Your account is confirmed');
+    const again = await fetch(`${server.base}/api/verification?token=${token}`, { method: 'POST' });
+    expect(again.status).toBe(409);
+
+    const signedIn = await signIn(ann.password);
+    expect(signedIn.json.errno).toBe(0);
+    expect(signedIn.json.data).toMatchObject({ display_name: 'Ann', type: 'guest' });
+  });
+
+  it('answers a known address as an unknown one, and tells only the known one by mail', async () => {
+    const carol = 'carol@blog.example.test';
+    await registerAndConfirm(carol);
+
+    const known = await send('POST', '/api/user', {
+      ...ann,
+      email: carol,
+      password: 'another password here',
+    });
+    const unknown = await send('POST', '/api/user', { ...ann, email: 'bob@blog.example.test' });
+
+    expect(known.status).toBe(unknown.status);
+    expect(known.text).toBe(unknown.text);
+    await linkToken('bob@blog.example.test', 'Registration Confirm Mail', '/api/verification');
+    await vi.waitFor(() => {
+      expect(sink.mailsTo(carol).map((mail) => mail.parsed.subject)).toContain(
+        '[Test Blog] Someone tried to register with your address',
+      );
+    }, waitLong);
+  });
+
+  it('resets the password from the mailed link once, and the old token and password stop working', async () => {
+    const erin = 'erin@blog.example.test';
+    await registerAndConfirm(erin);
+    const signedIn = await signIn(ann.password, erin);
+    expect(signedIn.json, signedIn.text).toMatchObject({ errno: 0 });
+    const before = signedIn.json.data.token as string;
+    expect((await send('GET', '/api/token', undefined, `Bearer ${before}`)).json.data.email).toBe(erin);
+
+    const known = await send('PUT', '/api/user/password', { email: erin });
+    const unknown = await send('PUT', '/api/user/password', { email: 'nobody@blog.example.test' });
+    expect(known.text).toBe(unknown.text);
+    expect(known.json).toEqual({ errno: 0, errmsg: '', data: '' });
+
+    const token = await linkToken(erin, 'Reset Password', '/ui/reset');
+    const reset = await send('POST', '/api/user/password', { token, password: 'a brand new password' });
+    expect(reset.json).toEqual({ errno: 0, errmsg: '', data: '' });
+    const reused = await send('POST', '/api/user/password', { token, password: 'an attacker password' });
+    expect(reused.status).toBe(400);
+
+    expect((await send('GET', '/api/token', undefined, `Bearer ${before}`)).json.data).toEqual({});
+    expect((await signIn(ann.password, erin)).json.errno).not.toBe(0);
+    expect((await signIn('a brand new password', erin)).json.errno).toBe(0);
+    expect(sink.mailsTo('nobody@blog.example.test')).toEqual([]);
+  });
+});

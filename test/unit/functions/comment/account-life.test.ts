@@ -1,0 +1,412 @@
+import { describe, expect, it } from 'vitest';
+import { createAccountLifeRoutes } from '../../../../functions/comment/account-life-routes.js';
+import type { CaptchaGuard } from '../../../../functions/comment/captcha-guard.js';
+import { createLinkReader } from '../../../../functions/comment/read-link.js';
+import type { Account } from '../../../../functions/shared/domain/account.js';
+import { verifyPassword } from '../../../../functions/shared/auth/password.js';
+import { toApiRequest } from '../../../../functions/shared/http/request.js';
+import { createAddressHasher } from '../../../../functions/shared/notify/address-hash.js';
+import { type LinkClaims, signLinkToken } from '../../../../functions/shared/notify/link-token.js';
+import type { AccountLimits } from '../../../../functions/shared/table/account-limits.js';
+import type { AccountMailSubject } from '../../../../functions/shared/table/account-mail-event.js';
+import { createFakeAccountRepository } from '../../../support/fake-account-repository.js';
+import { buildEvent } from '../../../support/http-event.js';
+import { routeAnswer } from '../../../support/route-answer.js';
+import { testConfig } from '../../../support/test-config.js';
+
+const linkSecret = 'l'.repeat(40);
+const start = 1_800_000_000_000;
+const hour = 3_600_000;
+const password = 'correct horse battery';
+
+/** In-memory limits with the contract's rules: counters, capped slots, marks claimed once. */
+function fakeLimits(): AccountLimits & { readonly slots: Map<string, number> } {
+  const counts = new Map<string, number>();
+  const slots = new Map<string, number>();
+  const used = new Set<string>();
+  return {
+    slots,
+    async countAttempt(action, ipHash, window) {
+      const key = `${action} ${ipHash} ${window}`;
+      counts.set(key, (counts.get(key) ?? 0) + 1);
+      return counts.get(key) ?? 0;
+    },
+    async takeMailSlot(addressHash, window, max) {
+      const key = `${addressHash} ${window}`;
+      if ((slots.get(key) ?? 0) >= max) return false;
+      slots.set(key, (slots.get(key) ?? 0) + 1);
+      return true;
+    },
+    async claimLink(tokenHash) {
+      if (used.has(tokenHash)) return false;
+      used.add(tokenHash);
+      return true;
+    },
+  };
+}
+
+const noCaptcha: CaptchaGuard = {
+  demand: async () => ({ kind: 'none' }),
+  verify: async () => ({ passed: true }),
+};
+
+function account(overrides: Partial<Account> = {}): Account {
+  return {
+    id: '01ACCOUNT0000000000000000A',
+    email: 'ann@example.com',
+    displayName: 'Ann',
+    type: 'guest',
+    state: 'active',
+    passwordHash: 'scrypt$unused',
+    sessionVersion: 3,
+    createdAt: start - 86_400_000,
+    ...overrides,
+  };
+}
+
+function setUp({ registration = 'open', accounts = [] as Account[] } = {}) {
+  let time = start;
+  let ids = 0;
+  const repository = createFakeAccountRepository(accounts);
+  const limits = fakeLimits();
+  const mails: AccountMailSubject[] = [];
+  const config = testConfig({
+    REGISTRATION: registration,
+    SMTP_HOST: 'smtp.example.com',
+    LINK_SECRET: linkSecret,
+  });
+  const routes = createAccountLifeRoutes({
+    config,
+    accounts: repository,
+    accountLimits: limits,
+    queueAccountMail: async (_id, _at, subject) => {
+      mails.push(subject);
+    },
+    captcha: noCaptcha,
+    readLink: createLinkReader({ linkSecret: async () => linkSecret, now: () => time }),
+    hashAddress: createAddressHasher(config.IP_HASH_SALT),
+    now: () => time,
+    newId: () => `01NEW${String(++ids).padStart(21, '0')}`,
+  });
+  return {
+    routes,
+    repository,
+    limits,
+    mails,
+    advance: (ms: number) => {
+      time += ms;
+    },
+  };
+}
+
+const register = (body: Record<string, unknown>, sourceIp = '198.51.100.7') => ({
+  method: 'POST',
+  path: '/api/user',
+  body: { display_name: 'Ann', email: 'ann@example.com', password, url: '', ...body },
+  sourceIp,
+});
+
+const token = (claims: LinkClaims, expiresAt = start + hour) => signLinkToken(linkSecret, claims, expiresAt);
+
+describe('POST /api/user (registration)', () => {
+  it('is refused with 403 and a message when REGISTRATION is closed, and writes nothing', async () => {
+    const { routes, repository, mails } = setUp({ registration: 'closed' });
+
+    const answer = await routeAnswer(routes['POST /api/user'], register({}));
+
+    expect(answer.statusCode).toBe(403);
+    expect(answer.body).toMatchObject({ errmsg: expect.stringContaining('Registration is closed') });
+    expect(repository.byId.size).toBe(0);
+    expect(mails).toEqual([]);
+  });
+
+  it('names the field and the rule of a bad body', async () => {
+    const { routes } = setUp();
+
+    const short = await routeAnswer(routes['POST /api/user'], register({ password: 'short' }));
+    const noName = await routeAnswer(routes['POST /api/user'], register({ display_name: undefined }));
+    const badUrl = await routeAnswer(routes['POST /api/user'], register({ url: 'javascript:alert(1)' }));
+
+    expect(short.statusCode).toBe(400);
+    expect(short.body).toMatchObject({
+      errmsg: expect.stringContaining('password: must be at least 12 characters'),
+    });
+    expect(noName.body).toMatchObject({ errmsg: expect.stringContaining('display_name') });
+    expect(badUrl.body).toMatchObject({ errmsg: expect.stringContaining('url: must be an http(s) address') });
+  });
+
+  it('creates an unconfirmed guest (never an administrator, whatever the body says) and queues its confirmation', async () => {
+    const { routes, repository, mails } = setUp();
+
+    const answer = await routeAnswer(
+      routes['POST /api/user'],
+      register({ type: 'administrator', label: 'Owner', url: 'https://ann.example' }),
+    );
+
+    expect(answer).toEqual({ statusCode: 200, body: { errno: 0, errmsg: '', data: { verify: true } } });
+    const [created] = repository.byId.values();
+    expect(created).toMatchObject({
+      email: 'ann@example.com',
+      displayName: 'Ann',
+      link: 'https://ann.example',
+      type: 'guest',
+      state: 'unconfirmed',
+      sessionVersion: 0,
+    });
+    expect(created?.label).toBeUndefined();
+    expect(await verifyPassword(password, created?.passwordHash ?? '')).toBe(true);
+    expect(mails).toEqual([{ accountId: created?.id, mail: 'confirm', lang: 'en' }]);
+  });
+
+  it('answers a known address exactly as a new one, and only mails its owner (once a day)', async () => {
+    const known = account();
+    const { routes, repository, mails, advance } = setUp({ accounts: [known] });
+
+    const first = await routeAnswer(routes['POST /api/user'], register({ email: 'Ann@Example.com' }));
+    const second = await routeAnswer(routes['POST /api/user'], register({}));
+    const fresh = await routeAnswer(routes['POST /api/user'], register({ email: 'bob@example.com' }));
+    advance(24 * hour);
+    await routeAnswer(routes['POST /api/user'], register({}));
+
+    expect(first).toEqual(fresh);
+    expect(second).toEqual(fresh);
+    expect(repository.byId.get(known.id)).toEqual(known);
+    expect(mails.filter((mail) => mail.accountId === known.id)).toEqual([
+      { accountId: known.id, mail: 'already-registered', lang: 'en' },
+      { accountId: known.id, mail: 'already-registered', lang: 'en' },
+    ]);
+  });
+
+  it('mails and writes nothing for a banned address, and keeps the ban', async () => {
+    const banned = account({ type: 'banned' });
+    const { routes, repository, mails } = setUp({ accounts: [banned] });
+
+    const answer = await routeAnswer(routes['POST /api/user'], register({}));
+
+    expect(answer.body).toEqual({ errno: 0, errmsg: '', data: { verify: true } });
+    expect(repository.byId.get(banned.id)).toEqual(banned);
+    expect(mails).toEqual([]);
+  });
+
+  it('sends an unconfirmed account its link again, at most 3 times a day, and keeps its first password', async () => {
+    const pending = account({ state: 'unconfirmed', sessionVersion: 0 });
+    const { routes, repository, mails } = setUp({ accounts: [pending] });
+
+    for (let attempt = 0; attempt < 5; attempt++) {
+      await routeAnswer(routes['POST /api/user'], register({ password: `another password ${attempt}` }));
+    }
+
+    expect(mails).toHaveLength(3);
+    expect(mails.every((mail) => mail.mail === 'confirm')).toBe(true);
+    expect(repository.byId.get(pending.id)?.passwordHash).toBe(pending.passwordHash);
+  });
+
+  it('limits registrations per network and hour before hashing anything', async () => {
+    const { routes, repository } = setUp();
+    const answers = [];
+    for (let n = 0; n < 6; n++) {
+      answers.push(
+        await routeAnswer(
+          routes['POST /api/user'],
+          register({ email: `reader${n}@example.com` }, '2001:db8::1'),
+        ),
+      );
+    }
+    const otherHost = await routeAnswer(
+      routes['POST /api/user'],
+      register({ email: 'other@example.com' }, '2001:db8::ffff'),
+    );
+
+    expect(answers.slice(0, 5).every((answer) => answer.statusCode === 200)).toBe(true);
+    expect(answers[5]?.statusCode).toBe(429);
+    expect(otherHost.statusCode).toBe(429);
+    expect(repository.byId.size).toBe(5);
+  });
+});
+
+describe('GET and POST /api/verification (confirmation)', () => {
+  it('shows a page with one button on GET and changes nothing', async () => {
+    const pending = account({ state: 'unconfirmed', sessionVersion: 0 });
+    const { routes, repository } = setUp({ accounts: [pending] });
+    const link = await token({ purpose: 'account-confirm', accountId: pending.id });
+
+    const page = await routes['GET /api/verification'](
+      toApiRequest(buildEvent({ path: '/api/verification', query: `token=${link}` })),
+    );
+
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('<form method="post"');
+    expect(repository.byId.get(pending.id)?.state).toBe('unconfirmed');
+  });
+
+  it('activates the account on POST, once: the same link again changes nothing', async () => {
+    const pending = account({ state: 'unconfirmed', sessionVersion: 0 });
+    const { routes, repository } = setUp({ accounts: [pending] });
+    const link = await token({ purpose: 'account-confirm', accountId: pending.id });
+    const post = () =>
+      routes['POST /api/verification'](
+        toApiRequest(buildEvent({ method: 'POST', path: '/api/verification', query: `token=${link}` })),
+      );
+
+    const first = await post();
+    await repository.update(pending.id, { state: 'unconfirmed' });
+    const second = await post();
+
+    expect(first.statusCode).toBe(200);
+    expect(first.body).toContain('Your account is confirmed');
+    expect(second.statusCode).toBe(400);
+    expect(repository.byId.get(pending.id)?.state).toBe('unconfirmed');
+  });
+
+  it('leaves the account awaiting approval under REGISTRATION=approval', async () => {
+    const pending = account({ state: 'unconfirmed', sessionVersion: 0 });
+    const { routes, repository } = setUp({ registration: 'approval', accounts: [pending] });
+    const link = await token({ purpose: 'account-confirm', accountId: pending.id });
+
+    const page = await routes['POST /api/verification'](
+      toApiRequest(buildEvent({ method: 'POST', path: '/api/verification', query: `token=${link}` })),
+    );
+
+    expect(page.body).toContain('An administrator');
+    expect(repository.byId.get(pending.id)?.state).toBe('awaiting-approval');
+  });
+
+  it('refuses an expired link, a reset link and a forged one', async () => {
+    const pending = account({ state: 'unconfirmed', sessionVersion: 0 });
+    const { routes, repository, advance } = setUp({ accounts: [pending] });
+    const expiring = await token({ purpose: 'account-confirm', accountId: pending.id }, start + 24 * hour);
+    const reset = await token({ purpose: 'account-reset', accountId: pending.id, version: 0 });
+    const forged = await signLinkToken(
+      'f'.repeat(40),
+      { purpose: 'account-confirm', accountId: pending.id },
+      start + hour,
+    );
+    const post = (link: string) =>
+      routes['POST /api/verification'](
+        toApiRequest(buildEvent({ method: 'POST', path: '/api/verification', query: `token=${link}` })),
+      );
+
+    expect((await post(reset)).statusCode).toBe(400);
+    expect((await post(forged)).statusCode).toBe(400);
+    advance(24 * hour);
+    expect((await post(expiring)).statusCode).toBe(400);
+    expect(repository.byId.get(pending.id)?.state).toBe('unconfirmed');
+  });
+});
+
+describe('PUT and POST /api/user/password (reset)', () => {
+  const ask = (email: string, sourceIp = '198.51.100.7') => ({
+    method: 'PUT',
+    path: '/api/user/password',
+    body: { email },
+    sourceIp,
+  });
+
+  it('answers the same for a known and an unknown address, and queues a reset only for an active account', async () => {
+    const active = account();
+    const pending = account({
+      id: '01ACCOUNT0000000000000000B',
+      email: 'pat@example.com',
+      state: 'unconfirmed',
+    });
+    const banned = account({ id: '01ACCOUNT0000000000000000C', email: 'ban@example.com', type: 'banned' });
+    const { routes, mails } = setUp({ accounts: [active, pending, banned] });
+
+    const answers = await Promise.all(
+      ['ann@example.com', 'nobody@example.com', 'pat@example.com', 'ban@example.com'].map((email) =>
+        routeAnswer(routes['PUT /api/user/password'], ask(email)),
+      ),
+    );
+
+    expect(new Set(answers.map((answer) => JSON.stringify(answer))).size).toBe(1);
+    expect(answers[0]).toEqual({ statusCode: 200, body: { errno: 0, errmsg: '', data: '' } });
+    expect(mails).toEqual([{ accountId: active.id, mail: 'reset', lang: 'en' }]);
+  });
+
+  it('mails one address at most 5 reset links a day, and one network asks at most 10 times an hour', async () => {
+    const { routes, mails } = setUp({ accounts: [account()] });
+    const answers = [];
+    for (let n = 0; n < 11; n++)
+      answers.push(await routeAnswer(routes['PUT /api/user/password'], ask('ann@example.com')));
+
+    expect(mails).toHaveLength(5);
+    expect(answers.slice(0, 10).every((answer) => answer.statusCode === 200)).toBe(true);
+    expect(answers[10]?.statusCode).toBe(429);
+  });
+
+  it('sets the new password once and revokes every token; the link again, or an older one, is refused', async () => {
+    const active = account();
+    const { routes, repository } = setUp({ accounts: [active] });
+    const link = await token({ purpose: 'account-reset', accountId: active.id, version: 3 });
+    const older = await token(
+      { purpose: 'account-reset', accountId: active.id, version: 3 },
+      start + hour - 1000,
+    );
+    const reset = (tokenText: string, newPassword = 'a brand new password') => ({
+      method: 'POST',
+      path: '/api/user/password',
+      body: { token: tokenText, password: newPassword },
+    });
+
+    const done = await routeAnswer(routes['POST /api/user/password'], reset(link));
+    const again = await routeAnswer(routes['POST /api/user/password'], reset(link, 'attacker password 1'));
+    const stale = await routeAnswer(routes['POST /api/user/password'], reset(older, 'attacker password 2'));
+
+    expect(done).toEqual({ statusCode: 200, body: { errno: 0, errmsg: '', data: '' } });
+    const stored = repository.byId.get(active.id);
+    expect(stored?.sessionVersion).toBe(4);
+    expect(await verifyPassword('a brand new password', stored?.passwordHash ?? '')).toBe(true);
+    expect(again.statusCode).toBe(400);
+    expect(again.body).toMatchObject({ errmsg: expect.stringContaining('token:') });
+    expect(stale.statusCode).toBe(400);
+  });
+
+  it('refuses an expired link, a confirmation link, and a too-short password naming the field', async () => {
+    const active = account();
+    const { routes, repository, advance } = setUp({ accounts: [active] });
+    const confirm = await token({ purpose: 'account-confirm', accountId: active.id });
+    const link = await token({ purpose: 'account-reset', accountId: active.id, version: 3 });
+    const reset = (tokenText: string, newPassword = 'a brand new password') => ({
+      method: 'POST',
+      path: '/api/user/password',
+      body: { token: tokenText, password: newPassword },
+    });
+
+    const short = await routeAnswer(routes['POST /api/user/password'], reset(link, 'short'));
+    const wrongPurpose = await routeAnswer(routes['POST /api/user/password'], reset(confirm));
+    advance(hour);
+    const expired = await routeAnswer(routes['POST /api/user/password'], reset(link));
+
+    expect(short.body).toMatchObject({
+      errmsg: expect.stringContaining('password: must be at least 12 characters'),
+    });
+    expect(wrongPurpose.statusCode).toBe(400);
+    expect(expired.statusCode).toBe(400);
+    expect(repository.byId.get(active.id)).toEqual(active);
+  });
+});
+
+describe('the account pages', () => {
+  it('serve /ui/register, /ui/forgot and /ui/reset with the pages\u2019 policy and the right calls', async () => {
+    const { routes } = setUp();
+    const page = (key: 'GET /ui/register' | 'GET /ui/forgot' | 'GET /ui/reset', path: string) =>
+      routes[key](toApiRequest(buildEvent({ path })));
+
+    const [register, forgot, reset] = await Promise.all([
+      page('GET /ui/register', '/ui/register'),
+      page('GET /ui/forgot', '/ui/forgot'),
+      page('GET /ui/reset', '/ui/reset'),
+    ]);
+
+    for (const response of [register, forgot, reset]) {
+      const policy = response.headers?.['content-security-policy'] ?? '';
+      expect(policy).toMatch(/script-src 'nonce-[^']+'/);
+      expect(policy).toContain("frame-ancestors 'none'");
+      expect(response.headers?.['referrer-policy']).toBe('no-referrer');
+    }
+    expect(register.body).toContain("send('POST', 'user', body)");
+    expect(forgot.body).toContain("send('PUT', 'user/password'");
+    expect(reset.body).toContain("send('POST', 'user/password', { token");
+    expect(reset.body).toContain('history.replaceState');
+  });
+});

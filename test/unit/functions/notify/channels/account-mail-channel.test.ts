@@ -1,0 +1,121 @@
+import { simpleParser } from 'mailparser';
+import { describe, expect, it } from 'vitest';
+import { createAccountMailChannel } from '../../../../../functions/notify/channels/account-mail-channel.js';
+import type { MailMessage } from '../../../../../functions/notify/channels/mail-message.js';
+import type { Account } from '../../../../../functions/shared/domain/account.js';
+import { readLinkToken } from '../../../../../functions/shared/notify/link-token.js';
+import { openAddress, sealAddress } from '../../../../../functions/shared/notify/sealed-address.js';
+import type { AccountMailSubject } from '../../../../../functions/shared/table/account-mail-event.js';
+import { createFakeAccountRepository } from '../../../../support/fake-account-repository.js';
+
+const linkKey = 'l'.repeat(40);
+const at = 1_800_000_000_000;
+const hour = 3_600_000;
+const serverUrl = 'https://comments.blog.example/prod';
+
+const account = (overrides: Partial<Account> = {}): Account => ({
+  id: '01ACCOUNT0000000000000000A',
+  email: 'ann@example.com',
+  displayName: 'Ann <b>',
+  type: 'guest',
+  state: 'unconfirmed',
+  passwordHash: 'scrypt$unused',
+  sessionVersion: 2,
+  createdAt: at,
+  ...overrides,
+});
+
+function channel(stored: Account, now = at) {
+  const sent: MailMessage[] = [];
+  const send = createAccountMailChannel({
+    accounts: createFakeAccountRepository([stored]),
+    site: { SITE_NAME: 'Notes', SITE_URL: 'https://blog.example' },
+    serverUrl,
+    linkKey: async () => linkKey,
+    sender: { name: 'Notes', address: 'comments@blog.example' },
+    transport: async (message) => {
+      sent.push(message);
+    },
+    now: () => now,
+  });
+  const mail = (subject: Omit<AccountMailSubject, 'accountId'>) =>
+    send({ id: '01EVENT', at, account: { accountId: stored.id, ...subject } });
+  return { mail, sent };
+}
+
+const tokenOf = (text: string, path: string) => {
+  const match = new RegExp(`${path}\\?token=([\\w.-]+)`).exec(text);
+  return match?.[1];
+};
+
+describe('the account mail channel', () => {
+  it("mails the account's address a confirmation link for that purpose alone, valid 24 hours from the request", async () => {
+    const { mail, sent } = channel(account());
+
+    expect(await mail({ mail: 'confirm', lang: 'en' })).toBe('sent');
+
+    const parsed = await simpleParser(sent[0]?.raw ?? '');
+    expect(sent[0]?.to).toBe('ann@example.com');
+    expect(parsed.subject).toBe('[Notes] Registration Confirm Mail');
+    expect(parsed.html).toContain('Ann &lt;b&gt;');
+    const token = tokenOf(parsed.text ?? '', `${serverUrl}/api/verification`);
+    expect(await readLinkToken(linkKey, token, 'account-confirm', at + 24 * hour - 1000)).toEqual({
+      purpose: 'account-confirm',
+      accountId: '01ACCOUNT0000000000000000A',
+    });
+    expect(await readLinkToken(linkKey, token, 'account-confirm', at + 24 * hour + 1000)).toBeUndefined();
+    expect(await readLinkToken(linkKey, token, 'account-reset', at)).toBeUndefined();
+  });
+
+  it('mails a reset link of 1 hour bound to the session version, in Chinese when asked in Chinese', async () => {
+    const { mail, sent } = channel(account({ state: 'active' }));
+
+    await mail({ mail: 'reset', lang: 'zh-CN' });
+
+    const parsed = await simpleParser(sent[0]?.raw ?? '');
+    expect(parsed.subject).toBe('【Notes】重置密码');
+    const token = tokenOf(parsed.text ?? '', `${serverUrl}/ui/reset`);
+    expect(await readLinkToken(linkKey, token, 'account-reset', at)).toMatchObject({ version: 2 });
+    expect(await readLinkToken(linkKey, token, 'account-reset', at + hour + 1000)).toBeUndefined();
+  });
+
+  it('tells of a changed password, and of someone registering with the address, with no link to act on', async () => {
+    const { mail, sent } = channel(account({ state: 'active' }));
+
+    await mail({ mail: 'changed', change: 'password', lang: 'en' });
+    await mail({ mail: 'already-registered', lang: 'en' });
+
+    const [changed, already] = await Promise.all(sent.map((message) => simpleParser(message.raw)));
+    expect(changed?.subject).toBe('[Notes] Your password was changed');
+    expect(already?.subject).toBe('[Notes] Someone tried to register with your address');
+    expect(already?.text).toContain(`${serverUrl}/ui/forgot`);
+    expect(already?.text).not.toContain('token=');
+  });
+
+  it('skips a banned account, a confirmed one asked to confirm, and a link that expired before it was sent', async () => {
+    expect(await channel(account({ type: 'banned' })).mail({ mail: 'confirm', lang: 'en' })).toEqual({
+      skip: 'the account is banned',
+    });
+    expect(await channel(account({ state: 'active' })).mail({ mail: 'confirm', lang: 'en' })).toEqual({
+      skip: 'the account is confirmed already',
+    });
+    const late = channel(account({ state: 'active' }), at + 2 * hour);
+    expect(await late.mail({ mail: 'reset', lang: 'en' })).toEqual({
+      skip: 'its link expired before it could be sent',
+    });
+    expect(late.sent).toEqual([]);
+  });
+
+  it('tells an address change to the former address the event sealed, never to the new one', async () => {
+    const { mail, sent } = channel(account({ state: 'active', email: 'new@example.com' }));
+    const sealedTo = sealAddress(linkKey, 'old@example.com');
+
+    await mail({ mail: 'changed', change: 'email', lang: 'en', sealedTo });
+
+    expect(sent.map((message) => message.to)).toEqual(['old@example.com']);
+    expect((await simpleParser(sent[0]?.raw ?? '')).subject).toBe('[Notes] Your address was changed');
+    expect(sealedTo).not.toContain('old@example.com');
+    expect(openAddress('x'.repeat(40), sealedTo)).toBeUndefined();
+    expect(openAddress(linkKey, `${sealedTo.slice(0, -2)}AA`)).toBeUndefined();
+  });
+});
