@@ -29,6 +29,10 @@ import { profilePage } from './pages/profile-page.js';
 import { createLinkReader } from './read-link.js';
 import { createRecentComments } from './recent-comments.js';
 import { createSignIn } from './sign-in.js';
+import { createSecondFactorCheck } from './second-factor.js';
+import { createTwoFactorRoutes } from './two-factor.js';
+import { createAccountAttempts } from './account-attempts.js';
+import { tokenFor } from '../shared/auth/token.js';
 import { type CommentRouteKey, commentRouteKeys, notificationLinkRouteKeys } from './routes.js';
 import { createSubmitComment } from './submit-comment.js';
 import { createShowUnsubscribe, createUnsubscribe } from './unsubscribe.js';
@@ -84,14 +88,28 @@ export function createCommentHandler(
   const like = createLikeComment({ comments, ipHashSalt: config.IP_HASH_SALT });
   const moderate = createModerateComment({ viewer, comments, moderation, renderMarkdown, presentation });
   const remove = createDeleteComment({ viewer, comments, moderation });
+  const { signInRecords, accountTotp } = dependencies;
   const signIn = createSignIn({
     accounts,
-    signInRecords: dependencies.signInRecords,
+    signInRecords,
+    secondFactor: createSecondFactorCheck({ totp: accountTotp, tokenSecret, now }),
     config,
     tokenSecret,
     now,
     avatarFor: presentation.avatarFor,
     captcha,
+  });
+  const twoFactor = createTwoFactorRoutes({
+    signedIn: async (request) => (await viewer(request.authorization))?.account,
+    attempts: createAccountAttempts({ signInRecords, config, now }),
+    tokenAfter: async (account, sessionVersion) => {
+      const secret = await tokenSecret();
+      return secret && tokenFor(secret, { id: account.id, sessionVersion }, now(), config.TOKEN_TTL_HOURS);
+    },
+    totp: accountTotp,
+    tokenSecret,
+    issuer: config.SITE_NAME ?? (config.SITE_URL ? new URL(config.SITE_URL).host : 'Marginalia'),
+    now,
   });
   const currentUser = createCurrentUser({ viewer, avatarFor: presentation.avatarFor });
   const updateProfile = createUpdateProfile({ ...dependencies, viewer, avatarFor: presentation.avatarFor });
@@ -136,6 +154,9 @@ export function createCommentHandler(
     // Signing out is the widget forgetting its token; Waline answers it with success too.
     'DELETE /api/token': async () => envelope(''),
     'PUT /api/user': updateProfile,
+    'GET /api/token/2fa': twoFactor.show,
+    'POST /api/token/2fa': twoFactor.confirm,
+    'DELETE /api/token/2fa': twoFactor.disable,
     'GET /api/notification': notificationLog,
     'POST /api/notification': notificationAction,
     'GET /api/notification/unsubscribe': createShowUnsubscribe(unsubscribeLink),

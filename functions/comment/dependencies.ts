@@ -6,6 +6,7 @@ import { loadMarkdownRenderer } from '../shared/domain/write-only-modules.js';
 import { createAkismetCheck, type SpamCheck } from '../shared/spam/akismet.js';
 import { type AccountRepository, createAccountRepository } from '../shared/table/account-repository.js';
 import { createSignInRecords, type SignInRecords } from '../shared/table/sign-in-records.js';
+import { type AccountTotpStore, createAccountTotpStore } from '../shared/table/account-totp.js';
 import { cacheCounterReads } from '../shared/caches/cached-counters.js';
 import { cacheListReads } from '../shared/caches/cached-reads.js';
 import { createFunctionClient } from '../shared/dynamodb-client/client.js';
@@ -42,6 +43,8 @@ export interface CommentDependencies {
   readonly accounts: AccountRepository;
   /** The sign-in attempts of each IP and address, which limit `POST /api/token`. */
   readonly signInRecords: SignInRecords;
+  /** The second factor's conditional writes on account items (TOTP: two-factor.ts, second-factor.ts). */
+  readonly accountTotp: AccountTotpStore;
   /** The notification log for `/ui` (re-drive, test mail) and the suppressions the unsubscribe links record. */
   readonly outbox: OutboxRepository;
   /** Readers' confirmations of reply mail, which the confirmation links record (REPLY_MAIL=confirmed). */
@@ -114,6 +117,7 @@ export function createCommentDependencies(
     moderation,
     accounts: createAccountRepository(client, config.TABLE_NAME),
     signInRecords: createSignInRecords(client, config.TABLE_NAME),
+    accountTotp: createAccountTotpStore(client, config.TABLE_NAME),
     outbox: createOutboxRepository(client, config.TABLE_NAME),
     confirmations: createReplyConfirmations(client, config.TABLE_NAME),
     // JWT_TOKEN and LINK_SECRET only: the keys read through the Parameters and Secrets extension

@@ -27,18 +27,18 @@ import type { AccountTotpStore } from '../shared/table/account-totp.js';
 /** How long an enrolment waits for its first code: time to scan the QR and type one, not to leave it lying. */
 export const pendingEnrolmentMs = 10 * 60 * 1000;
 
-/** The signed-in account a request's token names: its id, address and the session version the token carries. */
+/** The signed-in account a request's token names, as read for the request. */
 export interface SignedInAccount {
   readonly id: string;
   readonly email: string;
+  /** Never shown: turning TOTP off checks the password against it. */
+  readonly passwordHash: string;
 }
 
 /** What the two-factor routes need from the rest of the function. */
 export interface TwoFactorDependencies {
   /** The account behind a request's `Authorization` (any account, not only administrators); undefined: none. */
   readonly signedIn: (request: ApiRequest) => Promise<SignedInAccount | undefined>;
-  /** The account's password hash, read consistently; undefined when the account is gone. */
-  readonly passwordHashOf: (id: string) => Promise<string | undefined>;
   /**
    * The per-account attempt limit the sign-in uses (auth/sign-in-guard.ts), around a check of the password and
    * code: `admit` counts the attempt (throwing a 429 while the account is locked) before any hashing, and
@@ -180,8 +180,7 @@ export function createTwoFactorRoutes(dependencies: TwoFactorDependencies): {
 
     // Counted before the password is hashed: refused guesses stay cheap and share the sign-in's lock.
     await dependencies.attempts.admit(account.email, request);
-    const hash = await dependencies.passwordHashOf(account.id);
-    if (!hash || !(await verifyPassword(body.password, hash))) {
+    if (!(await verifyPassword(body.password, account.passwordHash))) {
       throw new AppError('unauthorized', translate(request.lang, 'wrongPassword'));
     }
     const time = now();

@@ -15,7 +15,10 @@ describe('two-factor sign-in on the profile and login pages', () => {
   let opened: GuardedContext[] = [];
 
   beforeAll(async () => {
-    [server, browser] = await Promise.all([startWidgetServer({ JWT_TOKEN: 'j'.repeat(48) }), launchChromium()]);
+    [server, browser] = await Promise.all([
+      startWidgetServer({ JWT_TOKEN: 'j'.repeat(48) }),
+      launchChromium(),
+    ]);
     await server.services.accounts.create({
       ...reader,
       displayName: 'Reader',
@@ -32,7 +35,8 @@ describe('two-factor sign-in on the profile and login pages', () => {
   });
   afterEach(async ({ task }) => {
     if (task.result?.state === 'fail') {
-      for (const { page } of opened) await saveFailureScreenshot(page, `two-factor ${task.name}`).catch(() => {});
+      for (const { page } of opened)
+        await saveFailureScreenshot(page, `two-factor ${task.name}`).catch(() => {});
     }
     for (const { context } of opened) await context.close();
     opened = [];
@@ -54,7 +58,11 @@ describe('two-factor sign-in on the profile and login pages', () => {
     const secret = (await key.textContent())!;
     expect(await page.locator('#two-factor-qr').getAttribute('src')).toMatch(/^data:image\/svg\+xml;base64,/);
     // The QR is an image the page's policy lets in, and it rendered.
-    expect(await page.locator('#two-factor-qr').evaluate((image: HTMLImageElement) => image.naturalWidth)).toBeGreaterThan(0);
+    expect(
+      await page
+        .locator('#two-factor-qr')
+        .evaluate((image) => (image as { naturalWidth: number }).naturalWidth),
+    ).toBeGreaterThan(0);
 
     await page.locator('#two-factor-enrol input[name=code]').fill(totpCodeAt(secret, totpStep(Date.now())));
     await page.getByRole('button', { name: 'Turn on two-factor sign-in' }).click();

@@ -78,10 +78,6 @@ const catalog = {
     en: 'Too many sign-in attempts; try again in {minutes} minutes.',
     'zh-CN': '登录尝试过多，请 {minutes} 分钟后再试。',
   },
-  secondFactorRequired: {
-    en: 'code: this account has two-factor sign-in; give the 6-digit code of your authenticator app, or a recovery code.',
-    'zh-CN': 'code：此账户已开启两步验证；请输入验证器应用中的 6 位验证码，或一个恢复码。',
-  },
   wrongSecondFactor: {
     en: 'code: wrong, or already used; wait for the next code of your authenticator app, or use a recovery code.',
     'zh-CN': 'code：错误或已被使用；请等待验证器应用的下一个验证码，或使用恢复码。',

@@ -65,10 +65,11 @@ describe('routeThrottles', () => {
       'POST /api/comment': { rateLimit: 1, burstLimit: 2 },
       'PUT /api/comment/{id}': { rateLimit: 1, burstLimit: 2 },
       'DELETE /api/comment/{id}': { rateLimit: 0.5, burstLimit: 1 },
-      'GET /api/article': { rateLimit: 10.5, burstLimit: 21 },
-      'POST /api/article': { rateLimit: 10.5, burstLimit: 21 },
+      'GET /api/article': { rateLimit: 9.5, burstLimit: 19 },
+      'POST /api/article': { rateLimit: 9.5, burstLimit: 19 },
       'POST /api/token': { rateLimit: 0.5, burstLimit: 1 },
-      'GET /comment': { rateLimit: 4, burstLimit: 8 },
+      'GET /comment': { rateLimit: 3, burstLimit: 6 },
+      'GET /api/token/2fa': { rateLimit: 0.5, burstLimit: 1 },
       [defaultRouteKey]: { rateLimit: 0.5, burstLimit: 1 },
     });
   });

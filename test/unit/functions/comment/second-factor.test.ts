@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { createSecondFactorCheck } from '../../../../functions/comment/second-factor-check.js';
+import { createSecondFactorCheck } from '../../../../functions/comment/second-factor.js';
 import { secondFactorKeys } from '../../../../functions/shared/auth/second-factor.js';
 import { sealSecret } from '../../../../functions/shared/auth/secret-box.js';
 import { hashRecoveryCode, totpCodeAt, totpStep } from '../../../../functions/shared/auth/totp.js';
+import type { Account } from '../../../../functions/shared/domain/account.js';
 import type { AppError } from '../../../../functions/shared/domain/errors.js';
 import { createFakeAccountTotpStore } from '../../../support/fake-account-totp.js';
 
@@ -29,7 +30,7 @@ function check() {
   });
   const withTotp = { id: 'A1', totp: { secret: 'sealed', lastStep: 0, recoveryHashes: [] } };
   /** Why the check refused, or 'passed'. */
-  const outcome = (code: string | undefined, account: { id: string; totp?: unknown } = withTotp) =>
+  const outcome = (code: string | undefined, account: Pick<Account, 'id' | 'totp'> = withTotp) =>
     checkSecondFactor(account, code, 'en').then(
       () => 'passed',
       (error: AppError) => `${error.status} ${error.details?.code}`,
