@@ -91,7 +91,9 @@ describe('two-factor sign-in on DynamoDB Local', () => {
     expect(JSON.stringify(stored.Item)).not.toContain(recoveryCodes[0]);
     expect(stored.Item?.totpSecret).toMatch(/^v1\./);
     // The token signed in without the second factor ends; the new one works, and shows no secret.
-    expect((await call({ method: 'GET', path: '/api/token', headers: withToken(token) })).body.data).toEqual({});
+    expect((await call({ method: 'GET', path: '/api/token', headers: withToken(token) })).body.data).toEqual(
+      {},
+    );
     const again = await call({ method: 'GET', path: '/api/token/2fa', headers: withToken(fresh) });
     expect(again.body.data).toEqual({ enable: true });
     expect(JSON.stringify(again.body)).not.toContain(secret);
