@@ -44,7 +44,7 @@ export function createSecondFactorCheck({
     const proof = proveSecondFactor(secondFactorKeys(secret), account.id, stored, code, now());
     if (!proof.ok) {
       // Sealed under another token key (JWT_TOKEN changed): neither it nor the recovery codes work any more, and
-      // only an administrator can turn TOTP off for the account. The operator should hear of it.
+      // the account cannot sign in until its TOTP attributes are removed. The operator should hear of it.
       if (proof.reason === 'unreadable') logError('TOTP secret does not open: was the token key changed?');
       throw wrong();
     }
