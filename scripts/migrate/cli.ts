@@ -5,7 +5,8 @@
  * kept under an unkeyed address hash to the keyed one (suppression-keys.ts), then copies those of +tag and
  * Gmail-dot addresses to the hash of the normalised address (normalised-suppressions.ts); both need the
  * functions' IP-hash salt: locally .data/ip-hash-salt, on AWS --ip-hash-salt or IP_HASH_SALT. It also gives
- * each article the time of its first approved comment, which READONLY_AGE counts from (first-comment-times.ts).
+ * each article the time of its first approved comment, which READONLY_AGE counts from (first-comment-times.ts),
+ * and turns the administrators of before accounts into accounts (admin-accounts.ts).
  * Until it has run, the functions answer 503 naming this command. On DynamoDB Local it adds the indexes the table lacks; on AWS those come
  * from deploying the stack, first. Safe to rerun, and to run again after it was stopped: it finishes
  * what is left. Prints a report on stdout.
@@ -13,7 +14,7 @@
  * Exit code: 0 when the table is in layout 3 (or a dry run found nothing in the way); 1 when something
  * stopped the run (the message says what; nothing was marked); 2 when some items could not be migrated
  * (the report lists them; the table stays unmarked), suppressions were left under an unkeyed hash, or some
- * articles' first-comment times could not be set.
+ * articles' first-comment times could not be set, or some administrators could not become accounts.
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { parseArgs } from 'node:util';
@@ -26,6 +27,7 @@ import { runMigration } from './run-migration.js';
 import { runNormalisedSuppressionStep } from './normalised-suppressions.js';
 import { runFirstCommentStep } from './first-comment-times.js';
 import { runSuppressionStep } from './suppression-keys.js';
+import { runAdminAccountStep } from './admin-accounts.js';
 
 const usage = `usage: npm run migrate -- [--dry-run] [--ip-hash-salt S] ${targetUsage}`;
 
@@ -72,6 +74,11 @@ async function main(): Promise<void> {
       });
       console.log(firstComments.report);
       if (!firstComments.complete) process.exitCode = 2;
+      const administrators = await runAdminAccountStep(target.client, target.tableName, {
+        dryRun: values['dry-run'],
+      });
+      console.log(administrators.report);
+      if (!administrators.complete) process.exitCode = 2;
     } finally {
       admin.destroy();
     }

@@ -77,7 +77,7 @@ const customProps: MarginaliaStackProps = {
   readonlyAge: 90,
   markdown: { emoji: false, tex: 'katex' },
   throttleRateLimit: 5,
-  throttleBurstLimit: 40,
+  throttleBurstLimit: 48,
   logRetention: RetentionDays.ONE_WEEK,
 };
 
@@ -333,6 +333,9 @@ describe('MarginaliaStack', () => {
       [`POST ${prefix}/token/2fa`, 'comment'],
       [`DELETE ${prefix}/token/2fa`, 'comment'],
       [`PUT ${prefix}/user`, 'comment'],
+      [`GET ${prefix}/user`, 'comment'],
+      [`PUT ${prefix}/user/{id}`, 'comment'],
+      [`DELETE ${prefix}/user/{id}`, 'comment'],
     ]),
     ['GET /api/notification', 'comment'],
     ['POST /api/notification', 'comment'],
@@ -345,6 +348,7 @@ describe('MarginaliaStack', () => {
     ['GET /ui', 'comment'],
     ['GET /ui/login', 'comment'],
     ['GET /ui/profile', 'comment'],
+    ['GET /ui/users', 'comment'],
   ];
 
   it('creates exactly the widget and page routes plus $default when synthesized', () => {
@@ -581,7 +585,7 @@ describe('MarginaliaStack', () => {
     custom.hasResourceProperties('AWS::ApiGatewayV2::Api', {
       CorsConfiguration: Match.objectLike({ AllowOrigins: customProps.allowedOrigins }),
     });
-    expect(routeSettingsTotals(custom)).toMatchObject({ rate: 5, burst: 40 });
+    expect(routeSettingsTotals(custom)).toMatchObject({ rate: 5, burst: 48 });
     const logGroups = custom.findResources('AWS::Logs::LogGroup');
     for (const fn of [customStack.commentFunction, customStack.articleFunction]) {
       const logGroupId = customStack.getLogicalId(fn.logGroup.node.defaultChild as CfnLogGroup);
