@@ -1,4 +1,5 @@
 import { verifyPassword } from '../shared/auth/password.js';
+import { invalidField } from '../shared/domain/invalid-field.js';
 import {
   proveSecondFactor,
   maxSecondFactorCodeChars,
@@ -73,11 +74,6 @@ const uncached = (result: HttpResult): HttpResult => ({
   headers: { ...result.headers, 'cache-control': 'no-store' },
 });
 
-const refused = (lang: Lang, field: string, rule: string) =>
-  new AppError('invalid_input', translate(lang, 'invalidInput', { problems: `${field}: ${rule}` }), {
-    [field]: rule,
-  });
-
 /**
  * `/api/token/2fa` (Waline's path and names): TOTP for every account.
  *
@@ -150,10 +146,10 @@ export function createTwoFactorRoutes(dependencies: TwoFactorDependencies): {
     const pending = stored.pending && stored.pending.until > time ? stored.pending : undefined;
     const secret = pending && openSecret(keys.secret, account.id, pending.secret);
     if (!pending || secret === undefined)
-      throw refused(request.lang, 'code', 'no enrolment is pending; start again');
+      throw invalidField(request.lang, 'code', 'no enrolment is pending; start again');
     const check = checkTotp(secret, code.trim(), time, -1);
     if (!check.ok)
-      throw refused(request.lang, 'code', 'is not the code of the secret shown; try the next one');
+      throw invalidField(request.lang, 'code', 'is not the code of the secret shown; try the next one');
 
     const recoveryCodes = newRecoveryCodes();
     const version = await totp.confirmEnrolment(
@@ -165,7 +161,7 @@ export function createTwoFactorRoutes(dependencies: TwoFactorDependencies): {
     );
     // Another GET replaced the pending secret, or another POST confirmed it, since it was read.
     if (version === undefined)
-      throw refused(request.lang, 'code', 'the enrolment changed meanwhile; start again');
+      throw invalidField(request.lang, 'code', 'the enrolment changed meanwhile; start again');
     const token = await dependencies.tokenAfter(account, version);
     return uncached(envelope({ enable: true, recovery_codes: recoveryCodes, ...(token ? { token } : {}) }));
   };
