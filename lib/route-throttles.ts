@@ -24,7 +24,7 @@ import { routes } from './routes.js';
  * `$default` answers 404s and, for `…/comment/` with a trailing slash, lists: 1%.
  */
 export const routeShares: Readonly<Record<string, number>> = {
-  'GET /api/comment': 18,
+  'GET /api/comment': 15,
   'GET /api/comment/rss': 1,
   'POST /api/comment': 2,
   'PUT /api/comment/{id}': 2,
@@ -34,6 +34,9 @@ export const routeShares: Readonly<Record<string, number>> = {
   'GET /api/token': 1,
   'POST /api/token': 1,
   'DELETE /api/token': 1,
+  'GET /api/token/2fa': 1,
+  'POST /api/token/2fa': 1,
+  'DELETE /api/token/2fa': 1,
   'PUT /api/user': 1,
   'GET /api/user': 1,
   'PUT /api/user/{id}': 1,
@@ -43,7 +46,7 @@ export const routeShares: Readonly<Record<string, number>> = {
   'POST /api/user/password': 0.5,
   'GET /api/notification': 1,
   'POST /api/notification': 1,
-  'GET /comment': 8,
+  'GET /comment': 5,
   'GET /comment/rss': 1,
   'POST /comment': 1,
   'PUT /comment/{id}': 1,
@@ -53,6 +56,9 @@ export const routeShares: Readonly<Record<string, number>> = {
   'GET /token': 1,
   'POST /token': 1,
   'DELETE /token': 1,
+  'GET /token/2fa': 1,
+  'POST /token/2fa': 1,
+  'DELETE /token/2fa': 1,
   'PUT /user': 1,
   'GET /user': 1,
   'PUT /user/{id}': 1,

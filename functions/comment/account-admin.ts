@@ -1,4 +1,5 @@
 import { isAdministrator, type ResolveViewer, requireAdmin } from '../shared/auth/viewer.js';
+import { invalidField } from '../shared/domain/invalid-field.js';
 import type { Account } from '../shared/domain/account.js';
 import {
   accountAdminChangeSchema,
@@ -80,12 +81,6 @@ async function pathAccount(
   return account;
 }
 
-/** The 400 of a change the rules refuse, naming the field. */
-const refused = (lang: Lang, field: string, rule: string) =>
-  new AppError('invalid_input', translate(lang, 'invalidInput', { problems: `${field}: ${rule}` }), {
-    [field]: rule,
-  });
-
 /**
  * `PUT /api/user/{id}` by an administrator (Waline's §1.11): sets another account's `type` (a ban revokes
  * its tokens), its `label` (`null` or `''` removes it), or admits an account awaiting approval
@@ -98,11 +93,11 @@ export function createUpdateAccount({ viewer, accounts, avatarFor }: AccountAdmi
     const body = parseInput(accountAdminChangeSchema, request.jsonBody(), request.lang);
     const account = await pathAccount(accounts, request.id, request.lang);
     if (body.type !== undefined && body.type !== account.type && account.id === admin.id) {
-      throw refused(request.lang, 'type', 'cannot be changed on your own account');
+      throw invalidField(request.lang, 'type', 'cannot be changed on your own account');
     }
     if (body.state !== undefined && account.state !== 'active' && account.state !== 'awaiting-approval') {
       // An unconfirmed address is confirmed by its owner's mail, never by an administrator.
-      throw refused(request.lang, 'state', 'only an account awaiting approval can be made active');
+      throw invalidField(request.lang, 'state', 'only an account awaiting approval can be made active');
     }
     const banning = body.type === 'banned' && account.type !== 'banned';
     const changes: AccountChanges = {
@@ -128,7 +123,7 @@ export function createDeleteAccount({ viewer, accounts }: AccountAdminDependenci
   return async (request) => {
     const admin = await requireAdmin(viewer, request.authorization, request.lang);
     const account = await pathAccount(accounts, request.id, request.lang);
-    if (account.id === admin.id) throw refused(request.lang, 'id', 'cannot be your own account');
+    if (account.id === admin.id) throw invalidField(request.lang, 'id', 'cannot be your own account');
     if (account.state === 'unconfirmed') {
       await accounts.remove(account.id);
       return envelope('');

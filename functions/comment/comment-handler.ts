@@ -40,6 +40,10 @@ import {
   commentRouteKeys,
   notificationLinkRouteKeys,
 } from './routes.js';
+import { createSecondFactorCheck } from './second-factor.js';
+import { createTwoFactorRoutes } from './two-factor.js';
+import { createAccountAttempts } from './account-attempts.js';
+import { tokenFor } from '../shared/auth/token.js';
 import { createSubmitComment } from './submit-comment.js';
 import { createShowUnsubscribe, createUnsubscribe } from './unsubscribe.js';
 import { createUpdateProfile } from './update-profile.js';
@@ -137,14 +141,28 @@ export function createCommentHandler(
     moderation,
     adminDelete: createDeleteComment({ viewer, comments, moderation }),
   });
+  const { signInRecords, accountTotp } = dependencies;
   const signIn = createSignIn({
     accounts,
-    signInRecords: dependencies.signInRecords,
+    signInRecords,
+    secondFactor: createSecondFactorCheck({ totp: accountTotp, tokenSecret, now }),
     config,
     tokenSecret,
     now,
     avatarFor: presentation.avatarFor,
     captcha,
+  });
+  const twoFactor = createTwoFactorRoutes({
+    signedIn: async (request) => (await viewer(request.authorization))?.account,
+    attempts: createAccountAttempts({ signInRecords, config, now }),
+    tokenAfter: async (account, sessionVersion) => {
+      const secret = await tokenSecret();
+      return secret && tokenFor(secret, { id: account.id, sessionVersion }, now(), config.TOKEN_TTL_HOURS);
+    },
+    totp: accountTotp,
+    tokenSecret,
+    issuer: config.SITE_NAME ?? (config.SITE_URL ? new URL(config.SITE_URL).host : 'Marginalia'),
+    now,
   });
   const currentUser = createCurrentUser({ viewer, avatarFor: presentation.avatarFor });
   const updateProfile = createUpdateProfile({ ...dependencies, viewer, avatarFor: presentation.avatarFor });
@@ -192,6 +210,9 @@ export function createCommentHandler(
     // Signing out is the widget forgetting its token; Waline answers it with success too.
     'DELETE /api/token': async () => envelope(''),
     'PUT /api/user': updateProfile,
+    'GET /api/token/2fa': twoFactor.show,
+    'POST /api/token/2fa': twoFactor.confirm,
+    'DELETE /api/token/2fa': twoFactor.disable,
     'GET /api/user': listAccounts,
     'PUT /api/user/{id}': createUpdateAccount(accountAdmin),
     'DELETE /api/user/{id}': createDeleteAccount(accountAdmin),

@@ -7,6 +7,7 @@ import { createAkismetCheck, type SpamCheck } from '../shared/spam/akismet.js';
 import { type AccountRepository, createAccountRepository } from '../shared/table/account-repository.js';
 import { createSignInRecords, type SignInRecords } from '../shared/table/sign-in-records.js';
 import { cacheAuthorProfiles, type CachedAuthorProfiles } from '../shared/caches/cached-author-profiles.js';
+import { type AccountTotpStore, createAccountTotpStore } from '../shared/table/account-totp.js';
 import { cacheCounterReads } from '../shared/caches/cached-counters.js';
 import { createAuthorProfileReader } from '../shared/table/author-profiles.js';
 import { cacheListReads } from '../shared/caches/cached-reads.js';
@@ -60,6 +61,8 @@ export interface CommentDependencies {
    * one BatchGetItem of a page's distinct authors, cached per instance like the counters (LIST_CACHE_MS).
    */
   readonly authorProfiles: CachedAuthorProfiles;
+  /** The second factor's conditional writes on account items (TOTP: two-factor.ts, second-factor.ts). */
+  readonly accountTotp: AccountTotpStore;
   /** The notification log for `/ui` (re-drive, test mail) and the suppressions the unsubscribe links record. */
   readonly outbox: OutboxRepository;
   /** Readers' confirmations of reply mail, which the confirmation links record (REPLY_MAIL=confirmed). */
@@ -163,6 +166,7 @@ export function createCommentDependencies(
     authorProfiles: cacheAuthorProfiles(createAuthorProfileReader(client, config.TABLE_NAME), {
       ttlMs: config.LIST_CACHE_MS,
     }),
+    accountTotp: createAccountTotpStore(client, config.TABLE_NAME),
     outbox: createOutboxRepository(client, config.TABLE_NAME),
     confirmations: createReplyConfirmations(client, config.TABLE_NAME),
     accountLimits: createAccountLimits(client, config.TABLE_NAME),

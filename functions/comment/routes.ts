@@ -14,6 +14,9 @@ export const commentApiRouteKeys = [
   'GET /api/token',
   'POST /api/token',
   'DELETE /api/token',
+  'GET /api/token/2fa',
+  'POST /api/token/2fa',
+  'DELETE /api/token/2fa',
   'PUT /api/user',
   // The user wall (anyone) and, for administrators, the accounts: list, change, ban or delete.
   'GET /api/user',

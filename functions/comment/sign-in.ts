@@ -1,5 +1,5 @@
 import { hashPassword, isImportedHash, verifyPassword } from '../shared/auth/password.js';
-import { admitAttempt, clientNetwork, signInLimits } from '../shared/auth/sign-in-guard.js';
+import { clientNetwork, signInLimits } from '../shared/auth/sign-in-guard.js';
 import { tokenFor } from '../shared/auth/token.js';
 import { AppError } from '../shared/domain/errors.js';
 import { hashIp } from '../shared/domain/hashing.js';
@@ -15,11 +15,11 @@ import type { Account } from '../shared/domain/account.js';
 import type { AvatarFor } from '../shared/domain/avatar.js';
 import type { AccountRepository } from '../shared/table/account-repository.js';
 import type { SignInRecords } from '../shared/table/sign-in-records.js';
-import { normalizeAddress } from '../shared/domain/normalize-address.js';
 import type { SecretSource } from '../shared/secrets/parameter-secret.js';
 import { captchaTokenSchema } from '../shared/domain/comment-schemas.js';
+import { accountHashOf, admitAccountAttempt, tooManySignIns } from './account-attempts.js';
 import type { CaptchaGuard } from './captcha-guard.js';
-import { type CheckSecondFactor, checkSecondFactor } from './second-factor.js';
+import type { CheckSecondFactor } from './second-factor.js';
 
 const signInBodySchema = z.object({
   email: z.email().check(z.maxLength(254)),
@@ -36,8 +36,6 @@ const signInBodySchema = z.object({
 /** Sign-in attempts one IP (an IPv6 /64) may make per window. */
 const attemptsPerWindow = 10;
 const windowMs = 15 * 60 * 1000;
-/** How often an attempt that raced another one on the same account reads the account's record again. */
-const accountRaceAttempts = 3;
 
 /** A hash no password matches, verified for unknown accounts so their timing matches known ones. */
 const decoyHash = 'scrypt$32768$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
@@ -60,7 +58,7 @@ const decoyHash = 'scrypt$32768$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAA
 export function createSignIn({
   accounts,
   signInRecords,
-  secondFactor = checkSecondFactor,
+  secondFactor,
   config,
   tokenSecret,
   now,
@@ -70,7 +68,7 @@ export function createSignIn({
   readonly accounts: Pick<AccountRepository, 'findByEmail' | 'update'>;
   readonly signInRecords: SignInRecords;
   /** The second factor's check, after the password (second-factor.ts). */
-  readonly secondFactor?: CheckSecondFactor;
+  readonly secondFactor: CheckSecondFactor;
   /** The captcha check (captcha-guard.ts), as on comments. */
   readonly captcha: CaptchaGuard;
   readonly config: Pick<Config, 'IP_HASH_SALT' | 'TOKEN_TTL_HOURS'>;
@@ -91,23 +89,14 @@ export function createSignIn({
     );
 
     const time = now();
-    const tooMany = (retryAt: number) =>
-      new AppError(
-        'rate_limited',
-        translate(request.lang, 'tooManySignIns', {
-          minutes: Math.max(1, Math.ceil((retryAt - time) / 60_000)),
-        }),
-      );
     const window = Math.floor(time / windowMs);
     const networkHash = hashIp(config.IP_HASH_SALT, clientNetwork(request.sourceIp));
-    // Keyed like IPs: the table keeps no address typed into the form.
-    // Normalised as accounts are: one account's lock, however its address is spelt.
-    const accountHash = hashIp(config.IP_HASH_SALT, `account:${normalizeAddress(email)}`);
+    const accountHash = accountHashOf(config.IP_HASH_SALT, email);
     const [attempts, record] = await Promise.all([
       signInRecords.countSignInAttempt(networkHash, window, Math.ceil(((window + 2) * windowMs) / 1000)),
       signInRecords.signInRecord(accountHash, networkHash),
     ]);
-    if (attempts > attemptsPerWindow) throw tooMany((window + 1) * windowMs);
+    if (attempts > attemptsPerWindow) throw tooManySignIns(request.lang, time, (window + 1) * windowMs);
     if (!(await captcha.verify(demand, request)).passed) {
       throw new AppError('unavailable', translate(request.lang, 'captchaUnavailable'));
     }
@@ -115,16 +104,13 @@ export function createSignIn({
     // Where the administrator signed in lately only the IP limit applies: an attacker who keeps the
     // account locked does not lock its owner out there.
     if (record.networkKnownUntil <= time) {
-      let failures = record.failures;
-      for (let race = 1; ; race++) {
-        const decision = admitAttempt(failures, time);
-        if (!decision.admitted) throw tooMany(decision.retryAt);
-        const expiresAt = Math.ceil((time + signInLimits.memoryMs) / 1000);
-        if (await signInRecords.countAccountAttempt(accountHash, failures, decision.next, expiresAt)) break;
-        // Another attempt on this account was counted meanwhile: decide again on the record as it is.
-        if (race >= accountRaceAttempts) throw tooMany(time + signInLimits.firstLockMs);
-        failures = (await signInRecords.signInRecord(accountHash, networkHash)).failures;
-      }
+      await admitAccountAttempt(
+        signInRecords,
+        { accountHash, networkHash },
+        record.failures,
+        time,
+        request.lang,
+      );
     }
 
     const found = await accounts.findByEmail(email);

@@ -511,6 +511,50 @@ describe('the OpenAPI document, against the local server', () => {
     expect(rotated.data.token).toEqual(expect.any(String));
   });
 
+  it('describes two-factor enrolment, its state and its refusals, enveloped and legacy', async () => {
+    const account = {
+      id: '01TWOFACTOROPENAPI',
+      email: 'two-factor@example.com',
+      displayName: 'Two Factor',
+      type: 'guest' as const,
+      state: 'active' as const,
+      sessionVersion: 0,
+      passwordHash: await hashPassword('a long enough password'),
+      createdAt: 0,
+    };
+    await server.services.accounts.create(account);
+    const headers = { authorization: `Bearer ${await tokenFor(jwtSecret, account, Date.now(), 1)}` };
+    for (const template of ['/api/token/2fa', '/token/2fa']) {
+      const shown = await call({ method: 'GET', template, url: template, status: 200, headers });
+      expect(shown.data).toMatchObject({ enable: false, secret: expect.any(String) });
+      const oracle = await call({
+        method: 'GET',
+        template,
+        url: `${template}?email=a@example.com`,
+        status: 200,
+      });
+      expect(oracle.data).toEqual({ enable: false });
+      await call({ method: 'GET', template, url: template, status: 401 });
+      const wrong = await call({
+        method: 'POST',
+        template,
+        url: template,
+        status: 400,
+        body: { code: '12' },
+        headers,
+      });
+      expect(wrong.details).toHaveProperty('code');
+      await call({
+        method: 'DELETE',
+        template,
+        url: template,
+        status: 200,
+        body: { password: 'a long enough password', code: '123456' },
+        headers,
+      });
+    }
+  });
+
   it('describes wrong credentials and the sign-in lock', async () => {
     const guess = { email: 'nobody@example.com', password: 'wrong guess' };
     const statuses: number[] = [];

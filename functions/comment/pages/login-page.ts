@@ -20,6 +20,7 @@ const redirect = params.get('redirect');
 const form = document.getElementById('login');
 const error = document.getElementById('error');
 const target = document.getElementById('target');
+const codeField = document.getElementById('code-field');
 const referrer = originOf(document.referrer);
 // Where the token would go: the redirect's site, the opener's (as far as the referrer tells), or here.
 const destination = redirect ? originOf(redirect) : window.opener ? referrer : location.origin;
@@ -43,6 +44,7 @@ form.addEventListener('submit', async (event) => {
   }
   if (!captchaFields) { error.textContent = 'Solve the captcha first.'; return; }
   const body = { email: form.email.value, password: form.password.value, ...captchaFields };
+  if (!codeField.hidden && form.code.value) body.code = form.code.value;
   let answer;
   try {
     const response = await fetch(root + 'api/token', {
@@ -52,6 +54,12 @@ form.addEventListener('submit', async (event) => {
   } catch {
     error.textContent = 'The server did not answer.';
     return;
+  }
+  // An account with two-factor sign-in answers, after the right password, that a code is needed: ask for it.
+  if (answer.details && answer.details.code === 'required') {
+    codeField.hidden = false;
+    form.code.required = true;
+    form.code.focus();
   }
   if (answer.errno) { error.textContent = answer.errmsg || 'Sign-in failed.'; return; }
   const user = { ...answer.data, remember: form.remember.checked };
@@ -92,6 +100,7 @@ export function loginPage(settings: SiteSettings & { readonly captcha?: CaptchaW
 <form id="login" class="card">
   <label>Email <input name="email" type="email" autocomplete="username" required></label>
   <label>Password <input name="password" type="password" autocomplete="current-password" required></label>
+  <label id="code-field" hidden>Code from your authenticator app, or a recovery code <input name="code" maxlength="32" autocomplete="one-time-code"></label>
   <label><span><input name="remember" type="checkbox" checked> Remember me on this device</span></label>
   ${captcha?.field === 'turnstile' ? '<div id="captcha"></div>' : ''}
   <button type="submit">Sign in</button>

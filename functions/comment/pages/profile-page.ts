@@ -2,6 +2,7 @@ import { limits } from '../../shared/domain/limits.js';
 import type { HttpResult } from '../../shared/http/http-types.js';
 import { htmlPage } from './page-shell.js';
 import { type SiteSettings, siteOriginsScript, siteSettingsElement } from './site-origins.js';
+import { twoFactorScript, twoFactorSection } from './two-factor-section.js';
 
 // Runs in the browser. The widget opens this page with the administrator's token in the query
 // (`?lng=..&token=..`): it is read once and taken out of the address bar and the history at once (and the
@@ -117,7 +118,7 @@ addEventListener('message', (event) => {
   load();
 });
 load();
-`;
+${twoFactorScript}`;
 
 const style = `
   .who { display: flex; gap: 1rem; align-items: center; margin-bottom: 1rem; }
@@ -168,6 +169,7 @@ export function profilePage(settings: SiteSettings): HttpResult {
     <p class="muted">At least ${limits.passwordMinChars} characters. Every other sign-in of this account ends.</p>
     <button type="submit">Change password</button>
   </form>
+  ${twoFactorSection}
   <p id="status" role="status"></p>
   <p id="error" class="error" role="alert"></p>
   <p><a href="../ui">Moderate comments</a></p>

@@ -83,6 +83,10 @@ export const accountAttributes = {
   totpSecret: 'totpSecret',
   totpLastStep: 'totpLastStep',
   recoveryHashes: 'recoveryHashes',
+  /** An enrolment not yet confirmed: its secret, sealed like `totpSecret` (table/account-totp.ts). */
+  totpPendingSecret: 'totpPendingSecret',
+  /** Until when (ms since the epoch) the pending secret can be confirmed. */
+  totpPendingUntil: 'totpPendingUntil',
   createdAt: 'createdAt',
   updatedAt: 'updatedAt',
   walineId: 'walineId',

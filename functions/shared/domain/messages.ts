@@ -78,6 +78,19 @@ const catalog = {
     en: 'Too many sign-in attempts; try again in {minutes} minutes.',
     'zh-CN': '登录尝试过多，请 {minutes} 分钟后再试。',
   },
+  wrongSecondFactor: {
+    en: 'code: wrong, or already used; wait for the next code of your authenticator app, or use a recovery code.',
+    'zh-CN': 'code：错误或已被使用；请等待验证器应用的下一个验证码，或使用恢复码。',
+  },
+  wrongPassword: { en: 'password: wrong password.', 'zh-CN': 'password：密码错误。' },
+  twoFactorNeedsSignIn: {
+    en: 'Sign in to set up two-factor sign-in.',
+    'zh-CN': '请登录后再设置两步验证。',
+  },
+  twoFactorAlreadyOn: {
+    en: 'Two-factor sign-in is already on for this account; turn it off first to enrol a new device.',
+    'zh-CN': '此账户已开启两步验证；如需绑定新设备，请先关闭。',
+  },
   signInDisabled: {
     en: 'Sign-in is not configured on this server (set JWT_TOKEN or JWT_SECRET_PARAMETER).',
     'zh-CN': '此服务器未配置登录（请设置 JWT_TOKEN 或 JWT_SECRET_PARAMETER）。',

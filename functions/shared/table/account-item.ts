@@ -32,7 +32,9 @@ export function accountItem(account: Account): Record<string, unknown> {
       ? {
           [a.totpSecret]: totp.secret,
           [a.totpLastStep]: totp.lastStep,
-          [a.recoveryHashes]: [...totp.recoveryHashes],
+          // A string set, as the second factor's writes keep it (account-totp.ts removes a used code with DELETE);
+          // DynamoDB stores no empty set.
+          ...(totp.recoveryHashes.length > 0 ? { [a.recoveryHashes]: new Set(totp.recoveryHashes) } : {}),
         }
       : {}),
     [a.createdAt]: rest.createdAt,

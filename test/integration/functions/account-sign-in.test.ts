@@ -109,7 +109,8 @@ describe('sign-in of accounts', () => {
     const badCode = await signIn(guarded.email, guarded.password, { code: 'not a code!' });
 
     expect(wrong.status).toBe(401);
-    expect([noCode.status, noCode.body.errmsg]).toEqual([403, expect.stringContaining('code')]);
+    expect([noCode.status, noCode.body.errmsg]).toEqual([401, expect.stringContaining('code')]);
+    expect(noCode.body).toMatchObject({ details: { code: 'required' } });
     expect(badCode.status).toBe(400);
   });
 

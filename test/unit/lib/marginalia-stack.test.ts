@@ -83,7 +83,7 @@ const customProps: MarginaliaStackProps = {
   readonlyAge: 90,
   markdown: { emoji: false, tex: 'katex' },
   throttleRateLimit: 5,
-  throttleBurstLimit: 40,
+  throttleBurstLimit: 48,
   logRetention: RetentionDays.ONE_WEEK,
 };
 
@@ -335,7 +335,9 @@ describe('MarginaliaStack', () => {
       [`GET ${prefix}/token`, 'comment'],
       [`POST ${prefix}/token`, 'comment'],
       [`DELETE ${prefix}/token`, 'comment'],
-      [`GET ${prefix}/user`, 'comment'],
+      [`GET ${prefix}/token/2fa`, 'comment'],
+      [`POST ${prefix}/token/2fa`, 'comment'],
+      [`DELETE ${prefix}/token/2fa`, 'comment'],
       [`PUT ${prefix}/user`, 'comment'],
       [`GET ${prefix}/user`, 'comment'],
       [`PUT ${prefix}/user/{id}`, 'comment'],
@@ -614,7 +616,7 @@ describe('MarginaliaStack', () => {
     custom.hasResourceProperties('AWS::ApiGatewayV2::Api', {
       CorsConfiguration: Match.objectLike({ AllowOrigins: customProps.allowedOrigins }),
     });
-    expect(routeSettingsTotals(custom)).toMatchObject({ rate: 5, burst: 40 });
+    expect(routeSettingsTotals(custom)).toMatchObject({ rate: 5, burst: 48 });
     const logGroups = custom.findResources('AWS::Logs::LogGroup');
     for (const fn of [customStack.commentFunction, customStack.articleFunction]) {
       const logGroupId = customStack.getLogicalId(fn.logGroup.node.defaultChild as CfnLogGroup);
