@@ -10,10 +10,15 @@ import { keyId } from '../../functions/shared/table/batch-get.js';
 import { keys } from '../../functions/shared/table/keys.js';
 import type { ImportPlan } from './plan.js';
 import type { Progress } from './progress.js';
+import { type AccountsOutcome, type ImportAccounts, runAccounts } from './run-accounts.js';
 
 /** What an import did (or, in a dry run, would do). */
 export interface ImportOutcome {
   readonly imported: Record<CommentStatus, number>;
+  /** The source's registered users brought over as accounts (a dry run counts them all as created). */
+  readonly accounts: AccountsOutcome;
+  /** Comments written with their author's account id (`userId`). */
+  readonly withAccount: number;
   /** Comments found in the table already (same derived id): a rerun. */
   readonly alreadyThere: number;
   readonly skipped: { ref: string; reason: string }[];
@@ -44,18 +49,25 @@ const pool = async <T>(inputs: readonly T[], size: number, work: (input: T) => P
   );
 };
 
-/** Runs `plan` against `repository`; without one (a dry run) nothing is read or written. */
+/**
+ * Runs `plan` against `repository`, its accounts through `accounts` first (needed when the plan has any);
+ * without a repository (a dry run) nothing is read or written.
+ */
 export async function runImport(
   plan: ImportPlan,
   repository: ImportRepository | undefined,
   progress: (total: number) => Progress,
+  accounts?: ImportAccounts,
 ): Promise<ImportOutcome> {
   const imported: Record<CommentStatus, number> = { approved: 0, waiting: 0, spam: 0 };
   const skipped = [...plan.skipped];
   if (!repository) {
+    const run = await runAccounts(plan.accounts, undefined);
     for (const comment of plan.comments) imported[comment.status]++;
     return {
       imported,
+      accounts: run.outcome,
+      withAccount: plan.comments.filter((comment) => comment.userSourceId !== undefined).length,
       alreadyThere: 0,
       skipped,
       readingPages: plan.readingCounts.size,
@@ -66,6 +78,19 @@ export async function runImport(
 
   // Nothing is written into a table of the previous layout: `npm run migrate` comes first.
   await repository.ensureLayout();
+  if (plan.accounts.length > 0 && !accounts)
+    throw new Error('the plan has accounts: runImport needs the account store');
+  // Accounts first: a comment is written with its author's account id only once that account exists.
+  const authors = await runAccounts(plan.accounts, accounts);
+  skipped.push(...authors.skipped);
+  let withAccount = 0;
+  const itemOf = (comment: (typeof plan.comments)[number]) => {
+    const userId =
+      comment.userSourceId === undefined ? undefined : authors.accountIds.get(comment.userSourceId);
+    if (userId === undefined) return comment.item;
+    withAccount++;
+    return { ...comment.item, userId };
+  };
   // A reply may sit visible or held since an earlier run (moderated meanwhile): both places are looked at.
   const places = (comment: (typeof plan.comments)[number]) =>
     comment.rid === undefined
@@ -91,7 +116,7 @@ export async function runImport(
     } else if (mark && mark.of !== comment.id) {
       skipped.push({ ref: comment.ref, reason: 'the same author already posted the same text on this page' });
     } else {
-      writes.push(comment.item, comment.duplicateMark);
+      writes.push(itemOf(comment), comment.duplicateMark);
       imported[comment.status]++;
     }
   }
@@ -124,6 +149,8 @@ export async function runImport(
   });
   return {
     imported,
+    accounts: authors.outcome,
+    withAccount,
     alreadyThere,
     skipped,
     readingPages: readingUrls.length,
