@@ -59,6 +59,7 @@ export function planAccounts(format: string, users: readonly SourceAccount[]): A
   let passwordsDropped = 0;
   let totpDropped = 0;
   let unknownTypes = 0;
+  let oauthDropped = 0;
   for (const user of ordered) {
     const skip = (reason: string) => skipped.push({ ref: user.ref, reason });
     const sameId = seenIds.get(user.sourceId);
@@ -104,6 +105,7 @@ export function planAccounts(format: string, users: readonly SourceAccount[]): A
     if (user.passwordDropped) passwordsDropped++;
     if (user.totpDropped) totpDropped++;
     if (user.unknownType !== undefined) unknownTypes++;
+    if (user.oauthDropped) oauthDropped++;
 
     const account: Account = {
       id: user.ownId ?? importedAccountId(format, user.sourceId, createdAt),
@@ -137,6 +139,11 @@ export function planAccounts(format: string, users: readonly SourceAccount[]): A
   if (totpDropped > 0) {
     notes.push(
       `${totpDropped} accounts had two-factor authentication: Waline kept its secret in clear and sent it to the browser, so it is not imported; they enrol again from their profile`,
+    );
+  }
+  if (oauthDropped > 0) {
+    notes.push(
+      `${oauthDropped} accounts had social sign-ins (github, qq...) bound: not kept, they sign in with their address and password`,
     );
   }
   if (unknownTypes > 0)

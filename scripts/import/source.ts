@@ -67,6 +67,8 @@ export interface SourceAccount {
   readonly passwordDropped: boolean;
   /** True when the source had a TOTP secret: it is not kept, the account enrols again. */
   readonly totpDropped: boolean;
+  /** True when the source bound social sign-ins (`github`, `qq`...): not kept, the account signs in by password. */
+  readonly oauthDropped: boolean;
   /** Epoch ms; undefined when unreadable (the account is skipped). */
   readonly createdAt: number | undefined;
   /** A Marginalia account id carried by the source (a Marginalia export): reused as is. */

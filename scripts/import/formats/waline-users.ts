@@ -21,6 +21,9 @@ const accountStates: ReadonlySet<string> = new Set<AccountState>([
  */
 const bcryptHash = /^\$2[aby]\$\d{2}\$[./A-Za-z0-9]{53}$/;
 
+/** Waline's columns of social sign-in bindings: Marginalia has no social sign-in, they are not kept. */
+const oauthColumns = ['github', 'twitter', 'facebook', 'google', 'weibo', 'qq', 'oidc', 'huawei'];
+
 /** The account a `Users` row describes, or why it cannot be read. */
 export function readWalineUser(
   ref: string,
@@ -51,6 +54,7 @@ export function readWalineUser(
     passwordHash: kept ? password : '',
     passwordDropped: password !== '' && !kept,
     totpDropped: text(row['2fa']).trim() !== '',
+    oauthDropped: oauthColumns.some((column) => text(row[column]).trim() !== ''),
     createdAt: readDate(row.createdAt),
     ...(own ? { ownId: sourceId } : {}),
   };

@@ -19,6 +19,7 @@ const user = (sourceId: string, fields: Partial<SourceAccount> = {}): SourceAcco
   passwordHash: hash,
   passwordDropped: false,
   totpDropped: false,
+  oauthDropped: false,
   createdAt: 1_767_000_000_000 + Number(sourceId),
   ...fields,
 });
@@ -129,7 +130,7 @@ describe('planAccounts', () => {
 
   it('says which accounts must reset their password or enrol TOTP again when their secrets are not kept', () => {
     const { accounts, notes } = planAccounts('waline', [
-      user('1', { passwordHash: '', passwordDropped: true, totpDropped: true }),
+      user('1', { passwordHash: '', passwordDropped: true, totpDropped: true, oauthDropped: true }),
       user('2', { passwordHash: '' }),
       user('3', { type: 'guest', unknownType: 'moderator' }),
     ]);
@@ -140,6 +141,7 @@ describe('planAccounts', () => {
       expect.stringMatching(/^2 accounts have no password hash that can be kept: .*password reset/),
       expect.stringMatching(/^1 of them had a password hash that is not bcrypt/),
       expect.stringMatching(/^1 accounts had two-factor authentication: .* enrol again/),
+      expect.stringMatching(/^1 accounts had social sign-ins .* not kept/),
       '1 accounts of a type Waline does not know were kept as guests',
     ]);
   });

@@ -22,6 +22,7 @@ const source = {
       passwordHash: '',
       passwordDropped: false,
       totpDropped: true,
+      oauthDropped: false,
       createdAt: 1,
     },
   ],

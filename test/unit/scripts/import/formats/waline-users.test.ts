@@ -44,6 +44,7 @@ describe('readWalineUser', () => {
       passwordHash: hash,
       passwordDropped: false,
       totpDropped: false,
+      oauthDropped: false,
       createdAt: 1_700_000_000_000,
     });
   });
@@ -68,6 +69,15 @@ describe('readWalineUser', () => {
       type: 'guest',
       state: 'active',
       unknownType: 'moderator',
+    });
+  });
+
+  it('says the social sign-in bindings are dropped when any OAuth column is set', () => {
+    expect(readWalineUser('r', { objectId: 1, github: 'tomgh', qq: null }, readDate)).toMatchObject({
+      oauthDropped: true,
+    });
+    expect(readWalineUser('r', { objectId: 1, github: null, huawei: '' }, readDate)).toMatchObject({
+      oauthDropped: false,
     });
   });
 
