@@ -126,6 +126,13 @@ export function planAccounts(format: string, users: readonly SourceAccount[]): A
   }
 
   const notes: string[] = [];
+  const administrators = accounts.filter((planned) => planned.account.type === 'administrator');
+  if (administrators.length > 0) {
+    // Waline made its first registrant an administrator: the operator sees whom the import makes one.
+    notes.push(
+      `administrators imported (they sign in to moderate; check them): ${administrators.map((planned) => planned.account.email).join(', ')}`,
+    );
+  }
   if (withoutPassword > 0) {
     notes.push(
       `${withoutPassword} accounts have no password hash that can be kept: they set one through a password reset (/ui/forgot) before they sign in`,

@@ -57,12 +57,15 @@ describe('planAccounts', () => {
   });
 
   it('keeps the administrator of an address when a guest registered it first', () => {
-    const { accounts, skipped } = planAccounts('waline', [
+    const { accounts, skipped, notes } = planAccounts('waline', [
       user('6', { email: 'ADMIN@example.com', createdAt: 1 }),
       user('1', { email: 'admin@example.com', type: 'administrator', createdAt: 2 }),
     ]);
 
     expect(accounts.map((planned) => planned.sourceId)).toEqual(['1']);
+    expect(notes).toEqual([
+      'administrators imported (they sign in to moderate; check them): admin@example.com',
+    ]);
     expect(skipped).toEqual([
       {
         ref: 'Users[6]',
