@@ -1,10 +1,13 @@
 /**
- * `npm run admin -- add <email> [--name "Display name"] [--replace]`: creates an administrator; with
- * `--replace`, sets a new password on an existing one and keeps its profile (name unless `--name`, link).
+ * `npm run admin -- add <email> [--name "Display name"] [--replace]`: creates an administrator (active); with
+ * `--replace`, sets a new password on the address's account, revokes its tokens, makes it an active
+ * administrator and keeps its profile (name unless `--name`, link). Administrators come only from here or
+ * from another administrator (`PUT /api/user/{id}`).
  * The password is asked for on the terminal (not echoed) or read from standard input when piped;
  * it is hashed with scrypt and never printed.
  * `npm run admin -- list`: the administrators, by email (one Scan of the table).
- * `npm run admin -- remove <email>`: deletes an administrator; the tokens it holds stop working at once.
+ * `npm run admin -- remove <email>`: deletes an administrator's account and its address claim; the tokens
+ * it holds stop working at once.
  *
  * Where it works: the local table by default, or another one; see scripts/table-target.ts.
  */
@@ -14,7 +17,10 @@ import { ulid } from 'ulid';
 import { z } from 'zod';
 import { hashPassword } from '../functions/shared/auth/password.js';
 import { limits } from '../functions/shared/domain/limits.js';
-import { type AdminRepository, createAdminRepository } from '../functions/shared/table/admin-repository.js';
+import {
+  type AccountRepository,
+  createAccountRepository,
+} from '../functions/shared/table/account-repository.js';
 import { openTarget, targetArgs, targetUsage } from './table-target.js';
 import { runCli } from './run-cli.js';
 
@@ -41,23 +47,25 @@ async function main(): Promise<void> {
   if (!command || !['add', 'list', 'remove'].includes(command) || positionals.length !== arity + 1) {
     throw new Error(usage);
   }
-  /** Runs `work` on the administrators of the target table, and closes it. */
-  const withAdmins = async (work: (admins: AdminRepository, tableName: string) => Promise<void>) => {
+  /** Runs `work` on the accounts of the target table, and closes it. */
+  const withAccounts = async (work: (accounts: AccountRepository, tableName: string) => Promise<void>) => {
     const opened = await openTarget(values, (line) => console.log(line));
     try {
-      await work(createAdminRepository(opened.client, opened.tableName), opened.tableName);
+      await work(createAccountRepository(opened.client, opened.tableName), opened.tableName);
     } finally {
       await opened.close();
     }
   };
 
   if (command === 'list') {
-    await withAdmins(async (admins, tableName) => {
-      const accounts = await admins.list();
-      if (accounts.length === 0) console.log(`No administrators in table ${tableName}.`);
-      for (const account of accounts) {
+    await withAccounts(async (accounts, tableName) => {
+      const administrators = (await accounts.listAll())
+        .filter((account) => account.type === 'administrator')
+        .sort((a, b) => a.email.localeCompare(b.email));
+      if (administrators.length === 0) console.log(`No administrators in table ${tableName}.`);
+      for (const account of administrators) {
         const added = account.createdAt ? new Date(account.createdAt).toISOString() : 'unknown';
-        console.log(`${account.email}\t${account.displayName}\tadded ${added}`);
+        console.log(`${account.email}\t${account.displayName}\tadded ${added}\t${account.state}`);
       }
     });
     return;
@@ -65,9 +73,11 @@ async function main(): Promise<void> {
 
   const email = parseEmail(rawEmail);
   if (command === 'remove') {
-    await withAdmins(async (admins, tableName) => {
-      if (!(await admins.remove(email)))
+    await withAccounts(async (accounts, tableName) => {
+      const account = await accounts.findByEmail(email);
+      if (account?.type !== 'administrator' || !(await accounts.remove(account.id))) {
         throw new Error(`${email} is not an administrator in table ${tableName}.`);
+      }
       console.log(`Administrator ${email} removed from table ${tableName}; its tokens no longer work.`);
     });
     return;
@@ -78,30 +88,42 @@ async function main(): Promise<void> {
     throw new Error(`Choose a password of at least ${limits.passwordMinChars} characters.`);
   }
   const passwordHash = await hashPassword(password);
-  await withAdmins(async (admins, tableName) => {
-    const existing = values.replace ? await admins.find(email) : undefined;
+  await withAccounts(async (accounts, tableName) => {
+    const existing = await accounts.findByEmail(email);
+    if (existing && !values.replace) {
+      const what =
+        existing.type === 'administrator' ? 'already an administrator' : `already a ${existing.type} account`;
+      throw new Error(
+        `${email} is ${what}; add --replace to set a new password and make it an administrator.`,
+      );
+    }
     if (existing) {
-      // A new password (and a new id, so every token issued before stops working) on the same profile:
-      // its name (unless --name gives one), its link and when it was added stay.
-      const changed = await admins.update(email, existing.id, {
-        password: { passwordHash, id: ulid() },
+      // A new password, and every token issued before revoked, on the same profile: its name (unless --name
+      // gives one), its link and when it was added stay. The address's account becomes an active administrator.
+      const changed = await accounts.update(existing.id, {
+        passwordHash,
+        revokeTokens: true,
+        type: 'administrator',
+        state: 'active',
         ...(values.name === undefined ? {} : { displayName: values.name }),
       });
-      if (!changed) throw new Error(`${email} changed while its password was set; run the command again.`);
+      if (changed.status !== 'updated') {
+        throw new Error(`${email} changed while its password was set; run the command again.`);
+      }
       console.log(`Administrator ${email} given a new password in table ${tableName}.`);
       return;
     }
-    const account = {
+    const created = await accounts.create({
       id: ulid(),
       email,
       displayName: values.name ?? email.split('@')[0] ?? email,
+      type: 'administrator',
+      state: 'active',
       passwordHash,
+      sessionVersion: 0,
       createdAt: Date.now(),
-    };
-    // Without --replace, an existing account is refused; with it, one removed since the lookup is added anew.
-    if (!(await admins.save(account, { replace: values.replace }))) {
-      throw new Error(`${email} is already an administrator; add --replace to set a new password.`);
-    }
+    });
+    if (created !== 'created') throw new Error(`${email} was added meanwhile; run the command again.`);
     console.log(`Administrator ${email} saved in table ${tableName}.`);
   });
 }

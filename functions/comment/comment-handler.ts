@@ -5,7 +5,7 @@ import type { HttpHandler } from '../shared/http/http-types.js';
 import { matchRouteKey, pathHasRoute, type RouteKey } from '../shared/http/route-key.js';
 import { dispatchRouteKey, type RouteTable } from '../shared/http/route-table.js';
 import { methodNotAllowed, routeNotFound } from '../shared/http/route-errors.js';
-import { createViewerResolver } from '../shared/auth/viewer.js';
+import { createCallerResolver, viewerOf } from '../shared/auth/viewer.js';
 import { createCaptchaTokenHasher } from '../shared/spam/captcha-token-hash.js';
 import { createCaptchaGuard } from './captcha-guard.js';
 import { createCommentFeed } from './comment-feed.js';
@@ -49,10 +49,11 @@ export function createCommentHandler(
   dependencies: CommentDependencies,
   apiRouteKeys: readonly RouteKey[],
 ): HttpHandler {
-  const { config, comments, counters, moderation, admins, outbox, presentation, renderMarkdown } =
+  const { config, comments, counters, moderation, accounts, outbox, presentation, renderMarkdown } =
     dependencies;
   const { tokenSecret, now, newId, spamCheck, readSubmitMarks, markRefusedPost } = dependencies;
-  const viewer = createViewerResolver({ tokenSecret, now, admins });
+  const caller = createCallerResolver({ tokenSecret, now, accounts });
+  const viewer = viewerOf(caller);
   const list = createListComments({ viewer, comments, presentation });
   const count = createCountComments({ counters });
   const recent = createRecentComments({ comments, presentation });
@@ -84,14 +85,15 @@ export function createCommentHandler(
   const moderate = createModerateComment({ viewer, comments, moderation, renderMarkdown, presentation });
   const remove = createDeleteComment({ viewer, comments, moderation });
   const signIn = createSignIn({
-    admins,
+    accounts,
+    signInRecords: dependencies.signInRecords,
     config,
     tokenSecret,
     now,
     avatarFor: presentation.avatarFor,
     captcha,
   });
-  const currentUser = createCurrentUser({ viewer, admins, avatarFor: presentation.avatarFor });
+  const currentUser = createCurrentUser({ viewer, avatarFor: presentation.avatarFor });
   const updateProfile = createUpdateProfile({ ...dependencies, viewer, avatarFor: presentation.avatarFor });
   const notificationLog = createNotificationLog({ viewer, outbox, now });
   const notificationAction = createNotificationAction({ viewer, outbox, now, newId });

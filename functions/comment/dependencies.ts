@@ -4,7 +4,8 @@ import { createAvatarResolver } from '../shared/domain/avatar.js';
 import type { Presentation } from '../shared/domain/present-comment.js';
 import { loadMarkdownRenderer } from '../shared/domain/write-only-modules.js';
 import { createAkismetCheck, type SpamCheck } from '../shared/spam/akismet.js';
-import { type AdminRepository, createAdminRepository } from '../shared/table/admin-repository.js';
+import { type AccountRepository, createAccountRepository } from '../shared/table/account-repository.js';
+import { createSignInRecords, type SignInRecords } from '../shared/table/sign-in-records.js';
 import { cacheCounterReads } from '../shared/caches/cached-counters.js';
 import { cacheListReads } from '../shared/caches/cached-reads.js';
 import { createFunctionClient } from '../shared/dynamodb-client/client.js';
@@ -37,7 +38,10 @@ export interface CommentDependencies {
   /** Comment counts per page and for the site (cached per instance: caches/cached-counters.ts). */
   readonly counters: Pick<CounterRepository, 'siteCommentCount' | 'commentCounts'>;
   readonly moderation: ModerationRepository;
-  readonly admins: AdminRepository;
+  /** Accounts, administrators' and visitors' (issue 27). */
+  readonly accounts: AccountRepository;
+  /** The sign-in attempts of each IP and address, which limit `POST /api/token`. */
+  readonly signInRecords: SignInRecords;
   /** The notification log for `/ui` (re-drive, test mail) and the suppressions the unsubscribe links record. */
   readonly outbox: OutboxRepository;
   /** Readers' confirmations of reply mail, which the confirmation links record (REPLY_MAIL=confirmed). */
@@ -108,7 +112,8 @@ export function createCommentDependencies(
     comments,
     counters,
     moderation,
-    admins: createAdminRepository(client, config.TABLE_NAME),
+    accounts: createAccountRepository(client, config.TABLE_NAME),
+    signInRecords: createSignInRecords(client, config.TABLE_NAME),
     outbox: createOutboxRepository(client, config.TABLE_NAME),
     confirmations: createReplyConfirmations(client, config.TABLE_NAME),
     // JWT_TOKEN and LINK_SECRET only: the keys read through the Parameters and Secrets extension

@@ -1,4 +1,4 @@
-import type { ResolveViewer } from '../shared/auth/viewer.js';
+import { isAdministrator, type ResolveViewer } from '../shared/auth/viewer.js';
 import { createAnswerBudget } from '../shared/domain/answer-budget.js';
 import { fitTexts } from '../shared/domain/bounded-comments.js';
 import { listQuerySchema } from '../shared/domain/comment-schemas.js';
@@ -45,7 +45,7 @@ export function createListComments({
       request.lang,
     );
     // Administrators see waiting and spam comments too, to moderate them in place (as on Waline).
-    const admin = (await viewer(request.authorization)) !== undefined;
+    const admin = isAdministrator(await viewer(request.authorization));
     const { path: url, ...paging } = query;
     const stored = await comments.listPage({ url, ...paging, withHeld: admin });
     const options = { ...presentation, legacy: request.legacy };

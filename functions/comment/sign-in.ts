@@ -1,4 +1,4 @@
-import { verifyPassword } from '../shared/auth/password.js';
+import { hashPassword, isImportedHash, verifyPassword } from '../shared/auth/password.js';
 import { admitAttempt, clientNetwork, signInLimits } from '../shared/auth/sign-in-guard.js';
 import { tokenFor } from '../shared/auth/token.js';
 import { AppError } from '../shared/domain/errors.js';
@@ -11,11 +11,15 @@ import { envelope } from '../shared/http/envelope.js';
 import type { Router } from '../shared/http/http-function.js';
 import { parseInput } from '../shared/http/request.js';
 import type { Config } from '../shared/config.js';
+import type { Account } from '../shared/domain/account.js';
 import type { AvatarFor } from '../shared/domain/avatar.js';
-import type { AdminRepository } from '../shared/table/admin-repository.js';
+import type { AccountRepository } from '../shared/table/account-repository.js';
+import type { SignInRecords } from '../shared/table/sign-in-records.js';
+import { normalizeAddress } from '../shared/domain/normalize-address.js';
 import type { SecretSource } from '../shared/secrets/parameter-secret.js';
 import { captchaTokenSchema } from '../shared/domain/comment-schemas.js';
 import type { CaptchaGuard } from './captcha-guard.js';
+import { type CheckSecondFactor, checkSecondFactor } from './second-factor.js';
 
 const signInBodySchema = z.object({
   email: z.email().check(z.maxLength(254)),
@@ -23,6 +27,10 @@ const signInBodySchema = z.object({
   // Waline's admin and the sign-in page send the captcha token under the widget's names.
   turnstile: captchaTokenSchema,
   recaptchaV3: captchaTokenSchema,
+  /** The second factor (second-factor.ts): 6 to 8 digits of an authenticator app, or a recovery code. */
+  code: z.optional(
+    z.union([z.string().check(z.regex(/^\d{6,8}$/)), z.string().check(z.regex(/^[A-Za-z0-9-]{1,32}$/))]),
+  ),
 });
 
 /** Sign-in attempts one IP (an IPv6 /64) may make per window. */
@@ -35,24 +43,34 @@ const accountRaceAttempts = 3;
 const decoyHash = 'scrypt$32768$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
 
 /**
- * `POST /api/token {email, password}`: signs an administrator in and answers Waline's user shape
- * with a signed token. Attempts are limited per IP (an IPv6 /64) and window, and per email address
+ * `POST /api/token {email, password, code?}`: signs an account in (administrator or guest) and answers
+ * Waline's user shape with a signed token. Attempts are limited per IP (an IPv6 /64) and window, and per email address
  * with a growing lock (auth/sign-in-guard.ts, which says how the lock is bounded), so passwords cannot
  * be guessed fast from one address or from many. Unknown addresses are limited alike: the answers
  * never tell which addresses are administrators'. With a captcha in force, an attempt without its token is
  * refused before anything is counted, and the token is verified after the IP limit and before the account's
  * lock counts the attempt (a refused token locks nobody out); a provider that cannot be asked is a 503, since
  * a sign-in cannot wait for moderation as a comment can.
+ *
+ * Then the password: an unknown address, a wrong password and a banned account get the same refusal. Only
+ * after a right password does an account that is unconfirmed or awaiting approval learn so (a 403 that says
+ * what to do), and an account with a second factor is asked for it (second-factor.ts). A password hash
+ * imported from Waline (bcrypt) is replaced by scrypt on the first sign-in it lets through.
  */
 export function createSignIn({
-  admins,
+  accounts,
+  signInRecords,
+  secondFactor = checkSecondFactor,
   config,
   tokenSecret,
   now,
   avatarFor,
   captcha,
 }: {
-  readonly admins: AdminRepository;
+  readonly accounts: Pick<AccountRepository, 'findByEmail' | 'update'>;
+  readonly signInRecords: SignInRecords;
+  /** The second factor's check, after the password (second-factor.ts). */
+  readonly secondFactor?: CheckSecondFactor;
   /** The captcha check (captcha-guard.ts), as on comments. */
   readonly captcha: CaptchaGuard;
   readonly config: Pick<Config, 'IP_HASH_SALT' | 'TOKEN_TTL_HOURS'>;
@@ -83,10 +101,11 @@ export function createSignIn({
     const window = Math.floor(time / windowMs);
     const networkHash = hashIp(config.IP_HASH_SALT, clientNetwork(request.sourceIp));
     // Keyed like IPs: the table keeps no address typed into the form.
-    const accountHash = hashIp(config.IP_HASH_SALT, `account:${email.toLowerCase()}`);
+    // Normalised as accounts are: one account's lock, however its address is spelt.
+    const accountHash = hashIp(config.IP_HASH_SALT, `account:${normalizeAddress(email)}`);
     const [attempts, record] = await Promise.all([
-      admins.countSignInAttempt(networkHash, window, Math.ceil(((window + 2) * windowMs) / 1000)),
-      admins.signInRecord(accountHash, networkHash),
+      signInRecords.countSignInAttempt(networkHash, window, Math.ceil(((window + 2) * windowMs) / 1000)),
+      signInRecords.signInRecord(accountHash, networkHash),
     ]);
     if (attempts > attemptsPerWindow) throw tooMany((window + 1) * windowMs);
     if (!(await captcha.verify(demand, request)).passed) {
@@ -101,19 +120,50 @@ export function createSignIn({
         const decision = admitAttempt(failures, time);
         if (!decision.admitted) throw tooMany(decision.retryAt);
         const expiresAt = Math.ceil((time + signInLimits.memoryMs) / 1000);
-        if (await admins.countAccountAttempt(accountHash, failures, decision.next, expiresAt)) break;
+        if (await signInRecords.countAccountAttempt(accountHash, failures, decision.next, expiresAt)) break;
         // Another attempt on this account was counted meanwhile: decide again on the record as it is.
         if (race >= accountRaceAttempts) throw tooMany(time + signInLimits.firstLockMs);
-        failures = (await admins.signInRecord(accountHash, networkHash)).failures;
+        failures = (await signInRecords.signInRecord(accountHash, networkHash)).failures;
       }
     }
 
-    const account = await admins.find(email);
-    const valid = await verifyPassword(password, account?.passwordHash ?? decoyHash);
-    if (!account || !valid) throw new AppError('unauthorized', translate(request.lang, 'wrongCredentials'));
-    await admins.signedIn(accountHash, networkHash, Math.ceil((time + signInLimits.knownNetworkMs) / 1000));
+    const found = await accounts.findByEmail(email);
+    const valid = await verifyPassword(password, found?.passwordHash ?? decoyHash);
+    // Unknown, wrong or banned: one answer, so that it tells nobody which addresses have accounts.
+    if (!found || !valid || found.type === 'banned') {
+      throw new AppError('unauthorized', translate(request.lang, 'wrongCredentials'));
+    }
+    if (found.state === 'unconfirmed')
+      throw new AppError('forbidden', translate(request.lang, 'confirmAddressFirst'));
+    if (found.state === 'awaiting-approval') {
+      throw new AppError('forbidden', translate(request.lang, 'awaitingApproval'));
+    }
+    await secondFactor(found, body.code, request.lang);
+    await signInRecords.signedIn(
+      accountHash,
+      networkHash,
+      Math.ceil((time + signInLimits.knownNetworkMs) / 1000),
+    );
+    const account = isImportedHash(found.passwordHash) ? await upgradeHash(accounts, found, password) : found;
 
     const token = await tokenFor(secret, account, time, config.TOKEN_TTL_HOURS);
     return envelope({ ...presentUser(account, avatarFor), token });
   };
+}
+
+/**
+ * Replaces an imported bcrypt hash by scrypt now that the password is known right. Tokens stay good (the
+ * password is the same); a concurrent change (the account changed meanwhile) keeps the account as it is.
+ */
+async function upgradeHash(
+  accounts: Pick<AccountRepository, 'update'>,
+  account: Account,
+  password: string,
+): Promise<Account> {
+  const update = await accounts.update(
+    account.id,
+    { passwordHash: await hashPassword(password) },
+    account.sessionVersion,
+  );
+  return update.status === 'updated' ? update.account : account;
 }

@@ -116,9 +116,9 @@ export const handEdits: readonly HandEdit[] = [
   },
   {
     name: 'token: claims not type-checked',
-    breaks: 'a signed payload without `sub` or `email`, or without `exp`, is accepted',
+    breaks: 'a signed payload without `sub`, a version (or an email), or `exp` is accepted',
     file: 'functions/shared/auth/token.ts',
-    from: "typeof sub !== 'string' || typeof email !== 'string' || typeof exp !== 'number'",
+    from: "typeof sub !== 'string' || ver === undefined || typeof exp !== 'number'",
     to: 'false',
     tests: tokenTests,
   },

@@ -56,7 +56,10 @@ describe('the captcha in the browser: the real widget and the sign-in page with 
       ),
       launchChromium(),
     ]);
-    await server.services.admins.save({
+    await server.services.accounts.create({
+      type: 'administrator',
+      state: 'active',
+      sessionVersion: 0,
       id: '01ADMINCAPTCHATEST00000000',
       email: admin.email,
       displayName: 'Site Admin',

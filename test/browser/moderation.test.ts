@@ -49,7 +49,10 @@ describe('moderating with the real widget (v3)', () => {
       startWidgetServer({ JWT_TOKEN: 'j'.repeat(48), COMMENT_AUDIT: 'true' }),
       launchChromium(),
     ]);
-    await server.services.admins.save({
+    await server.services.accounts.create({
+      type: 'administrator',
+      state: 'active',
+      sessionVersion: 0,
       id: '01ADMINBROWSERTEST0000000A',
       email: admin.email,
       displayName: 'Site Admin',
@@ -339,7 +342,10 @@ describe('moderating with the real widget (v3)', () => {
     const site = 'http://localhost:9';
     const configured = await startWidgetServer({ JWT_TOKEN: 'j'.repeat(48), SITE_URL: `${site}/blog/` });
     try {
-      await configured.services.admins.save({
+      await configured.services.accounts.create({
+        type: 'administrator',
+        state: 'active',
+        sessionVersion: 0,
         id: '01ADMINBROWSERTEST0000000B',
         email: admin.email,
         displayName: 'Site Admin',

@@ -18,7 +18,10 @@ describe('the notification log in /ui', () => {
       startWidgetServer({ JWT_TOKEN: 'j'.repeat(48) }),
       launchChromium(),
     ]);
-    await server.services.admins.save({
+    await server.services.accounts.create({
+      type: 'administrator',
+      state: 'active',
+      sessionVersion: 0,
       id: '01ADMINNOTIFYBROWSER00000A',
       email: admin.email,
       displayName: 'Site Admin',

@@ -33,7 +33,10 @@ describe('the profile page, opened from the real widget (v3)', () => {
     ]);
     const passwordHash = await hashPassword(password);
     for (const account of [renamed, rotated]) {
-      await server.services.admins.save({
+      await server.services.accounts.create({
+        type: 'administrator',
+        state: 'active',
+        sessionVersion: 0,
         ...account,
         displayName: 'Site Admin',
         passwordHash,
@@ -103,7 +106,7 @@ describe('the profile page, opened from the real widget (v3)', () => {
     // The `profile` message: the widget shows the new name without a reload.
     await expect.poll(() => nick.textContent()).toBe('Renamed Admin');
     expect(await profile.locator('#name').textContent()).toBe('Renamed Admin');
-    expect(await server.services.admins.find(renamed.email)).toMatchObject({
+    expect(await server.services.accounts.findByEmail(renamed.email)).toMatchObject({
       displayName: 'Renamed Admin',
       link: 'https://admin.example/',
     });
@@ -144,7 +147,7 @@ describe('the profile page, opened from the real widget (v3)', () => {
     await page.locator('[data-waline] > .wl-comment .wl-btn.primary').click();
     const answer = (await (await posted).json()) as { errno: number; data: { type?: string; nick: string } };
     expect(answer).toMatchObject({ errno: 0, data: { type: 'administrator', nick: 'Rotated Admin' } });
-    expect((await server.services.admins.find(rotated.email))?.id).not.toBe(rotated.id);
+    expect((await server.services.accounts.findByEmail(rotated.email))?.sessionVersion).toBe(1);
     expect([...unexpected(pageErrors), ...popupErrors]).toEqual([]);
   });
 
@@ -176,7 +179,9 @@ describe('the profile page, opened from the real widget (v3)', () => {
     await profile.locator('input[name=url]').fill('https://elsewhere.example/');
     await profile.getByRole('button', { name: 'Save profile' }).click();
     await expect.poll(() => profile.locator('#status').textContent()).toBe('Profile saved.');
-    expect((await server.services.admins.find(renamed.email))?.link).toBe('https://elsewhere.example/');
+    expect((await server.services.accounts.findByEmail(renamed.email))?.link).toBe(
+      'https://elsewhere.example/',
+    );
     expect(await page.evaluate('window.received')).toEqual([]);
     expect([...pageErrors, ...popupErrors]).toEqual([]);
   });

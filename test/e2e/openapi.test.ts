@@ -471,10 +471,13 @@ describe('the OpenAPI document, against the local server', () => {
       id: '01PROFILEOPENAPI',
       email: 'profile@example.com',
       displayName: 'Profile',
+      type: 'administrator' as const,
+      state: 'active' as const,
+      sessionVersion: 0,
       passwordHash: await hashPassword('a long enough password'),
       createdAt: 0,
     };
-    await server.services.admins.save(account);
+    await server.services.accounts.create(account);
     const headers = { authorization: `Bearer ${await tokenFor(jwtSecret, account, Date.now(), 1)}` };
     for (const template of ['/api/user', '/user']) {
       const changed = await call({

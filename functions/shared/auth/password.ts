@@ -20,8 +20,44 @@ export async function hashPassword(password: string): Promise<string> {
   return ['scrypt', cost.N, cost.r, cost.p, salt.toString('base64url'), key.toString('base64url')].join('$');
 }
 
-/** True when `password` matches `stored`; compares in constant time; false for any malformed hash. */
+/** A bcrypt hash as Waline stores them (phpass: `$2a$08$…`; `$2b$` and `$2y$` from other bcrypts). */
+const bcryptHash = /^\$2[aby]\$(\d\d)\$[./A-Za-z0-9]{53}$/;
+/** The costliest imported bcrypt hash checked: Waline's are 8; a stored cost of 2^31 rounds would hang. */
+const maxBcryptCost = 14;
+
+/**
+ * The password as Waline's phpass fed it to bcrypt: each UTF-16 code unit modulo 128, one byte each. For an
+ * ASCII password that is the password itself.
+ */
+const phpassBytes = (password: string) =>
+  String.fromCharCode(...Array.from({ length: password.length }, (_, i) => password.charCodeAt(i) % 128));
+
+/**
+ * True when `password` matches an imported bcrypt hash: as Waline's phpass hashed it, or, for a non-ASCII
+ * password, as a standard bcrypt (UTF-8) would have.
+ */
+async function verifyBcrypt(password: string, stored: string): Promise<boolean> {
+  const cost = Number(bcryptHash.exec(stored)?.[1]);
+  if (!(cost >= 4 && cost <= maxBcryptCost)) return false;
+  // bcryptjs knows `$2a$` and `$2b$`; `$2y$` (PHP's) is the same algorithm under another name.
+  const hash = stored.replace(/^\$2y\$/, '$2b$');
+  // Loaded only for an imported hash: the comment function's bundle and cold start carry it no further.
+  const { default: bcrypt } = await import('bcryptjs');
+  if (await bcrypt.compare(phpassBytes(password), hash)) return true;
+  return phpassBytes(password) !== password && bcrypt.compare(password, hash);
+}
+
+/** Whether `stored` is a hash imported from Waline (bcrypt), which a successful sign-in replaces by scrypt. */
+export function isImportedHash(stored: string): boolean {
+  return /^\$2[aby]\$/.test(stored);
+}
+
+/**
+ * True when `password` matches `stored` (scrypt, or a bcrypt hash imported from Waline); compares in
+ * constant time; false for any malformed hash.
+ */
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+  if (isImportedHash(stored)) return verifyBcrypt(password, stored);
   const [scheme, n, r, p, salt, hash] = stored.split('$');
   if (scheme !== 'scrypt' || !salt || !hash) return false;
   const options = { N: Number(n), r: Number(r), p: Number(p) };

@@ -53,6 +53,27 @@ const catalog = {
     'zh-CN': '请以管理员身份登录后再操作。',
   },
   wrongCredentials: { en: 'Wrong email or password.', 'zh-CN': '邮箱或密码错误。' },
+  accountRequired: {
+    en: 'Sign in to do this.',
+    'zh-CN': '请登录后再操作。',
+  },
+  confirmAddressFirst: {
+    en: 'Confirm your email address first: follow the link mailed to you.',
+    'zh-CN': '请先确认邮箱地址：点击发送给你的邮件中的链接。',
+  },
+  awaitingApproval: {
+    en: 'Your account is waiting for an administrator to approve it.',
+    'zh-CN': '你的账号正在等待管理员审核。',
+  },
+  secondFactorRequired: {
+    en: 'code: this account needs the code of its authenticator app (or a recovery code).',
+    'zh-CN': 'code：此账号需要验证器应用中的验证码（或恢复码）。',
+  },
+  accountNotFound: { en: 'Account {id} not found.', 'zh-CN': '账号 {id} 不存在。' },
+  cannotRemoveSelf: {
+    en: 'id: you cannot ban or delete your own account.',
+    'zh-CN': 'id：不能封禁或删除自己的账号。',
+  },
   tooManySignIns: {
     en: 'Too many sign-in attempts; try again in {minutes} minutes.',
     'zh-CN': '登录尝试过多，请 {minutes} 分钟后再试。',

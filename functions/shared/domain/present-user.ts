@@ -1,17 +1,26 @@
-/** A signed-in user as the Waline widget stores it (`localStorage.WALINE_USER`). */
+import type { Account, AccountType } from './account.js';
+
+/**
+ * A signed-in user as the Waline widget stores it (`localStorage.WALINE_USER`): the account's own view of
+ * itself, never its password hash nor its TOTP secret.
+ */
 export interface PublicUser {
+  /** The account's id (a string, as Waline's LeanCloud ids). */
   objectId: string;
   display_name: string;
+  /** The account's own address: this shape is only ever answered to the account itself or an administrator. */
   email: string;
   url: string;
-  type: 'administrator';
+  type: AccountType;
   avatar: string;
-  label: null;
+  label: string | null;
+  /** Whether the account has a second factor; never the secret. */
+  totp: boolean;
 }
 
-/** The Waline user shape of an administrator account. */
+/** The Waline user shape of `account`; its avatar is its own, or computed from its address. */
 export function presentUser(
-  account: { id: string; email: string; displayName: string; link?: string },
+  account: Pick<Account, 'id' | 'email' | 'displayName' | 'link' | 'avatar' | 'label' | 'type' | 'totp'>,
   avatarFor: (author: { nick: string; mail: string }) => string,
 ): PublicUser {
   return {
@@ -19,8 +28,9 @@ export function presentUser(
     display_name: account.displayName,
     email: account.email,
     url: account.link ?? '',
-    type: 'administrator',
-    avatar: avatarFor({ nick: account.displayName, mail: account.email }),
-    label: null,
+    type: account.type,
+    avatar: account.avatar ?? avatarFor({ nick: account.displayName, mail: account.email }),
+    label: account.label ?? null,
+    totp: account.totp !== undefined,
   };
 }

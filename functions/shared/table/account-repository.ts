@@ -1,4 +1,18 @@
-import type { Account, AccountState, AccountType } from '../domain/account.js';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand, paginateScan, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  type Account,
+  accountAttributes as a,
+  type AccountState,
+  type AccountType,
+} from '../domain/account.js';
+import { normalizeAddress } from '../domain/normalize-address.js';
+import { accountItem, accountItemAttributes, addressClaimItem, toAccount } from './account-item.js';
+import { batchGet, keyId } from './batch-get.js';
+import { attributes, entities, indexNames, type Key, keys } from './keys.js';
+import { projection } from './projection.js';
+import { queryUpTo } from './query-up-to.js';
+import { transactWrite } from './transact.js';
 
 /**
  * The contract of the account store (issue 27); the implementation, `createAccountRepository(client,
@@ -36,7 +50,7 @@ export type AccountUpdate =
 export interface AccountRepository {
   /** The account of `id`, read consistently. */
   findById(id: string): Promise<Account | undefined>;
-  /** The account whose address normalises (shared/notify/normalize-address.ts) like `email`. */
+  /** The account whose address normalises (shared/domain/normalize-address.ts) like `email`. */
   findByEmail(email: string): Promise<Account | undefined>;
   /** Stores a new account with its address claim; `exists` (nothing written) when the address has one. */
   create(account: Account): Promise<'created' | 'exists'>;
@@ -54,4 +68,300 @@ export interface AccountRepository {
   listPage(page: number, pageSize: number): Promise<{ readonly accounts: Account[]; readonly total: number }>;
   /** Every account, for the CLI and the export only (a Scan). */
   listAll(): Promise<Account[]>;
+}
+
+/** The accounts' count on its item (`ACCOUNTS`/`COUNT`). */
+const totalAttribute = 'total';
+
+/**
+ * Builds the account store on `client` and `tableName` (docs/data-model.md, "Accounts"). `now` stamps
+ * `updatedAt` on every change.
+ */
+export function createAccountRepository(
+  client: DynamoDBDocumentClient,
+  tableName: string,
+  now: () => number = Date.now,
+): AccountRepository {
+  const get = async (key: Key) =>
+    (await client.send(new GetCommand({ TableName: tableName, Key: key, ConsistentRead: true }))).Item;
+  const findById = async (id: string) => toAccount(await get(keys.account(id)));
+  /** The id of the account whose address normalises like `email`, if one claimed it. */
+  const claimant = async (email: string) => {
+    const claim = await get(keys.accountEmail(normalizeAddress(email)));
+    return typeof claim?.[a.id] === 'string' ? (claim[a.id] as string) : undefined;
+  };
+  const countChange = (step: 1 | -1) => ({
+    Update: {
+      TableName: tableName,
+      Key: keys.accountCount(),
+      // ADD creates the counter at the first account and never conflicts with a concurrent change but
+      // through the transaction itself, which is retried.
+      UpdateExpression: 'ADD #total :step SET #entity = :entity',
+      ExpressionAttributeNames: { '#total': totalAttribute, '#entity': 'entity' },
+      ExpressionAttributeValues: { ':step': step, ':entity': entities.accountCount },
+    },
+  });
+
+  return {
+    findById,
+
+    async findByEmail(email) {
+      const id = await claimant(email);
+      return id === undefined ? undefined : findById(id);
+    },
+
+    async create(account) {
+      const outcome = await transactWrite(client, {
+        TransactItems: [
+          {
+            Put: {
+              TableName: tableName,
+              Item: accountItem(account),
+              // An id is never reused: a second create of the same account (a migration run again) writes nothing.
+              ConditionExpression: 'attribute_not_exists(pk)',
+            },
+          },
+          {
+            Put: {
+              TableName: tableName,
+              Item: addressClaimItem(account),
+              // The claim is what makes an address one account's: a second account for it writes nothing.
+              ConditionExpression: 'attribute_not_exists(pk)',
+            },
+          },
+          countChange(1),
+        ],
+      });
+      return outcome.ok ? 'created' : 'exists';
+    },
+
+    async update(id, changes, expectedVersion) {
+      const plan = updatePlan(changes, now());
+      // A change of address or type touches the claim as well: the account is read first for its address.
+      const current =
+        changes.email !== undefined || changes.type !== undefined ? await findById(id) : undefined;
+      if (changes.email !== undefined || changes.type !== undefined) {
+        if (!current || (expectedVersion !== undefined && current.sessionVersion !== expectedVersion)) {
+          return { status: 'stale' };
+        }
+      }
+      const versionCondition = expectedVersion === undefined ? '' : ' AND #sessionVersion = :expectedVersion';
+      const names = {
+        ...plan.names,
+        ...(expectedVersion === undefined ? {} : { '#sessionVersion': a.sessionVersion }),
+      };
+      const values = {
+        ...plan.values,
+        ...(expectedVersion === undefined ? {} : { ':expectedVersion': expectedVersion }),
+      };
+      if (!current) {
+        try {
+          const output = await client.send(
+            new UpdateCommand({
+              TableName: tableName,
+              Key: keys.account(id),
+              UpdateExpression: plan.expression,
+              // Only an account that exists (an UpdateItem on a missing key would create one), and only while
+              // its session version is the one the caller's token carried.
+              ConditionExpression: `attribute_exists(pk)${versionCondition}`,
+              ExpressionAttributeNames: names,
+              ExpressionAttributeValues: values,
+              ReturnValues: 'ALL_NEW',
+            }),
+          );
+          const account = toAccount(output.Attributes);
+          return account ? { status: 'updated', account } : { status: 'stale' };
+        } catch (error) {
+          if (error instanceof ConditionalCheckFailedException) return { status: 'stale' };
+          throw error;
+        }
+      }
+
+      const oldAddress = normalizeAddress(current.email);
+      const newAddress = changes.email === undefined ? oldAddress : normalizeAddress(changes.email);
+      const moved = newAddress !== oldAddress;
+      const type = changes.type ?? current.type;
+      const outcome = await transactWrite(client, {
+        TransactItems: [
+          {
+            Update: {
+              TableName: tableName,
+              Key: keys.account(id),
+              UpdateExpression: plan.expression,
+              // The account as read: its address is the claim released below, its version the token's.
+              ConditionExpression: `attribute_exists(pk) AND #email = :oldEmail${versionCondition}`,
+              ExpressionAttributeNames: { ...names, '#email': a.email },
+              ExpressionAttributeValues: { ...values, ':oldEmail': current.email },
+            },
+          },
+          moved
+            ? {
+                Put: {
+                  TableName: tableName,
+                  Item: addressClaimItem({ id, email: newAddress, type }),
+                  // The new address must be nobody's: an address has one account.
+                  ConditionExpression: 'attribute_not_exists(pk)',
+                },
+              }
+            : {
+                Update: {
+                  TableName: tableName,
+                  Key: keys.accountEmail(oldAddress),
+                  // The claim carries the type (a post's mail is checked against it); only this account's.
+                  UpdateExpression: 'SET #type = :type',
+                  ConditionExpression: '#id = :id',
+                  ExpressionAttributeNames: { '#type': a.type, '#id': a.id },
+                  ExpressionAttributeValues: { ':type': type, ':id': id },
+                },
+              },
+          ...(moved
+            ? [
+                {
+                  Delete: {
+                    TableName: tableName,
+                    Key: keys.accountEmail(oldAddress),
+                    // Released only by the account that holds it.
+                    ConditionExpression: 'attribute_not_exists(pk) OR #id = :id',
+                    ExpressionAttributeNames: { '#id': a.id },
+                    ExpressionAttributeValues: { ':id': id },
+                  },
+                },
+              ]
+            : []),
+        ],
+      });
+      if (!outcome.ok) {
+        return moved && outcome.failedConditions.includes(1)
+          ? { status: 'address-taken' }
+          : { status: 'stale' };
+      }
+      const account = await findById(id);
+      return account ? { status: 'updated', account } : { status: 'stale' };
+    },
+
+    async remove(id) {
+      const account = await findById(id);
+      if (!account) return false;
+      const claim = keys.accountEmail(normalizeAddress(account.email));
+      const outcome = await transactWrite(client, {
+        TransactItems: [
+          {
+            Delete: {
+              TableName: tableName,
+              Key: keys.account(id),
+              // The account as read, with the address whose claim goes with it.
+              ConditionExpression: 'attribute_exists(pk) AND #email = :email',
+              ExpressionAttributeNames: { '#email': a.email },
+              ExpressionAttributeValues: { ':email': account.email },
+            },
+          },
+          {
+            Delete: {
+              TableName: tableName,
+              Key: claim,
+              // Only this account's claim (a claim another account holds stays).
+              ConditionExpression: 'attribute_not_exists(pk) OR #id = :id',
+              ExpressionAttributeNames: { '#id': a.id },
+              ExpressionAttributeValues: { ':id': id },
+            },
+          },
+          countChange(-1),
+        ],
+      });
+      return outcome.ok;
+    },
+
+    async listPage(page, pageSize) {
+      const size = Math.max(1, Math.trunc(pageSize));
+      const wanted = Math.max(1, Math.trunc(page)) * size;
+      // The accounts' partition of the held-by-time index, newest id first, keys only: page p reads p * size
+      // keys at most, never a Scan.
+      const entries = await queryUpTo(
+        client,
+        {
+          TableName: tableName,
+          IndexName: indexNames.held,
+          KeyConditionExpression: '#heldPk = :accounts',
+          ScanIndexForward: false,
+          ...projection([attributes.pk, attributes.sk], { '#heldPk': attributes.heldPk }),
+          ExpressionAttributeValues: { ':accounts': keys.accountsPartition },
+        },
+        wanted,
+      );
+      const pageKeys = entries.slice(wanted - size, wanted).map((entry) => ({
+        pk: String(entry[attributes.pk]),
+        sk: String(entry[attributes.sk]),
+      }));
+      // The index holds cards only: the page's items and the count in one BatchGet.
+      const found = await batchGet(
+        client,
+        tableName,
+        [...pageKeys, keys.accountCount()],
+        [...accountItemAttributes, totalAttribute],
+      );
+      const accounts = pageKeys.flatMap((key) => toAccount(found.get(keyId(key))) ?? []);
+      const total = Number(found.get(keyId(keys.accountCount()))?.[totalAttribute]) || 0;
+      return { accounts, total: Math.max(0, total) };
+    },
+
+    async listAll() {
+      const accounts: Account[] = [];
+      const pages = paginateScan(
+        { client },
+        {
+          TableName: tableName,
+          // The CLI's and the export's only: a filter still reads every item.
+          FilterExpression: '#entity = :account',
+          ExpressionAttributeNames: { '#entity': 'entity' },
+          ExpressionAttributeValues: { ':account': entities.account },
+        },
+      );
+      for await (const output of pages) {
+        for (const item of output.Items ?? []) {
+          const account = toAccount(item);
+          if (account) accounts.push(account);
+        }
+      }
+      return accounts.sort((x, y) => (x.id < y.id ? 1 : x.id > y.id ? -1 : 0));
+    },
+  };
+}
+
+/** The UpdateExpression of `changes`, with its names and values; `updatedAt` is always set. */
+function updatePlan(
+  changes: AccountChanges,
+  time: number,
+): { expression: string; names: Record<string, string>; values: Record<string, unknown> } {
+  const set: string[] = [];
+  const remove: string[] = [];
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  const assign = (name: string, value: unknown) => {
+    names[`#${name}`] = name;
+    values[`:${name}`] = value;
+    set.push(`#${name} = :${name}`);
+  };
+  const clearable = (name: string, value: string | undefined) => {
+    if (value === '') {
+      names[`#${name}`] = name;
+      remove.push(`#${name}`);
+    } else if (value !== undefined) assign(name, value);
+  };
+  if (changes.displayName !== undefined) assign(a.displayName, changes.displayName);
+  clearable(a.link, changes.link);
+  clearable(a.avatar, changes.avatar);
+  clearable(a.label, changes.label);
+  if (changes.email !== undefined) assign(a.email, changes.email);
+  if (changes.type !== undefined) assign(a.type, changes.type);
+  if (changes.state !== undefined) assign(a.state, changes.state);
+  if (changes.passwordHash !== undefined) assign(a.passwordHash, changes.passwordHash);
+  assign(a.updatedAt, time);
+  // ADD, not SET from a read value: two revocations at once both count, and neither undoes the other.
+  const add = changes.revokeTokens ? ' ADD #revokedVersion :one' : '';
+  if (changes.revokeTokens) {
+    names['#revokedVersion'] = a.sessionVersion;
+    values[':one'] = 1;
+  }
+  const expression = `SET ${set.join(', ')}${remove.length > 0 ? ` REMOVE ${remove.join(', ')}` : ''}${add}`;
+  return { expression, names, values };
 }

@@ -87,6 +87,8 @@ export const entities = {
   account: 'account',
   /** The claim of an address by one account: an address has at most one. */
   accountEmail: 'account-email',
+  /** How many accounts there are (`ACCOUNTS`/`COUNT`): Waline's `totalPages` of the administrators' list. */
+  accountCount: 'account-count',
   /** How many approved comments one author has (an account, or an address as a hash): their level and wall place. */
   authorCount: 'author-count',
   signInAttempts: 'signin',
@@ -170,6 +172,13 @@ export const keys = {
   account: (id: string): Key => ({ pk: `USER#${id}`, sk: 'USER' }),
   /** The claim of an address (normalised: shared/notify/normalize-address.ts) by one account. */
   accountEmail: (normalisedAddress: string): Key => ({ pk: `EMAIL#${normalisedAddress}`, sk: 'USER' }),
+  /**
+   * The `heldPk` of every account item: the accounts' partition of the held-by-time index, whose `heldSk` is
+   * the account's id (a ULID), so one Query reads the newest accounts first.
+   */
+  accountsPartition: 'ACCOUNTS',
+  /** The number of accounts, changed in the transactions that create and remove one. */
+  accountCount: (): Key => ({ pk: 'ACCOUNTS', sk: 'COUNT' }),
   /**
    * The approved-comment count of one author: `user:<accountId>` for an account, `mail:<addressHash>` (the keyed
    * hash of the normalised address) for anonymous commenters.

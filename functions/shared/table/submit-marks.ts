@@ -1,3 +1,5 @@
+import { accountAttributes } from '../domain/account.js';
+import { normalizeAddress } from '../domain/normalize-address.js';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { type DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { batchGet, keyId } from './batch-get.js';
@@ -35,7 +37,7 @@ export type ReadSubmitMarks = (query: SubmitMarksQuery) => Promise<SubmitMarks>;
 
 /**
  * Reads, in one BatchGetItem, the rate mark of the IP, the duplicate mark of the content, the
- * administrator account of the mail, and when asked the trust mark of the mail and the article's page
+ * claim of the mail by an account (with the account's type), and when asked the trust mark of the mail and the article's page
  * counters (its first-comment time), so that a submission they refuse is refused before its markdown
  * is rendered or a spam service is asked, and none costs a request of its own. Eventually consistent,
  * and only a forecast: the insert's transaction checks the rate and duplicate marks again, and decides.
@@ -44,21 +46,22 @@ export function createSubmitMarksReader(client: DynamoDBDocumentClient, tableNam
   return async ({ url, contentHash, ipHash, mail, trustHash, withFirstCommentAt }) => {
     const rate = keys.rate(ipHash);
     const duplicate = keys.duplicate(url, contentHash);
-    const admin: Key | undefined = mail === '' ? undefined : keys.admin(mail);
+    // The address's claim names its account's type: only an administrator's address is refused to visitors.
+    const admin: Key | undefined = mail === '' ? undefined : keys.accountEmail(normalizeAddress(mail));
     const trust: Key | undefined = trustHash === undefined ? undefined : keys.trust(trustHash);
     const page: Key | undefined = withFirstCommentAt ? keys.pageCounters(url) : undefined;
     const found = await batchGet(
       client,
       tableName,
       [rate, duplicate, ...[admin, trust, page].filter((key): key is Key => key !== undefined)],
-      ['lastPostAt', firstCommentAttribute],
+      ['lastPostAt', firstCommentAttribute, accountAttributes.type],
     );
     const lastPostAt = Number(found.get(keyId(rate))?.lastPostAt);
     const firstCommentAt = page ? Number(found.get(keyId(page))?.[firstCommentAttribute]) : Number.NaN;
     return {
       lastPostAt: Number.isFinite(lastPostAt) ? lastPostAt : undefined,
       duplicate: found.has(keyId(duplicate)),
-      adminMail: admin !== undefined && found.has(keyId(admin)),
+      adminMail: admin !== undefined && found.get(keyId(admin))?.[accountAttributes.type] === 'administrator',
       trusted: trust !== undefined && found.has(keyId(trust)),
       // An article without the attribute (no comment yet, or not migrated yet) has no age: it is open.
       firstCommentAt: Number.isFinite(firstCommentAt) ? firstCommentAt : undefined,

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { verifyPassword } from '../../../functions/shared/auth/password.js';
-import { createAdminRepository } from '../../../functions/shared/table/admin-repository.js';
+import { createAccountRepository } from '../../../functions/shared/table/account-repository.js';
 import { createDocumentClient } from '../../../functions/shared/dynamodb-client/client.js';
 import { createLocalApi } from '../../support/local-services.js';
 import { createTestTable, type TestTable } from '../../support/test-table.js';
@@ -42,11 +42,17 @@ describe('npm run admin', () => {
     expect(code).toBe(0);
     expect(output).toContain('Administrator boss@example.com saved');
     expect(output).not.toContain(password);
-    const account = await createAdminRepository(
+    const account = await createAccountRepository(
       createDocumentClient({ endpoint: table.endpoint }),
       table.tableName,
-    ).find('boss@example.com');
-    expect(account).toMatchObject({ email: 'boss@example.com', displayName: 'Boss' });
+    ).findByEmail('boss@example.com');
+    expect(account).toMatchObject({
+      email: 'boss@example.com',
+      displayName: 'Boss',
+      type: 'administrator',
+      state: 'active',
+      sessionVersion: 0,
+    });
     expect(await verifyPassword(password, account?.passwordHash ?? '')).toBe(true);
   });
 
@@ -67,7 +73,7 @@ describe('npm run admin', () => {
     expect(notEmail.output).toContain('not an email address');
   });
 
-  it('with --replace, sets a new password and a new id and keeps the profile: name, link, when added', async () => {
+  it('with --replace, sets a new password, revokes the tokens and keeps the profile: name, link, when added', async () => {
     expect(
       (
         await runAdmin(
@@ -76,9 +82,12 @@ describe('npm run admin', () => {
         )
       ).code,
     ).toBe(0);
-    const admins = createAdminRepository(createDocumentClient({ endpoint: table.endpoint }), table.tableName);
-    const before = await admins.find('boss@example.com');
-    await admins.update('boss@example.com', before?.id ?? '', { link: 'https://boss.example.com' });
+    const accounts = createAccountRepository(
+      createDocumentClient({ endpoint: table.endpoint }),
+      table.tableName,
+    );
+    const before = await accounts.findByEmail('boss@example.com');
+    await accounts.update(before?.id ?? '', { link: 'https://boss.example.com' });
 
     const replaced = await runAdmin(
       ['add', 'boss@example.com', '--replace', ...target],
@@ -87,14 +96,15 @@ describe('npm run admin', () => {
 
     expect(replaced.code).toBe(0);
     expect(replaced.output).toContain('given a new password');
-    const after = await admins.find('boss@example.com');
+    const after = await accounts.findByEmail('boss@example.com');
     expect(after).toMatchObject({
       displayName: 'Boss',
       link: 'https://boss.example.com',
       createdAt: before?.createdAt,
     });
-    // A new id: the tokens issued before name the old one and stop working.
-    expect(after?.id).not.toBe(before?.id);
+    // The same account, one session version on: the tokens issued before stop working.
+    expect(after?.id).toBe(before?.id);
+    expect(after?.sessionVersion).toBe(1);
     expect(await verifyPassword('a brand new long phrase', after?.passwordHash ?? '')).toBe(true);
     expect(await verifyPassword('a very long secret phrase', after?.passwordHash ?? '')).toBe(false);
   });

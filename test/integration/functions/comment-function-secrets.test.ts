@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { hashPassword } from '../../../functions/shared/auth/password.js';
 import { signToken } from '../../../functions/shared/auth/token.js';
 import type { HttpHandler } from '../../../functions/shared/http/http-types.js';
-import { createAdminRepository } from '../../../functions/shared/table/admin-repository.js';
+import { createAccountRepository } from '../../../functions/shared/table/account-repository.js';
 import { createDocumentClient } from '../../../functions/shared/dynamodb-client/client.js';
 import { startFakeSecretsExtension } from '../../support/fake-secrets-extension.js';
 import { buildEvent, type EventSpec, testContext } from '../../support/http-event.js';
@@ -30,13 +30,18 @@ describe('the comment function with its secrets in SSM', () => {
     extension = await startFakeSecretsExtension('localhost');
     extension.values.set(jwtParameter, 'a'.repeat(40));
     extension.values.set(akismetParameter, 'abc123def456');
-    await createAdminRepository(createDocumentClient({ endpoint: table.endpoint }), table.tableName).save({
-      id: '01ADMIN',
-      email: 'admin@example.com',
-      displayName: 'Admin',
-      passwordHash: await hashPassword('a long enough password'),
-      createdAt: 0,
-    });
+    await createAccountRepository(createDocumentClient({ endpoint: table.endpoint }), table.tableName).create(
+      {
+        type: 'administrator',
+        state: 'active',
+        sessionVersion: 0,
+        id: '01ADMIN',
+        email: 'admin@example.com',
+        displayName: 'Admin',
+        passwordHash: await hashPassword('a long enough password'),
+        createdAt: 0,
+      },
+    );
     // What the stack gives the comment function (lib/marginalia-stack.ts), pointed at DynamoDB Local.
     vi.stubEnv('TABLE_NAME', table.tableName);
     vi.stubEnv('DYNAMODB_ENDPOINT', table.endpoint);

@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../../../functions/shared/auth/password.js';
+import { signInTestAccount } from '../../support/administrator.js';
 import { createLocalApi } from '../../support/local-services.js';
 import { createTestTable, type TestTable } from '../../support/test-table.js';
 
 const password = 'a long enough password';
 
 /** `PUT /api/user` and the sign-ins it changes, through the comment function, on DynamoDB Local. */
-describe('the administrator profile on DynamoDB Local', () => {
+describe('the account profile on DynamoDB Local', () => {
   let table: TestTable;
   let api: ReturnType<typeof createLocalApi>;
   let addresses = 0;
@@ -21,7 +22,10 @@ describe('the administrator profile on DynamoDB Local', () => {
   /** Adds an administrator of its own for one test, signs it in, and answers its `Authorization`. */
   const signedInAdmin = async (name: string) => {
     const email = `${name}@example.com`;
-    await api.services.admins.save({
+    await api.services.accounts.create({
+      type: 'administrator',
+      state: 'active',
+      sessionVersion: 0,
       id: `01${name.toUpperCase()}`,
       email,
       displayName: name,
@@ -66,10 +70,25 @@ describe('the administrator profile on DynamoDB Local', () => {
     // The legacy twin answers the same, in the envelope too; an empty url removes the link.
     const cleared = await putUser({ url: '' }, admin.authorization, '/user');
     expect(cleared.body).toMatchObject({ errno: 0, data: { url: '', display_name: 'Renamed Admin' } });
-    expect((await api.services.admins.find(admin.email))?.link).toBeUndefined();
+    expect((await api.services.accounts.findByEmail(admin.email))?.link).toBeUndefined();
   });
 
-  it('answers 401 to anyone but a signed-in administrator, and changes nothing', async () => {
+  it("changes a guest's own profile, and not another account's", async () => {
+    const admin = await signedInAdmin('neighbour');
+    const guest = await signInTestAccount(api, { type: 'guest', email: 'visitor@example.com' });
+
+    const answer = await putUser({ display_name: 'Visitor' }, guest.authorization);
+
+    expect(answer.status).toBe(200);
+    expect(answer.body.data).toMatchObject({
+      objectId: guest.account.id,
+      display_name: 'Visitor',
+      type: 'guest',
+    });
+    expect((await currentUser(admin.authorization)).body.data.display_name).toBe('neighbour');
+  });
+
+  it('answers 401 to anyone not signed in, and changes nothing', async () => {
     const admin = await signedInAdmin('untouched');
     const before = (await currentUser(admin.authorization)).body.data;
 
@@ -107,7 +126,9 @@ describe('the administrator profile on DynamoDB Local', () => {
     const changed = await putUser({ password: newPassword }, admin.authorization);
 
     expect(changed.status).toBe(200);
-    expect(changed.body.data.objectId).not.toBe(admin.id);
+    // The same account, one session version on.
+    expect(changed.body.data.objectId).toBe(admin.id);
+    expect((await api.services.accounts.findById(admin.id))?.sessionVersion).toBe(1);
     for (const old of [admin.authorization, otherDevice]) {
       expect((await currentUser(old)).body.data).toEqual({});
       expect((await putUser({ display_name: 'Old Token' }, old)).status).toBe(401);
@@ -124,11 +145,12 @@ describe('the administrator profile on DynamoDB Local', () => {
 
   it('does not bring back an account removed after its token was issued', async () => {
     const admin = await signedInAdmin('removed');
-    await api.services.admins.remove(admin.email);
+    await api.services.accounts.remove(admin.id);
 
     const answer = await putUser({ display_name: 'Ghost' }, admin.authorization);
 
     expect(answer.status).toBe(401);
-    expect(await api.services.admins.find(admin.email)).toBeUndefined();
+    expect(await api.services.accounts.findByEmail(admin.email)).toBeUndefined();
+    expect(await api.services.accounts.findById(admin.id)).toBeUndefined();
   });
 });

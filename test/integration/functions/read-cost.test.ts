@@ -114,7 +114,10 @@ describe('reads whose cost what is stored cannot raise', { timeout: 120_000 }, (
         moderation: createModerationRepository(recorder.client, table.tableName),
       },
     );
-    await api.services.admins.save({
+    await api.services.accounts.create({
+      type: 'administrator',
+      state: 'active',
+      sessionVersion: 0,
       id: '01ADMIN',
       email: 'admin@example.com',
       displayName: 'Admin',

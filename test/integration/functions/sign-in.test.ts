@@ -20,7 +20,10 @@ describe('sign-in limits on DynamoDB Local', () => {
     return seen;
   };
   const addAdmin = async (email: string) =>
-    api.services.admins.save({
+    api.services.accounts.create({
+      type: 'administrator',
+      state: 'active',
+      sessionVersion: 0,
       id: `01${email.split('@')[0]?.toUpperCase()}`,
       email,
       displayName: email,

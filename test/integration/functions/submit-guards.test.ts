@@ -49,7 +49,10 @@ describe('what a submit costs before it is refused, on DynamoDB Local', () => {
         },
       },
     );
-    await api.services.admins.save({
+    await api.services.accounts.create({
+      type: 'administrator',
+      state: 'active',
+      sessionVersion: 0,
       id: '01OWNER',
       email: admin.email,
       displayName: 'The Owner',

@@ -49,7 +49,10 @@ async function answers(api: Api) {
 
 /** The administrator's moderation list of every status (mails and IP hashes included). */
 async function moderationAnswers(api: Api) {
-  await api.services.admins.save({
+  await api.services.accounts.create({
+    type: 'administrator',
+    state: 'active',
+    sessionVersion: 0,
     id: '01ADMIN',
     email: 'admin@example.com',
     displayName: 'The Admin',

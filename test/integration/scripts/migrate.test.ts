@@ -191,7 +191,10 @@ describe('npm run migrate on a table written by 0.1.0', () => {
     table = await createTestTable();
     ({ client, comments: state } = await seededTable(table));
     api = createLocalApi(table, env);
-    await api.services.admins.save({
+    await api.services.accounts.create({
+      type: 'administrator',
+      state: 'active',
+      sessionVersion: 0,
       ...administrator,
       displayName: 'The Admin',
       passwordHash: 'not used: the token is signed here',
@@ -677,7 +680,10 @@ describe('npm run migrate on a table written by 0.2 (item layout 2)', () => {
   it('answers 503 naming npm run migrate to the recent list and the moderation queue until it has run', async () => {
     const api = createLocalApi(table, env);
     const auth = { authorization: `Bearer ${token}` };
-    await api.services.admins.save({
+    await api.services.accounts.create({
+      type: 'administrator',
+      state: 'active',
+      sessionVersion: 0,
       ...administrator,
       displayName: 'The Admin',
       passwordHash: 'not used: the token is signed here',

@@ -39,7 +39,12 @@ function startInstance() {
     comment: {
       now: () => now,
       tokenSecret: async () => secret,
-      admins: { find: async (email: string) => (email === admin.email ? admin : undefined) } as never,
+      accounts: {
+        findById: async (id: string) =>
+          id === admin.id
+            ? { ...admin, type: 'administrator', state: 'active', sessionVersion: 0 }
+            : undefined,
+      } as never,
     },
   });
   ({ comment, article } = handlers);
@@ -394,7 +399,7 @@ describe('DynamoDB round trips per operation', () => {
     expect(keys).toEqual([
       { pk: expect.stringMatching(/^IP#/), sk: 'RATE' },
       { pk: 'URL#/p', sk: expect.stringMatching(/^DUP#/) },
-      { pk: 'ADMIN#ann@example.com', sk: 'ADMIN' },
+      { pk: 'EMAIL#ann@example.com', sk: 'USER' },
     ]);
     // The transaction writes the same duplicate mark the read looked for.
     expect(sent[1]?.input.TransactItems[1].Put.Item.sk).toBe(keys[1].sk);

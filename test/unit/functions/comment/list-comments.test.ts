@@ -4,6 +4,7 @@ import type { ListedComment } from '../../../../functions/shared/domain/comment.
 import type { StoredThread } from '../../../../functions/shared/domain/thread.js';
 import type { PageQuery, StoredPage } from '../../../../functions/shared/table/comment-repository.js';
 import { routeAnswer } from '../../../support/route-answer.js';
+import { testViewer } from '../../../support/viewers.js';
 
 type ListDependencies = Parameters<typeof createListComments>[0];
 
@@ -44,7 +45,7 @@ function listRoute(page: StoredPage) {
   const dependencies: ListDependencies = {
     viewer: async (authorization) => {
       viewerCalls.push(authorization);
-      return authorization === adminToken ? { id: 'admin-1', email: 'admin@site.example' } : undefined;
+      return authorization === adminToken ? testViewer('admin-1', 'admin@site.example') : undefined;
     },
     comments: {
       listPage: async (query) => {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createListForModeration } from '../../../../functions/comment/list-for-moderation.js';
 import type { CommentStatus, ListedComment } from '../../../../functions/shared/domain/comment.js';
 import { routeAnswer } from '../../../support/route-answer.js';
+import { testViewer } from '../../../support/viewers.js';
 
 const adminToken = 'Bearer admin-token';
 
@@ -32,7 +33,7 @@ function moderationRoute(
   const calls: string[] = [];
   const route = createListForModeration({
     viewer: async (authorization) =>
-      authorization === adminToken ? { id: 'admin-1', email: 'Admin@Site.example' } : undefined,
+      authorization === adminToken ? testViewer('admin-1', 'Admin@Site.example') : undefined,
     moderation: {
       queueSizes: async () => {
         calls.push('queueSizes');

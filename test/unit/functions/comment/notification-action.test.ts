@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createNotificationAction } from '../../../../functions/comment/notification-action.js';
 import type { EventSpec } from '../../../support/http-event.js';
 import { routeAnswer } from '../../../support/route-answer.js';
+import { testViewer } from '../../../support/viewers.js';
 
 const now = 1_800_000_000_000;
 const adminToken = 'Bearer admin-token';
@@ -15,7 +16,7 @@ function actionRoute(redrivable: readonly string[] = [eventId]) {
   const calls: string[] = [];
   const route = createNotificationAction({
     viewer: async (authorization) =>
-      authorization === adminToken ? { id: '01ADMIN', email: 'admin@example.com' } : undefined,
+      authorization === adminToken ? testViewer('01ADMIN', 'admin@example.com') : undefined,
     outbox: {
       enqueueTest: async (id, at) => {
         calls.push(`test ${id} ${at}`);

@@ -2,19 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { createNotificationLog } from '../../../../functions/comment/notification-log.js';
 import { tokenFor } from '../../../../functions/shared/auth/token.js';
 import { createViewerResolver } from '../../../../functions/shared/auth/viewer.js';
-import type { AdminAccount } from '../../../../functions/shared/table/admin-repository.js';
 import type { OutboxLogEntry } from '../../../../functions/shared/table/outbox-repository.js';
 import { routeAnswer } from '../../../support/route-answer.js';
+import { testAccount } from '../../../support/viewers.js';
 
 const secret = 's'.repeat(40);
 const now = 1_800_000_000_000;
-const admin: AdminAccount = {
-  id: '01ADMIN',
-  email: 'admin@example.com',
-  displayName: 'Admin',
-  passwordHash: 'scrypt$x',
-  createdAt: 0,
-};
+const admin = testAccount({ id: '01ADMIN', email: 'admin@example.com', sessionVersion: 1 });
+/** A guest's account: signed in, but no administrator. */
+const guest = testAccount({ id: '01GUEST', email: 'guest@example.com', type: 'guest' });
 
 /** An entry as a repository might hand it back, with fields the log must not pass on (mail, an address in an error). */
 const entry = {
@@ -56,7 +52,7 @@ function logRoute(entries: OutboxLogEntry[] = [entry]) {
     viewer: createViewerResolver({
       tokenSecret: async () => secret,
       now: () => now,
-      admins: { find: async (email) => (email === admin.email ? admin : undefined) },
+      accounts: { findById: async (id) => [admin, guest].find((account) => account.id === id) },
     }),
     outbox: {
       log: async (options) => {
@@ -154,21 +150,22 @@ describe('GET /api/notification', () => {
     expect(requests).toEqual([]);
   });
 
-  it('refuses anonymous callers and tokens of no administrator with a 401, and reads nothing', async () => {
+  it("refuses anonymous callers, revoked tokens and a guest's token with a 401, and reads nothing", async () => {
     const { route, requests } = logRoute();
-    const gone = await tokenFor(secret, { id: '01GONE', email: 'gone@example.com' }, now, 1);
-    const replaced = await tokenFor(secret, { id: '01OLD', email: admin.email }, now, 1);
+    const gone = await tokenFor(secret, { id: '01GONE', sessionVersion: 0 }, now, 1);
+    const revoked = await tokenFor(secret, { id: admin.id, sessionVersion: 0 }, now, 1);
     const forged = await tokenFor('f'.repeat(40), admin, now, 1);
+    const guests = await tokenFor(secret, guest, now, 1);
 
     const answers = await Promise.all(
       [
         {} as Record<string, string>,
         { authorization: 'Bearer undefined' },
-        ...[gone, replaced, forged].map((t) => ({ authorization: `Bearer ${t}` })),
+        ...[gone, revoked, forged, guests].map((t) => ({ authorization: `Bearer ${t}` })),
       ].map(async (headers) => routeAnswer(route, await get('', headers))),
     );
 
-    expect(answers.map((answer) => answer.statusCode)).toEqual([401, 401, 401, 401, 401]);
+    expect(answers.map((answer) => answer.statusCode)).toEqual([401, 401, 401, 401, 401, 401]);
     expect(requests).toEqual([]);
   });
 });

@@ -21,6 +21,7 @@ import type {
 } from '../../../../functions/comment/captcha-guard.js';
 import { AppError } from '../../../../functions/shared/domain/errors.js';
 import { routeAnswer } from '../../../support/route-answer.js';
+import { testViewer } from '../../../support/viewers.js';
 
 const salt = 'salt-for-submit-tests-0123';
 const ip = '198.51.100.23';
@@ -71,7 +72,7 @@ function submitRoute(setup: Setup = {}) {
   const dependencies: SubmitCommentDependencies = {
     viewer: async (authorization) => {
       calls.viewer.push(authorization);
-      return authorization === adminToken ? { id: 'admin-1', email: 'admin@site.example' } : undefined;
+      return authorization === adminToken ? testViewer('admin-1', 'admin@site.example') : undefined;
     },
     comments: {
       insert: async (comment, guards) => {

@@ -2,47 +2,54 @@ import { describe, expect, it } from 'vitest';
 import { createUpdateProfile } from '../../../../functions/comment/update-profile.js';
 import { verifyPassword } from '../../../../functions/shared/auth/password.js';
 import { checkToken } from '../../../../functions/shared/auth/token.js';
-import type { AccountChanges, AdminAccount } from '../../../../functions/shared/table/admin-repository.js';
+import type { Account } from '../../../../functions/shared/domain/account.js';
+import type { AccountChanges } from '../../../../functions/shared/table/account-repository.js';
 import { routeAnswer } from '../../../support/route-answer.js';
+import { testAccount } from '../../../support/viewers.js';
 
 type ProfileDependencies = Parameters<typeof createUpdateProfile>[0];
 
 const adminToken = 'Bearer admin-token';
 const secret = 's'.repeat(32);
 const now = 1_800_000_000_000;
-const stored: AdminAccount = {
+const guestToken = 'Bearer guest-token';
+const stored: Account = testAccount({
   id: '01ADMIN',
   email: 'admin@example.com',
   displayName: 'Admin',
   passwordHash: 'scrypt$old',
-  createdAt: 0,
-};
+  sessionVersion: 4,
+});
+const guest: Account = testAccount({ id: '01GUEST', email: 'guest@example.com', type: 'guest' });
 
 /**
- * The route over fakes of exactly its dependencies: the viewer knows one token; `update` changes a copy of
- * `stored` when the id matches, as the conditional write does, and records what it was asked.
+ * The route over fakes of exactly its dependencies: the viewer knows two tokens (the administrator's and a
+ * guest's); `update` changes a copy of `account` when the id and version match, as the conditional write
+ * does, and records what it was asked.
  */
-function profileRoute(account: AdminAccount | null = stored) {
-  const updates: Array<{ email: string; id: string; changes: AccountChanges }> = [];
+function profileRoute(account: Account | null = stored) {
+  const updates: Array<{ id: string; changes: AccountChanges; expectedVersion?: number }> = [];
   const dependencies: ProfileDependencies = {
-    viewer: async (authorization) =>
-      authorization === adminToken ? { id: stored.id, email: stored.email } : undefined,
-    admins: {
-      update: async (email, id, changes) => {
-        updates.push({ email, id, changes });
-        if (account === null || account.id !== id) return undefined;
-        const { password, ...fields } = changes;
+    viewer: async (authorization) => {
+      const signedIn =
+        authorization === adminToken ? stored : authorization === guestToken ? guest : undefined;
+      return signedIn && { ...signedIn, type: signedIn.type as 'administrator' | 'guest', account: signedIn };
+    },
+    accounts: {
+      update: async (id, changes, expectedVersion) => {
+        updates.push({ id, changes, expectedVersion });
+        const target = account?.id === id ? account : guest.id === id ? guest : undefined;
+        if (!target || target.sessionVersion !== expectedVersion) return { status: 'stale' };
+        const { revokeTokens, ...fields } = changes;
         return {
-          ...account,
-          ...fields,
-          ...(password ? { id: password.id, passwordHash: password.passwordHash } : {}),
+          status: 'updated',
+          account: { ...target, ...fields, sessionVersion: target.sessionVersion + (revokeTokens ? 1 : 0) },
         };
       },
     },
     tokenSecret: async () => secret,
     config: { TOKEN_TTL_HOURS: 24 },
     now: () => now,
-    newId: (time) => `01NEW${time}`,
     avatarFor: ({ mail }) => `https://avatar.example/${mail}`,
   };
   return { route: createUpdateProfile(dependencies), updates };
@@ -83,9 +90,9 @@ describe('createUpdateProfile', () => {
 
     expect(updates).toEqual([
       {
-        email: 'admin@example.com',
         id: '01ADMIN',
         changes: { displayName: 'New Name', link: 'https://me.example/about?x=1' },
+        expectedVersion: 4,
       },
     ]);
     expect(answer).toEqual({
@@ -101,6 +108,7 @@ describe('createUpdateProfile', () => {
           type: 'administrator',
           avatar: 'https://avatar.example/admin@example.com',
           label: null,
+          totp: false,
         },
       },
     });
@@ -115,20 +123,31 @@ describe('createUpdateProfile', () => {
     expect((answer.body as Answer).data.url).toBe('');
   });
 
-  it('hashes a new password, gives the account a new id and answers a token naming it', async () => {
+  it('hashes a new password, revokes the tokens issued before and answers a token of the new version', async () => {
     const { route, updates } = profileRoute();
 
     const answer = await routeAnswer(route, put({ password: 'a brand new passphrase' }));
 
-    const change = updates[0]?.changes.password;
-    expect(change?.id).toBe(`01NEW${now}`);
+    const change = updates[0]?.changes;
+    expect(change?.revokeTokens).toBe(true);
+    expect(updates[0]?.expectedVersion).toBe(4);
     expect(await verifyPassword('a brand new passphrase', change?.passwordHash ?? '')).toBe(true);
     const data = (answer.body as Answer).data;
-    expect(data.objectId).toBe(`01NEW${now}`);
+    expect(data.objectId).toBe('01ADMIN');
     expect(await checkToken(secret, data.token, now)).toEqual({
       ok: true,
-      claims: { sub: `01NEW${now}`, email: 'admin@example.com', exp: now / 1000 + 24 * 3600 },
+      claims: { sub: '01ADMIN', ver: 5, exp: now / 1000 + 24 * 3600 },
     });
+  });
+
+  it("changes a guest's own profile, as any signed-in account's", async () => {
+    const { route, updates } = profileRoute();
+
+    const answer = await routeAnswer(route, put({ display_name: 'Visitor' }, guestToken));
+
+    expect(answer.statusCode).toBe(200);
+    expect(updates).toEqual([{ id: '01GUEST', changes: { displayName: 'Visitor' }, expectedVersion: 0 }]);
+    expect((answer.body as Answer).data).toMatchObject({ objectId: '01GUEST', type: 'guest' });
   });
 
   it('changes no password and answers no token when the password is empty, as Waline does', async () => {
@@ -162,14 +181,14 @@ describe('createUpdateProfile', () => {
     expect(updates).toEqual([]);
   });
 
-  it("refuses another email address (accounts are keyed by it) but accepts the account's own in any case", async () => {
+  it("refuses another email address but accepts the account's own in any case", async () => {
     const { route, updates } = profileRoute();
 
     const other = await routeAnswer(route, put({ email: 'someone@example.com', display_name: 'X' }));
     const same = await routeAnswer(route, put({ email: 'Admin@Example.com', display_name: 'Same' }));
 
     expect(other.statusCode).toBe(400);
-    expect((other.body as Answer).details).toEqual({ email: expect.stringContaining('npm run admin') });
+    expect((other.body as Answer).details).toEqual({ email: 'cannot be changed here' });
     expect(same.statusCode).toBe(200);
     expect(updates.map((update) => update.changes)).toEqual([{ displayName: 'Same' }]);
   });
@@ -187,9 +206,9 @@ describe('createUpdateProfile', () => {
     expect((answer.body as Answer).data).toMatchObject({ label: null, type: 'administrator' });
   });
 
-  it('answers 401 when the account was removed or given a new password since the token was checked', async () => {
+  it('answers 401 when the account was removed or its tokens revoked since the token was checked', async () => {
     const removed = profileRoute(null);
-    const replaced = profileRoute({ ...stored, id: '01REPLACED' });
+    const replaced = profileRoute({ ...stored, sessionVersion: 5 });
 
     const answers = await Promise.all([
       routeAnswer(removed.route, put({ display_name: 'Ghost' })),

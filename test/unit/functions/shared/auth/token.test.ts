@@ -10,12 +10,15 @@ import {
 
 const secret = 'k'.repeat(32);
 const now = 1_800_000_000_000;
-const claims = { sub: '01ADMIN', email: 'admin@example.com', exp: now / 1000 + 60 };
+const claims = { sub: '01ADMIN', ver: 3, exp: now / 1000 + 60 };
+/** What an administrator's token said before accounts, and what it reads as now (version 0). */
+const legacyClaims = { sub: '01ADMIN', email: 'admin@example.com', exp: now / 1000 + 60 };
+const legacyRead = { sub: '01ADMIN', ver: 0, exp: now / 1000 + 60 };
 
 /**
  * A token signed before jose, by the hand-written signer (its header, `JSON.stringify` of the claims,
- * HMAC-SHA256 keyed with the secret's UTF-8), for `claims` and `secret`: the tokens administrators
- * already hold must keep verifying.
+ * HMAC-SHA256 keyed with the secret's UTF-8), for `legacyClaims` and `secret`: the tokens administrators
+ * already hold must keep verifying, as session version 0.
  */
 const issuedToken =
   'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIwMUFETUlOIiwiZW1haWwiOiJhZG1pbkBleGFtcGxlLmNvbSIsImV4cCI6MTgwMDAwMDA2MH0.Pug8qebTmwKQ1rmtVpALJuWLoJOBbAXLfRSdx7tof7Q';
@@ -25,9 +28,14 @@ describe('signToken and verifyToken', () => {
     expect(await verifyToken(secret, await signToken(secret, claims), now)).toEqual(claims);
   });
 
-  it('accepts a token issued before, and signs the same claims into the same token', async () => {
-    expect(await checkToken(secret, issuedToken, now)).toEqual({ ok: true, claims });
-    expect(await signToken(secret, claims)).toBe(issuedToken);
+  it('accepts a token issued before accounts as version 0, and signs the same claims into the same token', async () => {
+    expect(await checkToken(secret, issuedToken, now)).toEqual({ ok: true, claims: legacyRead });
+    expect(await signToken(secret, legacyClaims)).toBe(issuedToken);
+  });
+
+  it('reads the version a token carries over an email beside it', async () => {
+    const both = await signToken(secret, { ...legacyClaims, ver: 2 } as typeof claims);
+    expect(await checkToken(secret, both, now)).toEqual({ ok: true, claims: { ...legacyRead, ver: 2 } });
   });
 
   it('refuses a token signed with our key under another HMAC algorithm', async () => {
@@ -74,11 +82,18 @@ describe('signToken and verifyToken', () => {
 
 describe('tokenFor', () => {
   it('signs the account for ttlHours from the second nowMs falls in', async () => {
-    const token = await tokenFor(secret, { id: claims.sub, email: claims.email }, now + 999, 2);
+    const token = await tokenFor(secret, { id: claims.sub, sessionVersion: 7 }, now + 999, 2);
 
     expect(await checkToken(secret, token, now)).toEqual({
       ok: true,
-      claims: { sub: claims.sub, email: claims.email, exp: now / 1000 + 7200 },
+      claims: { sub: claims.sub, ver: 7, exp: now / 1000 + 7200 },
+    });
+    // Exactly these claims: no address travels in a token any more.
+    const [, payload] = token.split('.');
+    expect(JSON.parse(Buffer.from(payload ?? '', 'base64url').toString('utf8'))).toEqual({
+      sub: claims.sub,
+      ver: 7,
+      exp: now / 1000 + 7200,
     });
   });
 });
@@ -122,7 +137,7 @@ describe('what a token must be, to the letter', () => {
   });
 
   it('is valid until the millisecond before its expiry, and not at that instant', async () => {
-    expect(await checkToken(secret, token, claims.exp * 1000 - 1)).toEqual({ ok: true, claims });
+    expect(await checkToken(secret, token, claims.exp * 1000 - 1)).toEqual({ ok: true, claims: legacyRead });
     expect(await checkToken(secret, token, claims.exp * 1000)).toEqual({ ok: false, refusal: 'expired' });
   });
 
@@ -140,10 +155,10 @@ describe('what a token must be, to the letter', () => {
   });
 
   it('refuses a correctly signed token longer than 4096 characters before checking it', async () => {
-    const long = await signToken(secret, { ...claims, email: 'e'.repeat(5000) });
+    const long = await signToken(secret, { ...legacyClaims, email: 'e'.repeat(5000) });
     // The longest email whose token still fits: base64 grows in steps, so search for exactly 4096.
     const candidates = await Promise.all(
-      Array.from({ length: 3100 }, (_, n) => signToken(secret, { ...claims, email: 'e'.repeat(n) })),
+      Array.from({ length: 3100 }, (_, n) => signToken(secret, { ...legacyClaims, email: 'e'.repeat(n) })),
     );
     const padded = candidates.find((candidate) => candidate.length === 4096);
 
@@ -155,12 +170,20 @@ describe('what a token must be, to the letter', () => {
 
   it('refuses correctly signed payloads whose claims are missing, mistyped or not JSON', async () => {
     for (const payload of [
-      JSON.stringify({ email: claims.email, exp: claims.exp }),
-      JSON.stringify({ sub: 1, email: claims.email, exp: claims.exp }),
+      JSON.stringify({ email: legacyClaims.email, exp: claims.exp }),
+      JSON.stringify({ sub: 1, email: legacyClaims.email, exp: claims.exp }),
       JSON.stringify({ sub: claims.sub, exp: claims.exp }),
       JSON.stringify({ sub: claims.sub, email: ['a'], exp: claims.exp }),
-      JSON.stringify({ sub: claims.sub, email: claims.email }),
-      JSON.stringify({ sub: claims.sub, email: claims.email, exp: String(claims.exp) }),
+      JSON.stringify({ sub: claims.sub, email: legacyClaims.email }),
+      JSON.stringify({ sub: claims.sub, email: legacyClaims.email, exp: String(claims.exp) }),
+      JSON.stringify({ ver: 1, exp: claims.exp }),
+      JSON.stringify({ sub: 1, ver: 1, exp: claims.exp }),
+      JSON.stringify({ sub: claims.sub, ver: 1 }),
+      JSON.stringify({ sub: claims.sub, ver: -1, exp: claims.exp }),
+      JSON.stringify({ sub: claims.sub, ver: 1.5, exp: claims.exp }),
+      JSON.stringify({ sub: claims.sub, ver: '1', exp: claims.exp }),
+      JSON.stringify({ sub: claims.sub, ver: null, exp: claims.exp }),
+      JSON.stringify({ sub: claims.sub, ver: 2 ** 53, exp: claims.exp }),
       'not json',
     ]) {
       expect(await checkToken(secret, signedPayload(payload), now), payload).toEqual({
@@ -168,10 +191,14 @@ describe('what a token must be, to the letter', () => {
         refusal: 'malformed',
       });
     }
-    // The control: the same construction with good claims passes.
+    // The controls: the same construction with good claims passes, version 0 included.
     expect(await checkToken(secret, signedPayload(JSON.stringify(claims)), now)).toEqual({
       ok: true,
       claims,
+    });
+    expect(await checkToken(secret, signedPayload(JSON.stringify({ ...claims, ver: 0 })), now)).toEqual({
+      ok: true,
+      claims: { ...claims, ver: 0 },
     });
   });
 

@@ -391,7 +391,12 @@ describe('the list cache behind the comment routes', () => {
     };
     const services = createCommentDependencies(testConfig({ LIST_CACHE_MS: '60000' }), {
       tokenSecret: async () => secret,
-      admins: { find: async (email: string) => (email === admin.email ? admin : undefined) } as never,
+      accounts: {
+        findById: async (id: string) =>
+          id === admin.id
+            ? { ...admin, type: 'administrator', state: 'active', sessionVersion: 0 }
+            : undefined,
+      } as never,
     });
     const handler = createCommentHandler(services, allRouteKeys);
     const token = await signToken(secret, {

@@ -36,7 +36,7 @@ describe('createSubmitMarksReader', () => {
     expect(requests()[0]?.Keys).toEqual([
       { pk: 'IP#ip', sk: 'RATE' },
       { pk: 'URL#/p', sk: 'DUP#h' },
-      { pk: 'ADMIN#ann@example.com', sk: 'ADMIN' },
+      { pk: 'EMAIL#ann@example.com', sk: 'USER' },
       { pk: 'TRUST#th', sk: 'TRUST' },
       { pk: 'URL#/p', sk: 'PAGE' },
     ]);
@@ -52,5 +52,19 @@ describe('createSubmitMarksReader', () => {
     expect(requests()[0]?.Keys).toHaveLength(3);
     expect(plain).toMatchObject({ trusted: false, firstCommentAt: undefined });
     expect(withoutTime).toMatchObject({ trusted: false, firstCommentAt: undefined });
+  });
+
+  it("says the mail is an administrator's only when its claim is an administrator's account's", async () => {
+    const claimOf = (type: string) => ({
+      Responses: { t: [{ pk: 'EMAIL#ann@example.com', sk: 'USER', type }] },
+    });
+    mock.on(BatchGetCommand).resolvesOnce(claimOf('administrator')).resolvesOnce(claimOf('guest'));
+
+    const administrator = await read({ ...query, mail: 'Ann+blog@Example.com' });
+    const guest = await read(query);
+
+    expect([administrator.adminMail, guest.adminMail]).toEqual([true, false]);
+    // Normalised as the claim is: a tag or a capital does not hide an administrator's address.
+    expect(requests()[0]?.Keys).toContainEqual({ pk: 'EMAIL#ann@example.com', sk: 'USER' });
   });
 });
