@@ -130,6 +130,21 @@ describe("import of Waline's Users", () => {
     });
   });
 
+  it('refuses every password of an account whose Waline hash was not kept, until it resets one', async () => {
+    const api = createLocalApi(table, { JWT_TOKEN: 'j'.repeat(40) });
+
+    const signIns = await Promise.all(
+      ['', 'waline password one', '$P$Babcdefghijklmnopqrstuvwxyz012'].map((password) =>
+        api.call({ method: 'POST', path: '/api/token', body: { email: 'tom@example.com', password } }),
+      ),
+    );
+
+    expect((await accountsOf(table, ['tom@example.com']))['tom@example.com']).toMatchObject({
+      state: 'active',
+    });
+    for (const signIn of signIns) expect(signIn.body.data?.token).toBeUndefined();
+  });
+
   it('changes nothing when it runs a second time', async () => {
     const again = await freshTable();
     await importUsers(again);
