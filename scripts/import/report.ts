@@ -40,6 +40,9 @@ export function formatReport(
           : `; already in the table: ${accounts.alreadyThere}; address already had an account (comments go to it): ${accounts.matchedByAddress}`),
       `  comments ${context.dryRun ? 'to write' : 'written'} with their author's account: ${outcome.withAccount}`,
     );
+    if (outcome.authorsLinked > 0) {
+      lines.push(`  comments of an earlier import given their author's account: ${outcome.authorsLinked}`);
+    }
   }
   lines.push(`  pages with pageviews or reactions: ${outcome.readingPages}`);
   if (!context.dryRun) lines.push(`  reading counters moved: ${outcome.readingChanged}`);

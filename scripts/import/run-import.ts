@@ -7,7 +7,7 @@
 import type { CommentStatus } from '../../functions/shared/domain/comment.js';
 import type { ImportRepository, PageCounts } from '../shared/storage/import-repository.js';
 import { keyId } from '../../functions/shared/table/batch-get.js';
-import { keys } from '../../functions/shared/table/keys.js';
+import { type Key, keys } from '../../functions/shared/table/keys.js';
 import type { ImportPlan } from './plan.js';
 import type { Progress } from './progress.js';
 import { type AccountsOutcome, type ImportAccounts, runAccounts } from './run-accounts.js';
@@ -19,6 +19,8 @@ export interface ImportOutcome {
   readonly accounts: AccountsOutcome;
   /** Comments written with their author's account id (`userId`). */
   readonly withAccount: number;
+  /** Comments an earlier import wrote without their author's account, given it now. */
+  readonly authorsLinked: number;
   /** Comments found in the table already (same derived id): a rerun. */
   readonly alreadyThere: number;
   readonly skipped: { ref: string; reason: string }[];
@@ -68,6 +70,7 @@ export async function runImport(
       imported,
       accounts: run.outcome,
       withAccount: plan.comments.filter((comment) => comment.userSourceId !== undefined).length,
+      authorsLinked: 0,
       alreadyThere: 0,
       skipped,
       readingPages: plan.readingCounts.size,
@@ -84,9 +87,10 @@ export async function runImport(
   const authors = await runAccounts(plan.accounts, accounts);
   skipped.push(...authors.skipped);
   let withAccount = 0;
+  const authorOf = (comment: (typeof plan.comments)[number]) =>
+    comment.userSourceId === undefined ? undefined : authors.accountIds.get(comment.userSourceId);
   const itemOf = (comment: (typeof plan.comments)[number]) => {
-    const userId =
-      comment.userSourceId === undefined ? undefined : authors.accountIds.get(comment.userSourceId);
+    const userId = authorOf(comment);
     if (userId === undefined) return comment.item;
     withAccount++;
     return { ...comment.item, userId };
@@ -104,11 +108,17 @@ export async function runImport(
   ]);
   const existing = await repository.existing(wanted);
   const writes: Record<string, unknown>[] = [];
+  // Comments an import wrote before accounts were imported: they get their author's account now.
+  const links: { key: Key; userId: string }[] = [];
   let alreadyThere = 0;
   for (const comment of plan.comments) {
     const mark = existing.get(keyId(keys.duplicate(comment.url, comment.contentHash)));
-    if (places(comment).some((key) => existing.has(keyId(key)))) {
+    const place = places(comment).find((key) => existing.has(keyId(key)));
+    if (place) {
       alreadyThere++;
+      const userId = authorOf(comment);
+      if (userId !== undefined && existing.get(keyId(place))?.userId === undefined)
+        links.push({ key: place, userId });
       // A run stopped between a comment and its mark: write the mark now.
       if (!mark) writes.push(comment.duplicateMark);
     } else if (existing.has(keyId(keys.tombstone(comment.url, comment.id)))) {
@@ -135,6 +145,10 @@ export async function runImport(
   const bar = progress(writes.length);
   await repository.putAll(writes, { onProgress: (done) => bar.update(done) });
   bar.finish();
+  let authorsLinked = 0;
+  await pool(links, 8, async ({ key, userId }) => {
+    if (await repository.linkAuthor(key, userId)) authorsLinked++;
+  });
 
   await pool(urls, 8, async (url) =>
     repository.storeCounts(url, before.get(url) as PageCounts, await repository.countPage(url)),
@@ -151,6 +165,7 @@ export async function runImport(
     imported,
     accounts: authors.outcome,
     withAccount,
+    authorsLinked,
     alreadyThere,
     skipped,
     readingPages: readingUrls.length,

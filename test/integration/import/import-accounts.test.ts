@@ -6,7 +6,12 @@ import { createAccountRepository } from '../../../functions/shared/table/account
 import { entities } from '../../../functions/shared/table/keys.js';
 import { createLocalApi } from '../../support/local-services.js';
 import { createTestTable, type TestTable } from '../../support/test-table.js';
-import { authorsByText, fixture, importInto, scanAll } from './import-support.js';
+import { authorsByText, fixture, importInto, scanAll, testSalt } from './import-support.js';
+import { readInputs } from '../../../scripts/import/read-input.js';
+import { readSource } from '../../../scripts/import/detect.js';
+import { planImport } from '../../../scripts/import/plan.js';
+import { runImport } from '../../../scripts/import/run-import.js';
+import { createImportRepository } from '../../../scripts/shared/storage/import-repository.js';
 
 /** The password of Waline's user 1 (admin@example.com) in waline-users.json, hashed there by phpass (bcrypt). */
 const adminPassword = 'waline password one';
@@ -115,8 +120,14 @@ describe("import of Waline's Users", () => {
     expect(first.outcome.withAccount).toBe(4);
   });
 
-  it('signs the imported administrator in with the Waline password', async () => {
-    const api = createLocalApi(table, { JWT_TOKEN: 'j'.repeat(40) });
+  it('signs the imported administrator in with the Waline password, which then gets the project hash', async () => {
+    // A table of its own: the sign-in replaces the hash the other tests read.
+    const own = await freshTable();
+    await importUsers(own);
+    const api = createLocalApi(own, { JWT_TOKEN: 'j'.repeat(40) });
+    const hashOf = async () =>
+      (await accountsOf(own, ['admin@example.com']))['admin@example.com']?.passwordHash;
+    expect(await hashOf()).toMatch(/^\$2a\$08\$/);
 
     const signIn = await api.call({
       method: 'POST',
@@ -128,6 +139,7 @@ describe("import of Waline's Users", () => {
       errno: 0,
       data: { type: 'administrator', display_name: 'Admin Waline' },
     });
+    expect(await hashOf()).toMatch(/^scrypt\$/);
   });
 
   it('refuses every password of an account whose Waline hash was not kept, until it resets one', async () => {
@@ -180,6 +192,34 @@ describe("import of Waline's Users", () => {
     expect(outcome.accounts).toEqual({ created: 4, alreadyThere: 0, matchedByAddress: 1 });
     expect((await authorsByText(live))['Gwen was here']).toBe(existing.id);
     expect((await accountsOf(live, ['gwen@gmail.com']))['gwen@gmail.com']).toEqual(existing);
+  });
+});
+
+describe('an import run again on comments an import wrote before accounts', () => {
+  let table: TestTable;
+  afterAll(() => table.drop());
+
+  it("gives those comments their author's account once, and nothing the next time", async () => {
+    table = await createTestTable();
+    const { files } = await readInputs([fixture('waline-users.json')]);
+    const plan = planImport(await readSource(files, { sourceTimezone: 'UTC' }), { ipHashSalt: testSalt });
+    const client = createDocumentClient({ endpoint: table.endpoint });
+    const silent = () => ({ update: () => {}, finish: () => {} });
+    // What the importer wrote before it read Users: the same comments, no account.
+    await runImport({ ...plan, accounts: [] }, createImportRepository(client, table.tableName), silent);
+    client.destroy();
+    expect(Object.values(await authorsByText(table)).filter(Boolean)).toEqual([]);
+
+    const upgrade = await importInto(table, [fixture('waline-users.json')], { sourceTimezone: 'UTC' });
+    const again = await importInto(table, [fixture('waline-users.json')], { sourceTimezone: 'UTC' });
+
+    expect(upgrade.outcome).toMatchObject({ alreadyThere: 8, authorsLinked: 4 });
+    expect(again.outcome).toMatchObject({ alreadyThere: 8, authorsLinked: 0 });
+    const accounts = await accountsOf(table, ['admin@example.com', 'tom@example.com']);
+    const authors = await authorsByText(table);
+    expect(authors['Welcome, from the owner']).toBe(accounts['admin@example.com']?.id);
+    expect(authors['Tom answers Gwen']).toBe(accounts['tom@example.com']?.id);
+    expect(authors['Second account of Gwen']).toBeNull();
   });
 });
 

@@ -33,6 +33,7 @@ const outcome: ImportOutcome = {
   imported: { approved: 0, waiting: 0, spam: 0 },
   accounts: { created: 1, alreadyThere: 2, matchedByAddress: 3 },
   withAccount: 4,
+  authorsLinked: 5,
   alreadyThere: 0,
   skipped: [],
   readingPages: 0,
@@ -48,6 +49,7 @@ describe('formatReport with accounts', () => {
       'accounts created: 1; already in the table: 2; address already had an account (comments go to it): 3',
     );
     expect(report).toContain("comments written with their author's account: 4");
+    expect(report).toContain("comments of an earlier import given their author's account: 5");
     expect(report).toContain(planAccounts('waline', source.accounts).notes[1]);
   });
 
