@@ -12,7 +12,8 @@ import { routes } from './routes.js';
  * Each route's percentage of the API ceiling (they add up to 100). The costly routes get small shares:
  * list, count and recent (`GET …/comment`: a list reads a page of comments), submit (renders markdown,
  * may call Akismet, writes in a transaction), like and moderation (`PUT`/`DELETE …/comment/{id}`),
- * sign-in (`POST …/token`: a password hash) and the profile (`PUT …/user`: rare, may hash a password).
+ * sign-in (`POST …/token`: a password hash), the profile (`PUT …/user`: rare, may hash a password), the user
+ * wall and the administrators' account routes (`…/user`, `…/user/{id}`).
  * Reading counts (`…/article`: one small item read or updated) get the largest. The v2 client's bare
  * paths get less than the v3 client's `/api` ones.
  * The comment feeds (`GET …/comment/rss`: one Query, polled by feed readers) get a small share too, as
@@ -26,12 +27,15 @@ export const routeShares: Readonly<Record<string, number>> = {
   'POST /api/comment': 2,
   'PUT /api/comment/{id}': 2,
   'DELETE /api/comment/{id}': 1,
-  'GET /api/article': 21,
-  'POST /api/article': 21,
+  'GET /api/article': 19,
+  'POST /api/article': 16,
   'GET /api/token': 1,
   'POST /api/token': 1,
   'DELETE /api/token': 1,
   'PUT /api/user': 1,
+  'GET /api/user': 1,
+  'PUT /api/user/{id}': 1,
+  'DELETE /api/user/{id}': 1,
   'GET /api/notification': 1,
   'POST /api/notification': 1,
   'GET /comment': 8,
@@ -45,9 +49,13 @@ export const routeShares: Readonly<Record<string, number>> = {
   'POST /token': 1,
   'DELETE /token': 1,
   'PUT /user': 1,
+  'GET /user': 1,
+  'PUT /user/{id}': 1,
+  'DELETE /user/{id}': 1,
   'GET /ui': 1,
   'GET /ui/login': 1,
   'GET /ui/profile': 1,
+  'GET /ui/users': 1,
   [defaultRouteKey]: 1,
 };
 

@@ -10,6 +10,7 @@ import { createCaptchaTokenHasher } from '../shared/spam/captcha-token-hash.js';
 import { createCaptchaGuard } from './captcha-guard.js';
 import { createCommentFeed } from './comment-feed.js';
 import { createConfirmReplies, createShowConfirmReplies } from './confirm-replies.js';
+import { createDeleteAccount, createListAccounts, createUpdateAccount } from './account-admin.js';
 import { createCountComments } from './count-comments.js';
 import { createCurrentUser } from './current-user.js';
 import type { CommentDependencies } from './dependencies.js';
@@ -26,6 +27,7 @@ import { captchaWidgetOf } from './pages/captcha-widget.js';
 import { loginPage } from './pages/login-page.js';
 import { moderationPage } from './pages/moderation-page.js';
 import { profilePage } from './pages/profile-page.js';
+import { usersPage } from './pages/users-page.js';
 import { createLinkReader } from './read-link.js';
 import { createRecentComments } from './recent-comments.js';
 import { createSignIn } from './sign-in.js';
@@ -52,6 +54,9 @@ export function createCommentHandler(
   const { config, comments, counters, moderation, accounts, outbox, presentation, renderMarkdown } =
     dependencies;
   const { tokenSecret, now, newId, spamCheck, readSubmitMarks, markRefusedPost } = dependencies;
+  // PLACEHOLDER until the user wall (functions/comment/user-wall.ts, createUserWall) is on this branch:
+  // `GET /api/user` for anyone but an administrator with `page` answers an empty wall.
+  const userWall: Router = async () => envelope([]);
   const caller = createCallerResolver({ tokenSecret, now, accounts });
   const viewer = viewerOf(caller);
   const list = createListComments({ viewer, comments, presentation });
@@ -95,6 +100,8 @@ export function createCommentHandler(
   });
   const currentUser = createCurrentUser({ viewer, avatarFor: presentation.avatarFor });
   const updateProfile = createUpdateProfile({ ...dependencies, viewer, avatarFor: presentation.avatarFor });
+  const accountAdmin = { viewer, accounts, avatarFor: presentation.avatarFor };
+  const listAccounts = createListAccounts({ ...accountAdmin, wall: userWall });
   const notificationLog = createNotificationLog({ viewer, outbox, now });
   const notificationAction = createNotificationAction({ viewer, outbox, now, newId });
   const readLink = createLinkReader({
@@ -136,6 +143,9 @@ export function createCommentHandler(
     // Signing out is the widget forgetting its token; Waline answers it with success too.
     'DELETE /api/token': async () => envelope(''),
     'PUT /api/user': updateProfile,
+    'GET /api/user': listAccounts,
+    'PUT /api/user/{id}': createUpdateAccount(accountAdmin),
+    'DELETE /api/user/{id}': createDeleteAccount(accountAdmin),
     'GET /api/notification': notificationLog,
     'POST /api/notification': notificationAction,
     'GET /api/notification/unsubscribe': createShowUnsubscribe(unsubscribeLink),
@@ -153,6 +163,7 @@ export function createCommentHandler(
       }),
     'GET /ui/profile': async () =>
       profilePage({ allowedOrigins: config.ALLOWED_ORIGINS, siteUrl: config.SITE_URL }),
+    'GET /ui/users': async () => usersPage(),
   };
   const dispatch: Router = dispatchRouteKey(table, async (request) => {
     // API Gateway's $default: every path no route matches. A route's path with a trailing slash is that

@@ -15,6 +15,10 @@ export const commentApiRouteKeys = [
   'POST /api/token',
   'DELETE /api/token',
   'PUT /api/user',
+  // The user wall (anyone) and, for administrators, the accounts: list, change, ban or delete.
+  'GET /api/user',
+  'PUT /api/user/{id}',
+  'DELETE /api/user/{id}',
 ] as const satisfies readonly RouteKey[];
 
 /**
@@ -44,11 +48,12 @@ export const notificationLinkRouteKeys = [
   'POST /api/notification/confirm',
 ] as const satisfies readonly (typeof commentNotificationRouteKeys)[number][];
 
-/** The sign-in, profile and moderation pages, beside the API (as on Waline: there is no `/api/ui`). */
+/** The sign-in, profile, moderation and accounts pages, beside the API (as on Waline: there is no `/api/ui`). */
 export const commentPageRouteKeys = [
   'GET /ui',
   'GET /ui/login',
   'GET /ui/profile',
+  'GET /ui/users',
 ] as const satisfies readonly RouteKey[];
 
 /** A route the comment function's table answers. */

@@ -80,6 +80,7 @@ document.getElementById('next').addEventListener('click', () => { state.page++; 
 document.getElementById('signout').addEventListener('click', () => {
   sessionStorage.removeItem('MARGINALIA_TOKEN'); location.href = root + 'ui/login';
 });
+document.getElementById('accounts').href = root + 'ui/users';
 // The notification log: each event, what became of each recipient (by kind: no address is ever shown),
 // a re-drive for those not sent, and a test mail to the owner.
 const log = document.getElementById('log');
@@ -163,6 +164,7 @@ export function moderationPage(): HttpResult {
   <button class="secondary" data-status="spam" aria-pressed="false">Spam (<span id="spam">0</span>)</button>
   <button class="secondary" data-status="approved" aria-pressed="false">Approved</button>
   <button class="secondary" data-status="all" aria-pressed="false">All</button>
+  <a id="accounts" href="users">Accounts</a>
   <button class="secondary" id="signout" type="button">Sign out</button>
 </nav>
 <form id="search"><input name="keyword" type="search" placeholder="Search text, nick or mail"> <button>Search</button></form>

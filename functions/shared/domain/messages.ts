@@ -70,9 +70,9 @@ const catalog = {
     'zh-CN': 'code：此账号需要验证器应用中的验证码（或恢复码）。',
   },
   accountNotFound: { en: 'Account {id} not found.', 'zh-CN': '账号 {id} 不存在。' },
-  cannotRemoveSelf: {
-    en: 'id: you cannot ban or delete your own account.',
-    'zh-CN': 'id：不能封禁或删除自己的账号。',
+  accountChanged: {
+    en: 'Account {id} changed meanwhile; reload it and try again.',
+    'zh-CN': '账号 {id} 已被修改，请刷新后重试。',
   },
   tooManySignIns: {
     en: 'Too many sign-in attempts; try again in {minutes} minutes.',

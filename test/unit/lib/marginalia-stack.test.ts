@@ -330,6 +330,9 @@ describe('MarginaliaStack', () => {
       [`POST ${prefix}/token`, 'comment'],
       [`DELETE ${prefix}/token`, 'comment'],
       [`PUT ${prefix}/user`, 'comment'],
+      [`GET ${prefix}/user`, 'comment'],
+      [`PUT ${prefix}/user/{id}`, 'comment'],
+      [`DELETE ${prefix}/user/{id}`, 'comment'],
     ]),
     ['GET /api/notification', 'comment'],
     ['POST /api/notification', 'comment'],
@@ -342,6 +345,7 @@ describe('MarginaliaStack', () => {
     ['GET /ui', 'comment'],
     ['GET /ui/login', 'comment'],
     ['GET /ui/profile', 'comment'],
+    ['GET /ui/users', 'comment'],
   ];
 
   it('creates exactly the widget and page routes plus $default when synthesized', () => {

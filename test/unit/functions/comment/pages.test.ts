@@ -41,6 +41,20 @@ describe('the sign-in, profile and moderation pages', () => {
     expect(response.body).toMatch(/set <code>SITE_URL<\/code>.*<code>ALLOWED_ORIGINS<\/code>/);
   });
 
+  it('serves /ui/users as /ui: a nonce-only policy, never framed, no inline HTML from accounts, the list API', async () => {
+    const first = await get('/ui/users');
+    const second = await get('/ui/users');
+    const policy = first.headers['content-security-policy'] ?? '';
+
+    expect(first.statusCode).toBe(200);
+    expect(policy).toContain("frame-ancestors 'none'");
+    expect(policy).not.toContain('unsafe-inline');
+    expect(policy).not.toBe(second.headers['content-security-policy']);
+    expect(first.body).not.toContain('innerHTML');
+    expect(first.body).toContain("api('user?page='");
+    expect((await get('/ui/users', 'POST')).statusCode).toBe(405);
+  });
+
   it('serves /ui with a fresh nonce per response and no inline HTML from comments', async () => {
     const first = await get('/ui');
     const second = await get('/ui');
