@@ -1,7 +1,8 @@
 /**
  * `npm run export -- <file> [target options, see scripts/table-target.ts]`: writes the whole table
- * as Waline's `waline.json` (comments of every status with their IP hashes as `ipHash`, pageviews
- * and reactions). Administrators, raw IPs (never stored) and voter marks are not exported.
+ * as Waline's `waline.json` (comments of every status with their IP hashes as `ipHash` and their author's
+ * account as `user_id`, pageviews, reactions, and accounts as `Users` rows). No secret is exported (password
+ * hashes, TOTP secrets, recovery codes), nor raw IPs (never stored) or voter marks.
  */
 import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
@@ -30,7 +31,7 @@ async function main(): Promise<void> {
     const data = toWalineExport(items, Date.now());
     await writeFile(file, `${JSON.stringify(data, null, '\t')}\n`);
     console.log(
-      `Exported ${data.data.Comment.length} comments and ${data.data.Counter.length} page counters from ${target.description} to ${file}`,
+      `Exported ${data.data.Comment.length} comments, ${data.data.Counter.length} page counters and ${data.data.Users.length} accounts (without passwords) from ${target.description} to ${file}`,
     );
   } finally {
     await target.close();

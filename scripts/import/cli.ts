@@ -3,10 +3,12 @@
  *   [--source-timezone Asia/Shanghai] [--ip-hash-salt S] [--merge-paths slash|no-slash|none]
  *   [target options, see target.ts]`
  *
- * Reads a Waline, Valine/LeanCloud, Twikoo, Disqus or Artalk export and writes it into the table.
+ * Reads a Waline, Valine/LeanCloud, Twikoo, Disqus or Artalk export and writes it into the table, with
+ * Waline's registered users as accounts.
  * Safe to rerun. Prints a report on stdout; exits 1 with the file, record and rule on a bad file.
  */
 import { parseArgs } from 'node:util';
+import { createAccountRepository } from '../../functions/shared/table/account-repository.js';
 import { createImportRepository } from '../shared/storage/import-repository.js';
 import { readSource } from './detect.js';
 import { mergeRules, type MergeRule } from './page-keys.js';
@@ -75,7 +77,8 @@ async function main(): Promise<void> {
       ...(target.ipHashSalt ? { ipHashSalt: target.ipHashSalt } : {}),
     });
     const repository = createImportRepository(target.client, target.tableName);
-    const outcome = await runImport(plan, repository, (total) => createProgress('Writing', total));
+    const accounts = createAccountRepository(target.client, target.tableName);
+    const outcome = await runImport(plan, repository, (total) => createProgress('Writing', total), accounts);
     console.log(formatReport(plan, outcome, { target: target.description, dryRun: false }));
     // The imported approved comments count for their authors' levels and the user wall: recounted, as the
     // migration does, from every approved comment (a rerun recounts to the same numbers).

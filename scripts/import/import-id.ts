@@ -22,6 +22,14 @@ export function importedCommentId(source: string, sourceId: string, insertedAt: 
   return encodeTime(time, 10) + random;
 }
 
+/**
+ * The id of an imported account: a ULID whose time part is its creation time and whose random part is a
+ * hash of (source format, `Users`, source id), so it never meets a comment's id and a rerun derives it again.
+ */
+export function importedAccountId(source: string, sourceId: string, createdAt: number): string {
+  return importedCommentId(`${source}\u0000Users`, sourceId, createdAt);
+}
+
 /** True when `id` is a ULID whose time part is exactly `insertedAt`: an id Marginalia itself gave. */
 export function isOwnId(id: string, insertedAt: number): boolean {
   return id.length === 26 && isValid(id) && id === id.toUpperCase() && decodeTime(id) === insertedAt;

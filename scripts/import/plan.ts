@@ -18,6 +18,7 @@ import { describeUserAgent } from '../../functions/shared/domain/user-agent.js';
 import { replyNotifiedAttribute, toCommentItem } from '../../functions/shared/table/comment-item.js';
 import { entities, keys } from '../../functions/shared/table/keys.js';
 import { createMergeLedger, createPageKeys, type MergeRule, type PageMerge } from './page-keys.js';
+import { planAccounts, type PlannedAccount } from './plan-accounts.js';
 import type { ParsedSource, SourceComment } from './source.js';
 
 /** One comment ready to write. */
@@ -31,11 +32,15 @@ export interface PlannedComment {
   readonly contentHash: string;
   readonly item: Record<string, unknown>;
   readonly duplicateMark: Record<string, unknown>;
+  /** The source id of its author's account, when that account is imported: its `userId` is set as it runs. */
+  readonly userSourceId?: string;
 }
 
 /** Everything an import writes, and what it could not. */
 export interface ImportPlan {
   readonly format: string;
+  /** The registered users to bring over as accounts, before the comments that name them. */
+  readonly accounts: PlannedAccount[];
   readonly comments: PlannedComment[];
   /** Reading counters by the page key the widget asks for. */
   readonly readingCounts: Map<string, Partial<Record<CounterName, number>>>;
@@ -80,6 +85,11 @@ export function planImport(source: ParsedSource, options: PlanOptions = {}): Imp
   const repairs = new Map<string, number>();
   const repaired = (kind: string, by = 1) => repairs.set(kind, (repairs.get(kind) ?? 0) + by);
   const notes = [...source.notes];
+  const accountPlan = planAccounts(source.format, source.accounts ?? []);
+  skipped.push(...accountPlan.skipped);
+  for (const [kind, count] of accountPlan.repairs) repaired(kind, count);
+  notes.push(...accountPlan.notes);
+  const imported = new Set(accountPlan.accounts.map((planned) => planned.sourceId));
 
   // 0. Page keys: a page split over trailing-slash variants goes under the rule's one. What was
   //    written under nothing (skipped records, zero counters) does not split a page.
@@ -289,6 +299,10 @@ export function planImport(source: ParsedSource, options: PlanOptions = {}): Imp
       contentHash: hash,
       item,
       duplicateMark: { ...keys.duplicate(source_.url, hash), entity: entities.duplicate, of: id },
+      // A comment whose user is not imported keeps the copy of the user's name, mail and link alone.
+      ...(source_.userSourceId !== undefined && imported.has(source_.userSourceId)
+        ? { userSourceId: source_.userSourceId }
+        : {}),
     });
   }
   if (!options.ipHashSalt && source.comments.some((comment) => comment.ip)) {
@@ -335,6 +349,7 @@ export function planImport(source: ParsedSource, options: PlanOptions = {}): Imp
   }
   return {
     format: source.format,
+    accounts: accountPlan.accounts,
     comments,
     readingCounts,
     skipped,

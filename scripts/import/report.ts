@@ -31,6 +31,19 @@ export function formatReport(
     `  comments ${context.dryRun ? 'to import' : 'imported'}: ${total} (approved ${imported.approved}, waiting ${imported.waiting}, spam ${imported.spam})`,
   ];
   if (!context.dryRun) lines.push(`  comments already in the table (skipped): ${outcome.alreadyThere}`);
+  const { accounts } = outcome;
+  if (plan.accounts.length > 0) {
+    lines.push(
+      `  accounts ${context.dryRun ? 'to create' : 'created'}: ${accounts.created}` +
+        (context.dryRun
+          ? ''
+          : `; already in the table: ${accounts.alreadyThere}; address already had an account (comments go to it): ${accounts.matchedByAddress}`),
+      `  comments ${context.dryRun ? 'to write' : 'written'} with their author's account: ${outcome.withAccount}`,
+    );
+    if (outcome.authorsLinked > 0) {
+      lines.push(`  comments of an earlier import given their author's account: ${outcome.authorsLinked}`);
+    }
+  }
   lines.push(`  pages with pageviews or reactions: ${outcome.readingPages}`);
   if (!context.dryRun) lines.push(`  reading counters moved: ${outcome.readingChanged}`);
   if (outcome.site) {

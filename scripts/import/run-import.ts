@@ -7,13 +7,20 @@
 import type { CommentStatus } from '../../functions/shared/domain/comment.js';
 import type { ImportRepository, PageCounts } from '../shared/storage/import-repository.js';
 import { keyId } from '../../functions/shared/table/batch-get.js';
-import { keys } from '../../functions/shared/table/keys.js';
+import { type Key, keys } from '../../functions/shared/table/keys.js';
 import type { ImportPlan } from './plan.js';
 import type { Progress } from './progress.js';
+import { type AccountsOutcome, type ImportAccounts, runAccounts } from './run-accounts.js';
 
 /** What an import did (or, in a dry run, would do). */
 export interface ImportOutcome {
   readonly imported: Record<CommentStatus, number>;
+  /** The source's registered users brought over as accounts (a dry run counts them all as created). */
+  readonly accounts: AccountsOutcome;
+  /** Comments written with their author's account id (`userId`). */
+  readonly withAccount: number;
+  /** Comments an earlier import wrote without their author's account, given it now. */
+  readonly authorsLinked: number;
   /** Comments found in the table already (same derived id): a rerun. */
   readonly alreadyThere: number;
   readonly skipped: { ref: string; reason: string }[];
@@ -44,18 +51,26 @@ const pool = async <T>(inputs: readonly T[], size: number, work: (input: T) => P
   );
 };
 
-/** Runs `plan` against `repository`; without one (a dry run) nothing is read or written. */
+/**
+ * Runs `plan` against `repository`, its accounts through `accounts` first (needed when the plan has any);
+ * without a repository (a dry run) nothing is read or written.
+ */
 export async function runImport(
   plan: ImportPlan,
   repository: ImportRepository | undefined,
   progress: (total: number) => Progress,
+  accounts?: ImportAccounts,
 ): Promise<ImportOutcome> {
   const imported: Record<CommentStatus, number> = { approved: 0, waiting: 0, spam: 0 };
   const skipped = [...plan.skipped];
   if (!repository) {
+    const run = await runAccounts(plan.accounts, undefined);
     for (const comment of plan.comments) imported[comment.status]++;
     return {
       imported,
+      accounts: run.outcome,
+      withAccount: plan.comments.filter((comment) => comment.userSourceId !== undefined).length,
+      authorsLinked: 0,
       alreadyThere: 0,
       skipped,
       readingPages: plan.readingCounts.size,
@@ -66,6 +81,20 @@ export async function runImport(
 
   // Nothing is written into a table of the previous layout: `npm run migrate` comes first.
   await repository.ensureLayout();
+  if (plan.accounts.length > 0 && !accounts)
+    throw new Error('the plan has accounts: runImport needs the account store');
+  // Accounts first: a comment is written with its author's account id only once that account exists.
+  const authors = await runAccounts(plan.accounts, accounts);
+  skipped.push(...authors.skipped);
+  let withAccount = 0;
+  const authorOf = (comment: (typeof plan.comments)[number]) =>
+    comment.userSourceId === undefined ? undefined : authors.accountIds.get(comment.userSourceId);
+  const itemOf = (comment: (typeof plan.comments)[number]) => {
+    const userId = authorOf(comment);
+    if (userId === undefined) return comment.item;
+    withAccount++;
+    return { ...comment.item, userId };
+  };
   // A reply may sit visible or held since an earlier run (moderated meanwhile): both places are looked at.
   const places = (comment: (typeof plan.comments)[number]) =>
     comment.rid === undefined
@@ -79,11 +108,17 @@ export async function runImport(
   ]);
   const existing = await repository.existing(wanted);
   const writes: Record<string, unknown>[] = [];
+  // Comments an import wrote before accounts were imported: they get their author's account now.
+  const links: { key: Key; userId: string }[] = [];
   let alreadyThere = 0;
   for (const comment of plan.comments) {
     const mark = existing.get(keyId(keys.duplicate(comment.url, comment.contentHash)));
-    if (places(comment).some((key) => existing.has(keyId(key)))) {
+    const place = places(comment).find((key) => existing.has(keyId(key)));
+    if (place) {
       alreadyThere++;
+      const userId = authorOf(comment);
+      if (userId !== undefined && existing.get(keyId(place))?.userId === undefined)
+        links.push({ key: place, userId });
       // A run stopped between a comment and its mark: write the mark now.
       if (!mark) writes.push(comment.duplicateMark);
     } else if (existing.has(keyId(keys.tombstone(comment.url, comment.id)))) {
@@ -91,7 +126,7 @@ export async function runImport(
     } else if (mark && mark.of !== comment.id) {
       skipped.push({ ref: comment.ref, reason: 'the same author already posted the same text on this page' });
     } else {
-      writes.push(comment.item, comment.duplicateMark);
+      writes.push(itemOf(comment), comment.duplicateMark);
       imported[comment.status]++;
     }
   }
@@ -110,6 +145,10 @@ export async function runImport(
   const bar = progress(writes.length);
   await repository.putAll(writes, { onProgress: (done) => bar.update(done) });
   bar.finish();
+  let authorsLinked = 0;
+  await pool(links, 8, async ({ key, userId }) => {
+    if (await repository.linkAuthor(key, userId)) authorsLinked++;
+  });
 
   await pool(urls, 8, async (url) =>
     repository.storeCounts(url, before.get(url) as PageCounts, await repository.countPage(url)),
@@ -124,6 +163,9 @@ export async function runImport(
   });
   return {
     imported,
+    accounts: authors.outcome,
+    withAccount,
+    authorsLinked,
     alreadyThere,
     skipped,
     readingPages: readingUrls.length,

@@ -3,6 +3,7 @@
  */
 import type { CommentStatus } from '../../functions/shared/domain/comment.js';
 import type { CounterName } from '../../functions/shared/domain/counters.js';
+import type { AccountState, AccountType } from '../../functions/shared/domain/account.js';
 
 /** The source formats the importer reads. */
 export const formats = ['waline', 'valine', 'twikoo', 'disqus', 'artalk'] as const;
@@ -42,6 +43,36 @@ export interface SourceComment {
   readonly skip?: string;
   /** A Marginalia id carried by the source (a Marginalia export): reused as is. */
   readonly ownId?: string;
+  /** The source id of the registered author (Waline's `user_id`), as a string; absent for anonymous rows. */
+  readonly userSourceId?: string;
+}
+
+/** One registered user as the source holds it (Waline's `Users`), before its address is checked. */
+export interface SourceAccount {
+  readonly ref: string;
+  /** Waline's `objectId` (an SQL integer or a LeanCloud string), as a string: comments' `user_id` names it. */
+  readonly sourceId: string;
+  readonly email: string;
+  readonly displayName: string;
+  readonly link: string;
+  readonly avatar: string;
+  readonly label: string;
+  readonly type: AccountType;
+  readonly state: AccountState;
+  /** Waline's `type` when it was none of Waline's (kept as a guest), for the report. */
+  readonly unknownType?: string;
+  /** A bcrypt hash Waline wrote (verified and upgraded at sign-in), or '' when none is kept. */
+  readonly passwordHash: string;
+  /** True when the source had a password that is not kept (not bcrypt): the account must reset it. */
+  readonly passwordDropped: boolean;
+  /** True when the source had a TOTP secret: it is not kept, the account enrols again. */
+  readonly totpDropped: boolean;
+  /** True when the source bound social sign-ins (`github`, `qq`...): not kept, the account signs in by password. */
+  readonly oauthDropped: boolean;
+  /** Epoch ms; undefined when unreadable (the account is skipped). */
+  readonly createdAt: number | undefined;
+  /** A Marginalia account id carried by the source (a Marginalia export): reused as is. */
+  readonly ownId?: string;
 }
 
 /** Reading counters of one page as one source row holds them. */
@@ -59,6 +90,8 @@ export interface ParsedSource {
   readonly format: SourceFormat;
   readonly comments: SourceComment[];
   readonly counters: SourceCounter[];
+  /** Registered users (Waline's `Users`); absent for formats without accounts. */
+  readonly accounts?: SourceAccount[];
   /** Records not read at all, with the reason. */
   readonly skipped: { ref: string; reason: string }[];
   /** What the source had that the model cannot hold, or assumptions made (time zone). */

@@ -2,10 +2,12 @@
  * Valine and Waline-on-LeanCloud data as the LeanCloud console exports it: `<Class>.N.jsonl` with
  * a `#filetype` header (since 2020), or `{"results": [...], "className"}` (before), or a bare array.
  * Every Valine version: 1.1 (no `insertedAt`), 1.2 (`rid` but no `pid`), 1.3-1.4 (HTML, `pid`),
- * 1.5 (markdown); Valine-Admin's hidden rows (`isSpam`, `ACL *.read=false`); Waline's added fields.
+ * 1.5 (markdown); Valine-Admin's hidden rows (`isSpam`, `ACL *.read=false`); Waline's added fields, and
+ * its `Users` class (accounts: waline-users.ts), which comments name by `user_id` (a string here).
  */
 import { jsonRows, leanCloudClass, type Row } from '../json-rows.js';
-import type { InputFile, ParsedSource, ReadOptions } from '../source.js';
+import type { InputFile, ParsedSource, ReadOptions, SourceAccount } from '../source.js';
+import { readWalineUser } from './waline-users.js';
 import { count, decodePath, encodedPath, idOf, text, truthy } from '../values.js';
 import { commentPage, countersOf, createDateReader, rowStatus, splitCounters } from './common.js';
 
@@ -34,7 +36,12 @@ export function readLeanCloud(files: readonly InputFile[], options: ReadOptions)
     if (kind === 'other') result.notes.push(`${file.name}: not a Comment, Counter or Users class, not read`);
   }
   const users = new Map(byClass.Users.map(({ row }) => [idOf(row.objectId) ?? '', row]));
-  if (users.size > 0) result.notes.push(`${users.size} Users rows not imported: Marginalia has no accounts`);
+  const accounts: SourceAccount[] = [];
+  for (const { ref, row } of byClass.Users) {
+    const read = readWalineUser(ref, row, (value) => dates.read(value));
+    if ('reason' in read) result.skipped.push(read);
+    else accounts.push(read);
+  }
   const dropped = new Set<string>();
 
   for (const { ref, row } of byClass.Comment) {
@@ -49,8 +56,9 @@ export function readLeanCloud(files: readonly InputFile[], options: ReadOptions)
       result.skipped.push({ ref, reason: `unknown status "${text(row.status)}"` });
       continue;
     }
-    for (const field of ['QQAvatar', 'isNotified', 'user_id']) if (field in row) dropped.add(field);
-    const user = users.get(idOf(row.user_id) ?? '\u0000');
+    for (const field of ['QQAvatar', 'isNotified']) if (field in row) dropped.add(field);
+    const userSourceId = idOf(row.user_id);
+    const user = users.get(userSourceId ?? '\u0000');
     const pid = idOf(row.pid);
     const rid = idOf(row.rid);
     result.comments.push({
@@ -72,6 +80,7 @@ export function readLeanCloud(files: readonly InputFile[], options: ReadOptions)
       sticky: truthy(row.sticky),
       // Never createdAt first: a re-imported class has the re-import time there. Valine 1.1 has only createdAt.
       insertedAt: dates.read(row.insertedAt) ?? dates.read(row.createdAt),
+      ...(userSourceId ? { userSourceId } : {}),
     });
   }
   if (dropped.size > 0)
@@ -90,5 +99,5 @@ export function readLeanCloud(files: readonly InputFile[], options: ReadOptions)
   }
   if (titles > 0) result.notes.push(`${titles} Counter titles dropped: pages have no title in Marginalia`);
   result.notes.push(...dates.note());
-  return result;
+  return accounts.length > 0 ? { ...result, accounts } : result;
 }

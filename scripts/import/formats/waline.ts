@@ -1,7 +1,8 @@
 /**
  * Waline's admin export (`waline.json`, the `/api/db` data): any storage's ids (SQL integers,
  * LeanCloud/Mongo hex strings), dates (naive local, ISO, `{__type:'Date'}`), `null`s, `like: true`,
- * sticky as 0/1, registered authors whose nick/mail/link live in `Users`, and, from LeanCloud
+ * sticky as 0/1, registered users (`Users`, brought over as accounts: waline-users.ts) whose comments
+ * name them by `user_id` and whose nick/mail/link are copied onto them, and, from LeanCloud
  * storage, Valine-era rows that Valine-Admin hid (`isSpam`, `ACL`) with no `status`.
  */
 import {
@@ -9,8 +10,10 @@ import {
   type InputFile,
   type ParsedSource,
   type ReadOptions,
+  type SourceAccount,
   type SourceComment,
 } from '../source.js';
+import { readWalineUser } from './waline-users.js';
 import { wholeJson } from '../json-rows.js';
 import { count, idOf, text, truthy } from '../values.js';
 import { isOwnId } from '../import-id.js';
@@ -34,7 +37,15 @@ export function walineDocument(value: unknown): Record<string, unknown> | undefi
 /** Reads Waline exports. */
 export function readWaline(files: readonly InputFile[], options: ReadOptions): ParsedSource {
   const dates = createDateReader(options.sourceTimezone);
-  const result: ParsedSource = { format: 'waline', comments: [], counters: [], skipped: [], notes: [] };
+  const accounts: SourceAccount[] = [];
+  const result: ParsedSource = {
+    format: 'waline',
+    comments: [],
+    counters: [],
+    accounts,
+    skipped: [],
+    notes: [],
+  };
   let rows = 0;
   let ownRows = 0;
   for (const file of files) {
@@ -51,11 +62,12 @@ export function readWaline(files: readonly InputFile[], options: ReadOptions): P
       });
     };
 
-    const users = new Map(table('Users').map(({ row }) => [idOf(row.objectId) ?? '', row]));
-    if (users.size > 0) {
-      result.notes.push(
-        `${users.size} Users rows not imported: Marginalia has no accounts (names, mails and links of registered authors were copied onto their comments)`,
-      );
+    const userRows = table('Users');
+    const users = new Map(userRows.map(({ row }) => [idOf(row.objectId) ?? '', row]));
+    for (const { ref, row } of userRows) {
+      const read = readWalineUser(ref, row, (value) => dates.read(value));
+      if ('reason' in read) result.skipped.push(read);
+      else accounts.push(read);
     }
     for (const { ref, row } of table('Comment')) {
       const sourceId = idOf(row.objectId);
@@ -69,7 +81,8 @@ export function readWaline(files: readonly InputFile[], options: ReadOptions): P
         result.skipped.push({ ref, reason: `unknown status "${text(row.status)}"` });
         continue;
       }
-      const user = users.get(idOf(row.user_id) ?? '\u0000');
+      const userSourceId = idOf(row.user_id);
+      const user = users.get(userSourceId ?? '\u0000');
       const insertedAt = dates.read(row.insertedAt ?? row.createdAt);
       const ownId = insertedAt !== undefined && isOwnId(sourceId, insertedAt) ? sourceId : undefined;
       if (ownId) ownRows++;
@@ -80,7 +93,8 @@ export function readWaline(files: readonly InputFile[], options: ReadOptions): P
         ...(ownId ? { url: text(row.url) } : commentPage(text(row.url))),
         ...(idOf(row.pid) ? { parentId: idOf(row.pid) } : {}),
         ...(idOf(row.rid) ? { rootId: idOf(row.rid) } : {}),
-        // Waline shows a registered author's current profile over the row (its formatCmt overlay).
+        // Waline shows a registered author's current profile over the row (its formatCmt overlay): the
+        // copy stays on the comment, and reads overlay the account's profile when the account is imported.
         // Marginalia stores '' for an anonymous author: its own export keeps it.
         nick: text(user?.display_name) || text(row.nick) || (ownId ? '' : 'Anonymous'),
         mail: text(user?.email) || text(row.mail),
@@ -94,6 +108,7 @@ export function readWaline(files: readonly InputFile[], options: ReadOptions): P
         sticky: truthy(row.sticky),
         insertedAt,
         ...(ownId ? { ownId } : {}),
+        ...(userSourceId ? { userSourceId } : {}),
       };
       result.comments.push(comment);
     }

@@ -47,10 +47,15 @@ export interface ImportRepository {
   /** Resolves when the table has this item layout (or is new); throws UpgradeRequiredError when not. */
   ensureLayout(): Promise<void>;
   /**
-   * Which of `keys` exist, with their `of` attribute (a duplicate mark's comment id), by key id; read
-   * consistently, so that what a stopped run or a delete just wrote is seen.
+   * Which of `keys` exist, with their `of` attribute (a duplicate mark's comment id) and `userId` (a comment's
+   * author account), by key id; read consistently, so that what a stopped run or a delete just wrote is seen.
    */
-  existing(keys: readonly Key[]): Promise<Map<string, { of?: string }>>;
+  existing(keys: readonly Key[]): Promise<Map<string, { of?: string; userId?: string }>>;
+  /**
+   * Names `userId` as the author account of the comment at `key`, written by an import before accounts were
+   * imported; false (nothing written) when the comment is gone or already names one.
+   */
+  linkAuthor(key: Key, userId: string): Promise<boolean>;
   /** Puts items in batches of 25, retrying what is left unprocessed. */
   putAll(items: readonly Record<string, unknown>[], options?: BulkWriteOptions): Promise<void>;
   /**
@@ -89,10 +94,36 @@ export function createImportRepository(client: DynamoDBDocumentClient, tableName
     ensureLayout: createLayoutCheck(client, tableName),
 
     async existing(wanted) {
-      const found = await batchGet(client, tableName, wanted, ['of'], { consistent: true });
-      const result = new Map<string, { of?: string }>();
-      for (const [id, item] of found) result.set(id, typeof item.of === 'string' ? { of: item.of } : {});
+      const found = await batchGet(client, tableName, wanted, ['of', 'userId'], { consistent: true });
+      const result = new Map<string, { of?: string; userId?: string }>();
+      for (const [id, item] of found) {
+        result.set(id, {
+          ...(typeof item.of === 'string' ? { of: item.of } : {}),
+          ...(typeof item.userId === 'string' ? { userId: item.userId } : {}),
+        });
+      }
       return result;
+    },
+
+    async linkAuthor(key, userId) {
+      try {
+        await client.send(
+          new UpdateCommand({
+            TableName: tableName,
+            Key: key,
+            UpdateExpression: 'SET #userId = :userId',
+            // Only a comment still there (an UpdateItem on a missing key would create one) that names no
+            // author yet: a rerun, or an author set since, is left alone.
+            ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(#userId)',
+            ExpressionAttributeNames: { '#userId': 'userId' },
+            ExpressionAttributeValues: { ':userId': userId },
+          }),
+        );
+        return true;
+      } catch (error) {
+        if (error instanceof ConditionalCheckFailedException) return false;
+        throw error;
+      }
     },
 
     putAll: (items, options) => putAll(client, tableName, items, options),

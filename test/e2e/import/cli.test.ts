@@ -105,4 +105,31 @@ describe('npm run import and npm run export', () => {
     expect(imported.stdout).toContain('Import from waline');
     expect(imported.stdout).toContain('comments imported: 6 (approved 5, waiting 0, spam 1)');
   });
+
+  it("imports Waline's Users as accounts and exports them back without secrets", async () => {
+    const [table, copy] = await Promise.all([freshTable(), freshTable()]);
+    const imported = await run('scripts/import/cli.ts', [
+      fixture('waline-users.json'),
+      '--source-timezone',
+      'UTC',
+      ...at(table),
+    ]);
+    const file = join(dir, 'waline-accounts.json');
+    const exported = await run('scripts/export/cli.ts', [file, ...at(table)]);
+    const text = await readFile(file, 'utf8');
+    const data = JSON.parse(text);
+    const back = await run('scripts/import/cli.ts', [file, ...at(copy)]);
+
+    expect(imported.code).toBe(0);
+    expect(imported.stdout).toContain('accounts created: 5; already in the table: 0');
+    expect(imported.stdout).toContain("comments written with their author's account: 4");
+    expect(exported.stdout).toContain('and 5 accounts (without passwords)');
+    expect(data.data.Users).toHaveLength(5);
+    expect(data.data.Comment.filter((row: { user_id: unknown }) => row.user_id !== null)).toHaveLength(4);
+    for (const secret of ['$2a$08$', '"password"', '"2fa"', 'passwordHash', 'JBSWY3DPEHPK3PXP']) {
+      expect(text).not.toContain(secret);
+    }
+    expect(back.stdout).toContain('accounts created: 5');
+    expect(back.stdout).toContain("comments written with their author's account: 4");
+  });
 });

@@ -7,6 +7,7 @@ import { createDocumentClient } from '../../../functions/shared/dynamodb-client/
 import { importedCommentId } from '../../../scripts/import/import-id.js';
 import { hashIp } from '../../../functions/shared/domain/hashing.js';
 import { createImportRepository } from '../../../scripts/shared/storage/import-repository.js';
+import { createAccountRepository } from '../../../functions/shared/table/account-repository.js';
 import { readSource } from '../../../scripts/import/detect.js';
 import { planImport } from '../../../scripts/import/plan.js';
 import { readInputs } from '../../../scripts/import/read-input.js';
@@ -266,8 +267,10 @@ describe('an import resumed after a crash', () => {
     };
     const silent = () => ({ update: () => {}, finish: () => {} });
 
-    await expect(runImport(plan, crashing, silent)).rejects.toThrow('crash');
-    const outcome = await runImport(plan, repository, silent);
+    const accounts = createAccountRepository(client, table.tableName);
+
+    await expect(runImport(plan, crashing, silent, accounts)).rejects.toThrow('crash');
+    const outcome = await runImport(plan, repository, silent, accounts);
     client.destroy();
 
     expect(outcome.alreadyThere).toBe(3);

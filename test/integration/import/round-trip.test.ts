@@ -8,7 +8,10 @@ import { scanTable } from '../../../scripts/shared/storage/table-export.js';
 import { toWalineExport } from '../../../scripts/export/to-waline.js';
 import { createLocalApi } from '../../support/local-services.js';
 import { createTestTable, type TestTable } from '../../support/test-table.js';
-import { importInto } from './import-support.js';
+import { authorsByText, fixture, importInto, scanAll } from './import-support.js';
+import type { Account } from '../../../functions/shared/domain/account.js';
+import { createAccountRepository } from '../../../functions/shared/table/account-repository.js';
+import { entities } from '../../../functions/shared/table/keys.js';
 
 type Api = ReturnType<typeof createLocalApi>;
 const jwt = 'j'.repeat(40);
@@ -177,5 +180,87 @@ describe('export then import (round trip)', () => {
     const moderation = await moderationAnswers(sourceApi);
     expect(JSON.stringify(moderation)).toContain('"ipHash"');
     expect(await moderationAnswers(targetApi)).toEqual(moderation);
+  });
+});
+
+describe('export then import of accounts (round trip)', () => {
+  let source: TestTable;
+  let target: TestTable;
+  let dir: string;
+  /** An account that enrolled a second factor: a secret and recovery codes the export must not carry. */
+  const enrolled = async (): Promise<Account> => ({
+    id: '01KENROLLED000000000000000',
+    email: 'enrolled@example.com',
+    displayName: 'Enrolled',
+    link: 'https://enrolled.example',
+    type: 'guest',
+    state: 'awaiting-approval',
+    passwordHash: await hashPassword('an enrolled long password'),
+    sessionVersion: 4,
+    totp: { secret: 'encrypted-totp-secret-value', lastStep: 5, recoveryHashes: ['recovery-hash-value'] },
+    createdAt: Date.UTC(2026, 5, 1),
+  });
+
+  beforeAll(async () => {
+    [source, target] = await Promise.all([createTestTable(), createTestTable()]);
+    dir = await mkdtemp(join(tmpdir(), 'marginalia-export-accounts-'));
+  });
+  afterAll(async () => {
+    await Promise.all([source.drop(), target.drop(), rm(dir, { recursive: true, force: true })]);
+  });
+
+  it('brings accounts back with their ids but without secrets, and comments keep their user_id', async () => {
+    await importInto(source, [fixture('waline-users.json')]);
+    const client = createDocumentClient({ endpoint: source.endpoint });
+    const account = await enrolled();
+    await createAccountRepository(client, source.tableName).create(account);
+    client.destroy();
+    const items = await scanAll(source);
+    const exported = toWalineExport(items, Date.now());
+    const file = join(dir, 'waline.json');
+    await writeFile(file, JSON.stringify(exported));
+
+    const text = JSON.stringify(exported);
+    const hashes = items.flatMap((item) =>
+      typeof item.passwordHash === 'string' && item.passwordHash ? [item.passwordHash] : [],
+    );
+    expect(hashes).toHaveLength(5);
+    for (const secret of [
+      ...hashes,
+      'encrypted-totp-secret-value',
+      'recovery-hash-value',
+      '"password"',
+      '"2fa"',
+    ]) {
+      expect(text).not.toContain(secret);
+    }
+    expect(exported.data.Users).toHaveLength(6);
+
+    const { outcome } = await importInto(target, [file]);
+
+    expect(outcome.accounts).toEqual({ created: 6, alreadyThere: 0, matchedByAddress: 0 });
+    const sourceAccounts = items.filter((item) => item.entity === entities.account);
+    const targetClient = createDocumentClient({ endpoint: target.endpoint });
+    const targetRepository = createAccountRepository(targetClient, target.tableName);
+    const back = await Promise.all(
+      sourceAccounts.map((item) => targetRepository.findById(item.id as string)),
+    );
+    targetClient.destroy();
+    for (const [i, item] of sourceAccounts.entries()) {
+      expect(back[i]).toMatchObject({
+        email: item.email,
+        displayName: item.displayName,
+        type: item.type,
+        state: item.state,
+        createdAt: item.createdAt,
+        passwordHash: '',
+        ...(item.link ? { link: item.link } : {}),
+        ...(item.label ? { label: item.label } : {}),
+      });
+      expect(back[i]).not.toHaveProperty('totp');
+      expect(back[i]).not.toHaveProperty('walineId');
+    }
+    expect(await authorsByText(target)).toEqual(await authorsByText(source));
+    expect(Object.values(await authorsByText(target)).filter(Boolean)).toHaveLength(4);
   });
 });
