@@ -71,7 +71,7 @@ describe('MarginaliaStack ceilings', () => {
     expect(settings['GET /api/comment']).toEqual({ ThrottlingRateLimit: 7.5, ThrottlingBurstLimit: 15 });
     expect(settings['POST /api/comment']).toEqual({ ThrottlingRateLimit: 1, ThrottlingBurstLimit: 2 });
     expect(settings['PUT /api/comment/{id}']).toEqual({ ThrottlingRateLimit: 1, ThrottlingBurstLimit: 2 });
-    expect(settings['GET /api/article']).toEqual({ ThrottlingRateLimit: 9.5, ThrottlingBurstLimit: 19 });
+    expect(settings['GET /api/article']).toEqual({ ThrottlingRateLimit: 9.5, ThrottlingBurstLimit: 17 });
     expect(settings.$default).toEqual({ ThrottlingRateLimit: 0.5, ThrottlingBurstLimit: 1 });
     // A route missing from the route settings would get the smallest share, not the account's limit.
     template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {

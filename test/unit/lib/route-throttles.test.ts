@@ -73,7 +73,7 @@ describe('routeThrottles', () => {
       'POST /api/comment': { rateLimit: 1, burstLimit: 2 },
       'PUT /api/comment/{id}': { rateLimit: 1, burstLimit: 2 },
       'DELETE /api/comment/{id}': { rateLimit: 0.5, burstLimit: 1 },
-      'GET /api/article': { rateLimit: 9.5, burstLimit: 19 },
+      'GET /api/article': { rateLimit: 9.5, burstLimit: 17 },
       'POST /api/article': { rateLimit: 8, burstLimit: 16 },
       'POST /api/token': { rateLimit: 0.5, burstLimit: 1 },
       'GET /comment': { rateLimit: 2.5, burstLimit: 5 },
