@@ -59,6 +59,9 @@ function compile(routeKeys: readonly RouteKey[]): readonly CompiledKey[] {
       .join('');
     return { routeKey, method, pattern: new RegExp(`^${source}$`), parameterNames };
   });
+  // As API Gateway does, a route without parameters wins over one whose parameter would match the same
+  // segment: `PUT /api/user/password` is not `PUT /api/user/{id}` with the id `password` (a stable sort).
+  result.sort((a, b) => Number(a.parameterNames.length > 0) - Number(b.parameterNames.length > 0));
   compiled.set(routeKeys, result);
   return result;
 }

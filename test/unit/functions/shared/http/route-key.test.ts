@@ -15,6 +15,15 @@ describe('route keys', () => {
     expect(matchRouteKey(keys, 'GET', '/ui/login')).toEqual({ routeKey: 'GET /ui/login' });
   });
 
+  it('prefers a route without parameters to one whose parameter matches the same segment, in any order', () => {
+    const keys = ['PUT /api/user/{id}', 'PUT /api/user/password'] as const;
+    expect(matchRouteKey(keys, 'PUT', '/api/user/password')).toEqual({ routeKey: 'PUT /api/user/password' });
+    expect(matchRouteKey(keys, 'PUT', '/api/user/01ABC')).toEqual({
+      routeKey: 'PUT /api/user/{id}',
+      pathParameters: { id: '01ABC' },
+    });
+  });
+
   it('fills a {name} segment with the decoded value, keeping one that does not decode as sent', () => {
     expect(matchRouteKey(keys, 'PUT', '/api/comment/a%20b')).toEqual({
       routeKey: 'PUT /api/comment/{id}',
