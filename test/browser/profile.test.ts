@@ -125,10 +125,12 @@ describe('the profile page, opened from the real widget (v3)', () => {
     const profile = await popupOf(page, () => nick.click());
     await profile.locator('#name').waitFor();
     const newPassword = 'a different staple of horses';
-    await profile.locator('input[name=current]').fill(password);
-    await profile.locator('input[name=password]').fill(newPassword);
-    await profile.locator('input[name=confirm]').fill(newPassword);
-    await profile.getByRole('button', { name: 'Change password' }).click();
+    // The password form's own fields: the two-factor section has a password field too.
+    const form = profile.locator('form', { has: profile.getByRole('button', { name: 'Change password' }) });
+    await form.locator('input[name=current]').fill(password);
+    await form.locator('input[name=password]').fill(newPassword);
+    await form.locator('input[name=confirm]').fill(newPassword);
+    await form.getByRole('button', { name: 'Change password' }).click();
     await expect.poll(() => profile.locator('#status').textContent()).toMatch(/^Password changed/);
     // The page keeps working with the token it got back.
     await profile.locator('input[name=display_name]').fill('Rotated Admin');
