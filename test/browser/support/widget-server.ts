@@ -7,7 +7,7 @@ import { createLocalFunctions } from '../../../scripts/local-functions.js';
 import { createLocalServer, type LocalServerOptions } from '../../../scripts/local-server.js';
 import { sendJsonFrom } from '../../../scripts/send-json.js';
 import { testConfig } from '../../support/test-config.js';
-import { createTestTable } from '../../support/test-table.js';
+import { createTestTable, type TestTable } from '../../support/test-table.js';
 
 /** The real local server (API, demo pages, widget files, avatars) on an ephemeral port, over a fresh table. */
 export interface WidgetServer {
@@ -15,6 +15,8 @@ export interface WidgetServer {
   readonly base: string;
   /** The services behind the handlers, for setting up state a test cannot reach through the API. */
   readonly services: CommentDependencies;
+  /** The table behind the server, for a process of its own on it (the notifier, reading its stream). */
+  readonly table: Pick<TestTable, 'tableName' | 'endpoint'>;
   /**
    * Sends one JSON request to the API and returns the parsed answer. `from` picks the client address
    * (any 127.0.0.0/8 address), so tests can vote as several voters.
@@ -65,6 +67,7 @@ export async function startWidgetServer(
   return {
     base,
     services,
+    table: { tableName: table.tableName, endpoint: table.endpoint },
     api: (method, path, body, from = '127.0.0.1') => sendJsonFrom(from, { port, method, path, body }),
     async stop() {
       server.closeAllConnections();
