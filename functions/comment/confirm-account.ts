@@ -1,5 +1,7 @@
 import type { Config } from '../shared/config.js';
+import { verifyPassword } from '../shared/auth/password.js';
 import { hashIp } from '../shared/domain/hashing.js';
+import { limits as inputLimits } from '../shared/domain/limits.js';
 import type { ApiRequest } from '../shared/http/request.js';
 import type { Router } from '../shared/http/http-function.js';
 import type { AccountLimits } from '../shared/table/account-limits.js';
@@ -12,11 +14,21 @@ import { type ReadLink, type RequestLink, requestLink } from './read-link.js';
 export interface ConfirmAccountDependencies {
   readonly readLink: ReadLink;
   readonly accounts: Pick<AccountRepository, 'findById' | 'update'>;
-  readonly limits: Pick<AccountLimits, 'claimLink'>;
+  readonly limits: Pick<AccountLimits, 'claimLink' | 'countAttempt'>;
   readonly config: Pick<Config, 'IP_HASH_SALT' | 'REGISTRATION'>;
   readonly now: () => number;
   /** `SITE_NAME` and `SITE_URL`, to name the site. */
   readonly site: { readonly name?: string; readonly url?: string };
+}
+
+/** Password checks one account's confirmation may make per window: the link cannot be used to guess fast. */
+export const confirmChecksPerWindow = 5;
+const checkWindowMs = 15 * 60 * 1000;
+
+/** The `password` field of the confirmation form (urlencoded), bounded; undefined when absent or empty. */
+function formPassword(request: ApiRequest): string | undefined {
+  const password = new URLSearchParams(request.textBody?.() ?? '').get('password') ?? '';
+  return password === '' || password.length > inputLimits.passwordMaxChars ? undefined : password;
 }
 
 /** How long a used account link is remembered: longer than any account link lives (24 hours). */
@@ -69,9 +81,12 @@ export function createShowAccountConfirmation({ readLink, site }: ConfirmAccount
 }
 
 /**
- * `POST /api/verification?token=`: the button's. An `unconfirmed` account becomes `active`, or
- * `awaiting-approval` under REGISTRATION=approval. The link works once: its keyed hash is recorded before the
- * write (a conditional put), and the write is conditioned on the session version read with the state.
+ * `POST /api/verification?token=`: the form's. With the password chosen at registration (counted per account and
+ * window before it is hashed), an `unconfirmed` account becomes `active`, or `awaiting-approval` under
+ * REGISTRATION=approval: the mailbox alone does not confirm an account someone else registered with that address
+ * and a password of theirs. A wrong password changes nothing and leaves the link usable. The link works once: its
+ * keyed hash is recorded before the write (a conditional put), and the write is conditioned on the session
+ * version read with the state.
  */
 export function createConfirmAccount(dependencies: ConfirmAccountDependencies): Router {
   const { readLink, accounts, config, now, site } = dependencies;
@@ -83,7 +98,23 @@ export function createConfirmAccount(dependencies: ConfirmAccountDependencies): 
     if (!account || account.state !== 'unconfirmed' || account.type === 'banned') {
       return accountConfirmedPage(context, 'stale', signInUrl(request));
     }
-    if (!(await claimAccountLink(dependencies, link.token, now()))) return invalidLinkPage(request.lang);
+    const time = now();
+    const window = Math.floor(time / checkWindowMs);
+    const attempts = await dependencies.limits.countAttempt(
+      'confirm',
+      hashIp(config.IP_HASH_SALT, `confirm:${account.id}`),
+      window,
+      Math.ceil(((window + 2) * checkWindowMs) / 1000),
+    );
+    const password = formPassword(request);
+    if (
+      attempts > confirmChecksPerWindow ||
+      !password ||
+      !(await verifyPassword(password, account.passwordHash))
+    ) {
+      return accountConfirmOfferPage(context, true);
+    }
+    if (!(await claimAccountLink(dependencies, link.token, time))) return invalidLinkPage(request.lang);
     const state = config.REGISTRATION === 'approval' ? 'awaiting-approval' : 'active';
     const update = await accounts.update(account.id, { state }, account.sessionVersion);
     if (update.status !== 'updated') return accountConfirmedPage(context, 'stale', signInUrl(request));

@@ -109,11 +109,18 @@ describe('an account from registration to a reset, end to end', () => {
     return match?.[1] ?? '';
   };
   const signIn = (password: string, email = ann.email) => send('POST', '/api/token', { email, password });
+  /** The confirmation form's POST, as a browser sends it: the password chosen at registration, urlencoded. */
+  const confirm = (token: string, password = ann.password) =>
+    fetch(`${server.base}/api/verification?token=${token}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ password }).toString(),
+    });
   /** Registers `email` with `ann`'s password and confirms it through its mailed link (each test its own account). */
   const registerAndConfirm = async (email: string) => {
     expect((await send('POST', '/api/user', { ...ann, email })).json.errno).toBe(0);
     const token = await linkToken(email, 'Registration Confirm Mail', '/api/verification');
-    const confirmed = await fetch(`${server.base}/api/verification?token=${token}`, { method: 'POST' });
+    const confirmed = await confirm(token);
     expect(confirmed.status).toBe(200);
   };
 
@@ -127,10 +134,15 @@ describe('an account from registration to a reset, end to end', () => {
     expect(page.text).toContain('<form method="post"');
     expect((await signIn(ann.password)).json.errno).not.toBe(0);
 
-    const confirmed = await fetch(`${server.base}/api/verification?token=${token}`, { method: 'POST' });
+    // Someone who registered the address cannot be confirmed by the mailbox's owner without their password.
+    const guessed = await confirm(token, 'not the registration password');
+    expect(guessed.status).toBe(403);
+    expect((await signIn(ann.password)).json.errno).not.toBe(0);
+
+    const confirmed = await confirm(token);
     expect(confirmed.status).toBe(200);
     expect(await confirmed.text()).toContain('Your account is confirmed');
-    const again = await fetch(`${server.base}/api/verification?token=${token}`, { method: 'POST' });
+    const again = await confirm(token);
     expect(again.status).toBe(409);
 
     const signedIn = await signIn(ann.password);

@@ -1,6 +1,8 @@
 import type { Lang } from '../../shared/domain/messages.js';
 import type { HttpResult } from '../../shared/http/http-types.js';
-import { type LinkPageContext, linkPage, offerPage, paragraph, siteText } from './link-page.js';
+import { escapeHtml } from './page-shell.js';
+import { limits } from '../../shared/domain/limits.js';
+import { type LinkPageContext, linkPage, paragraph, siteText } from './link-page.js';
 
 /** What the pages of an account's confirmation link say, in each language; `{site}` is the site's name. */
 const texts = {
@@ -10,6 +12,8 @@ const texts = {
     intro:
       'Someone registered an account on {site} with your address. If it was you, confirm it; if not, ignore this page and nothing happens.',
     confirm: 'Confirm my account',
+    password: 'The password you chose when you registered',
+    passwordWrong: 'That is not the password this account was registered with. Nothing was changed.',
     doneTitle: 'Your account is confirmed',
     doneText: 'You can now sign in on {site}.',
     awaitingTitle: 'Your address is confirmed',
@@ -24,6 +28,8 @@ const texts = {
     intro:
       '有人用你的邮箱地址在 {site} 注册了账户。如果是你本人，请确认；如果不是，请忽略此页面，什么都不会发生。',
     confirm: '确认我的账户',
+    password: '注册时设置的密码',
+    passwordWrong: '密码与注册此账户时设置的不符。未做任何更改。',
     doneTitle: '账户已确认',
     doneText: '你现在可以登录 {site}。',
     awaitingTitle: '邮箱地址已确认',
@@ -38,9 +44,28 @@ type Text = keyof (typeof texts)['en'];
 
 const say = (context: LinkPageContext, key: Text): string => siteText(texts, context, key);
 
-/** `GET /api/verification`: what the link does, and the one button that does it. */
-export function accountConfirmOfferPage(context: LinkPageContext): HttpResult {
-  return offerPage(context, say(context, 'title'), say(context, 'intro'), say(context, 'confirm'));
+/**
+ * `GET /api/verification`: what the link does, and the form that does it. The form asks for the password chosen
+ * at registration: whoever registered an address they do not own cannot confirm it, and its owner, following the
+ * mail, cannot activate an account whose password someone else chose. `wrong`: the answer to a wrong one (403).
+ */
+export function accountConfirmOfferPage(context: LinkPageContext, wrong = false): HttpResult {
+  const action = `?${new URLSearchParams(context.query).toString()}`;
+  const form =
+    `<form method="post" action="${escapeHtml(action)}">` +
+    `<label>${escapeHtml(say(context, 'password'))} <input type="password" name="password" required ` +
+    `maxlength="${limits.passwordMaxChars}" autocomplete="current-password"></label> ` +
+    `<button type="submit">${escapeHtml(say(context, 'confirm'))}</button></form>`;
+  return linkPage({
+    status: wrong ? 403 : 200,
+    lang: context.lang,
+    title: say(context, 'title'),
+    body: [
+      paragraph(say(context, 'intro')),
+      ...(wrong ? [paragraph(say(context, 'passwordWrong'))] : []),
+      `<div class="choices">${form}</div>`,
+    ].join('\n'),
+  });
 }
 
 /**

@@ -134,7 +134,7 @@ export function outboxDay(eventId: string): string {
 }
 
 /** What an account attempt counter counts (account-limits.ts). */
-export type AccountAttempt = 'register' | 'reset' | 'reauth';
+export type AccountAttempt = 'register' | 'reset' | 'reauth' | 'confirm';
 
 /**
  * Who one delivery of an event goes to: the owner's mail, a parent's author, an owner channel, or the address
@@ -263,7 +263,7 @@ export const keys = {
    * one account's current password (`reauth`, the account's id as a keyed hash), in one window.
    */
   accountAttempts: (subjectHash: string, action: AccountAttempt, window: number): Key => ({
-    pk: `${action === 'reauth' ? 'REAUTH' : 'IP'}#${subjectHash}`,
+    pk: `${action === 'reauth' || action === 'confirm' ? 'REAUTH' : 'IP'}#${subjectHash}`,
     sk: `${action.toUpperCase()}#${window}`,
   }),
   /** Account mails of one kind to one address (as a keyed hash) in one window (`reset#H#492001`). */

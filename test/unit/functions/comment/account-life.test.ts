@@ -1,3 +1,4 @@
+import { hashPassword } from '../../../../functions/shared/auth/password.js';
 import { describe, expect, it } from 'vitest';
 import { createAccountLifeRoutes } from '../../../../functions/comment/account-life-routes.js';
 import type { CaptchaGuard } from '../../../../functions/comment/captcha-guard.js';
@@ -224,9 +225,33 @@ describe('POST /api/user (registration)', () => {
   });
 });
 
+/** The confirmation form's POST, with the password typed into it (urlencoded, as a browser sends it). */
+const confirmation = (link: string, typed: string | null = password) =>
+  toApiRequest(
+    buildEvent({
+      method: 'POST',
+      path: '/api/verification',
+      query: `token=${link}`,
+      ...(typed === null
+        ? {}
+        : {
+            body: new URLSearchParams({ password: typed }).toString(),
+            contentType: 'application/x-www-form-urlencoded',
+          }),
+    }),
+  );
+
+let hashOfPassword: Promise<string> | undefined;
+/** The hash of the password the pending accounts registered with (scrypt: computed once). */
+const registeredHash = () => (hashOfPassword ??= hashPassword(password));
+
 describe('GET and POST /api/verification (confirmation)', () => {
   it('shows a page with one button on GET and changes nothing', async () => {
-    const pending = account({ state: 'unconfirmed', sessionVersion: 0 });
+    const pending = account({
+      state: 'unconfirmed',
+      sessionVersion: 0,
+      passwordHash: await registeredHash(),
+    });
     const { routes, repository } = setUp({ accounts: [pending] });
     const link = await token({ purpose: 'account-confirm', accountId: pending.id });
 
@@ -236,17 +261,19 @@ describe('GET and POST /api/verification (confirmation)', () => {
 
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain('<form method="post"');
+    expect(page.body).toContain('name="password"');
     expect(repository.byId.get(pending.id)?.state).toBe('unconfirmed');
   });
 
   it('activates the account on POST, once: the same link again changes nothing', async () => {
-    const pending = account({ state: 'unconfirmed', sessionVersion: 0 });
+    const pending = account({
+      state: 'unconfirmed',
+      sessionVersion: 0,
+      passwordHash: await registeredHash(),
+    });
     const { routes, repository } = setUp({ accounts: [pending] });
     const link = await token({ purpose: 'account-confirm', accountId: pending.id });
-    const post = () =>
-      routes['POST /api/verification'](
-        toApiRequest(buildEvent({ method: 'POST', path: '/api/verification', query: `token=${link}` })),
-      );
+    const post = () => routes['POST /api/verification'](confirmation(link));
 
     const first = await post();
     await repository.update(pending.id, { state: 'unconfirmed' });
@@ -259,20 +286,26 @@ describe('GET and POST /api/verification (confirmation)', () => {
   });
 
   it('leaves the account awaiting approval under REGISTRATION=approval', async () => {
-    const pending = account({ state: 'unconfirmed', sessionVersion: 0 });
+    const pending = account({
+      state: 'unconfirmed',
+      sessionVersion: 0,
+      passwordHash: await registeredHash(),
+    });
     const { routes, repository } = setUp({ registration: 'approval', accounts: [pending] });
     const link = await token({ purpose: 'account-confirm', accountId: pending.id });
 
-    const page = await routes['POST /api/verification'](
-      toApiRequest(buildEvent({ method: 'POST', path: '/api/verification', query: `token=${link}` })),
-    );
+    const page = await routes['POST /api/verification'](confirmation(link));
 
     expect(page.body).toContain('An administrator');
     expect(repository.byId.get(pending.id)?.state).toBe('awaiting-approval');
   });
 
   it('refuses an expired link, a reset link and a forged one', async () => {
-    const pending = account({ state: 'unconfirmed', sessionVersion: 0 });
+    const pending = account({
+      state: 'unconfirmed',
+      sessionVersion: 0,
+      passwordHash: await registeredHash(),
+    });
     const { routes, repository, advance } = setUp({ accounts: [pending] });
     const expiring = await token({ purpose: 'account-confirm', accountId: pending.id }, start + 24 * hour);
     const reset = await token({ purpose: 'account-reset', accountId: pending.id, version: 0 });
@@ -281,15 +314,48 @@ describe('GET and POST /api/verification (confirmation)', () => {
       { purpose: 'account-confirm', accountId: pending.id },
       start + hour,
     );
-    const post = (link: string) =>
-      routes['POST /api/verification'](
-        toApiRequest(buildEvent({ method: 'POST', path: '/api/verification', query: `token=${link}` })),
-      );
+    const post = (link: string) => routes['POST /api/verification'](confirmation(link));
 
     expect((await post(reset)).statusCode).toBe(400);
     expect((await post(forged)).statusCode).toBe(400);
     advance(24 * hour);
     expect((await post(expiring)).statusCode).toBe(400);
+    expect(repository.byId.get(pending.id)?.state).toBe('unconfirmed');
+  });
+
+  it('asks for the registration password: without it or with another, nothing changes and the link still works', async () => {
+    const pending = account({
+      state: 'unconfirmed',
+      sessionVersion: 0,
+      passwordHash: await registeredHash(),
+    });
+    const { routes, repository } = setUp({ accounts: [pending] });
+    const link = await token({ purpose: 'account-confirm', accountId: pending.id });
+    const post = (typed: string | null) => routes['POST /api/verification'](confirmation(link, typed));
+
+    const missing = await post(null);
+    const wrong = await post('the owner never chose this');
+
+    expect(missing.statusCode).toBe(403);
+    expect(wrong.statusCode).toBe(403);
+    expect(wrong.body).toContain('not the password this account was registered with');
+    expect(repository.byId.get(pending.id)?.state).toBe('unconfirmed');
+    expect((await post(password)).statusCode).toBe(200);
+    expect(repository.byId.get(pending.id)?.state).toBe('active');
+  });
+
+  it('stops checking passwords after five tries in a window, before any hash, even the right one', async () => {
+    const pending = account({
+      state: 'unconfirmed',
+      sessionVersion: 0,
+      passwordHash: await registeredHash(),
+    });
+    const { routes, repository } = setUp({ accounts: [pending] });
+    const link = await token({ purpose: 'account-confirm', accountId: pending.id });
+    const post = (typed: string) => routes['POST /api/verification'](confirmation(link, typed));
+
+    for (let i = 0; i < 5; i++) expect((await post(`guess ${i}`)).statusCode).toBe(403);
+    expect((await post(password)).statusCode).toBe(403);
     expect(repository.byId.get(pending.id)?.state).toBe('unconfirmed');
   });
 });
