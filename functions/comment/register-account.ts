@@ -23,7 +23,7 @@ export const registrationsPerWindow = 5;
 
 /** What registration takes. */
 export interface RegisterAccountDependencies extends AccountMailing {
-  readonly accounts: Pick<AccountRepository, 'findByEmail' | 'create'>;
+  readonly accounts: Pick<AccountRepository, 'findByEmail' | 'create' | 'update'>;
   readonly limits: Pick<AccountLimits, 'countAttempt' | 'takeMailSlot'>;
   readonly captcha: CaptchaGuard;
   readonly config: Pick<Config, 'IP_HASH_SALT' | 'REGISTRATION'>;
@@ -75,6 +75,17 @@ export function createRegisterAccount(dependencies: RegisterAccountDependencies)
     const existing = await accounts.findByEmail(body.email);
     const plan = existing ? planForExisting(existing) : undefined;
     if (existing) {
+      // An address nobody confirmed yet takes the latest registration's password and profile: the confirmation
+      // asks for that password, so whoever registered it first (its owner or not) cannot hold it, and an owner who
+      // forgot theirs registers again. Only the mailbox confirms, so no registration takes an account over.
+      if (existing.state === 'unconfirmed' && existing.type !== 'banned') {
+        await accounts.update(existing.id, {
+          passwordHash,
+          displayName: body.display_name,
+          link: body.url ?? '',
+          revokeTokens: true,
+        });
+      }
       const mail = { address: body.email, accountId: existing.id, lang: request.lang };
       if (plan) await mailIfAllowed(dependencies, mail, plan, time);
       return mailSent();

@@ -23,6 +23,7 @@ import {
   movesKey,
   removalItems,
 } from './moderation-items.js';
+import { authorCountUpdates } from './author-count-items.js';
 import { placeholderItems } from './own-comment-items.js';
 import { projection } from './projection.js';
 import { storedCount } from './stored-count.js';
@@ -197,9 +198,15 @@ export function createModerationRepository(
       if (refusal !== undefined) return { outcome: 'refused', refusal };
       // Its replies, of any status: a root's whole thread, a reply's direct answers.
       const answered = thread.some((c) => c.id !== ref.id && (c.pid === ref.id || c.rid === ref.id));
+      // The author's level counter loses an approved comment either way: a placeholder counts for nobody (the
+      // tally is taken before the placeholder drops the account id).
+      const tally = target.status === 'approved' ? authorOf?.(target) : undefined;
       const items = answered
-        ? placeholderItems(tableName, target, ownerId, now())
-        : removalItems(tableName, ref.url, [target], now());
+        ? [
+            ...placeholderItems(tableName, target, ownerId, now()),
+            ...(tally ? authorCountUpdates(tableName, [{ tally, delta: -1 }]) : []),
+          ]
+        : removalItems(tableName, ref.url, [target], now(), authorOf);
       const outcome = await transactWrite(client, { TransactItems: items });
       if (!outcome.ok) return { outcome: 'conflict' };
       return { outcome: answered ? 'placeholder' : 'deleted' };

@@ -120,11 +120,22 @@ describe('comments by accounts on DynamoDB Local', () => {
     });
   });
 
+  /** The approved count of an account's level counter (0 when it has none). */
+  const approvedOf = async (accountId: string) =>
+    Number(
+      (
+        await documents.send(
+          new GetCommand({ TableName: table.tableName, Key: keys.authorCount(`user:${accountId}`) }),
+        )
+      ).Item?.approved ?? 0,
+    );
+
   it("deletes an author's unanswered comment with its counters, and refuses another account", async () => {
     const path = '/authors/delete-alone';
     const mine = await store(path, { userId: 'acct-del' });
     await store(path);
     const sitesBefore = await siteCount();
+    const levelBefore = await approvedOf('acct-del');
     expect(await count(path)).toBe(2);
 
     expect(await api.services.moderation.removeOwn({ url: path, id: mine.id }, 'acct-other')).toEqual({
@@ -138,6 +149,7 @@ describe('comments by accounts on DynamoDB Local', () => {
 
     expect(await count(path)).toBe(1);
     expect(await siteCount()).toBe(sitesBefore - 1);
+    expect(await approvedOf('acct-del')).toBe(levelBefore - 1);
     expect((await list(path)).data.map((c: { objectId: string }) => c.objectId)).not.toContain(mine.id);
     const mark = await documents.send(
       new GetCommand({ TableName: table.tableName, Key: keys.duplicate(path, `hash-${mine.id}`) }),
@@ -145,11 +157,12 @@ describe('comments by accounts on DynamoDB Local', () => {
     expect(mark.Item).toBeUndefined();
   });
 
-  it("leaves a placeholder that keeps the replies of an author's answered comment, counters unchanged", async () => {
+  it("leaves a placeholder that keeps the replies of an author's answered comment, page counters unchanged", async () => {
     const path = '/authors/delete-answered';
     const mine = await store(path, { userId: 'acct-del', nick: 'Del', link: 'https://del.example' });
     const answer = await store(path, { pid: mine.id, rid: mine.id });
     const sitesBefore = await siteCount();
+    const levelBefore = await approvedOf('acct-del');
 
     expect(await api.services.moderation.removeOwn({ url: path, id: mine.id }, 'acct-del')).toEqual({
       outcome: 'placeholder',
@@ -157,6 +170,8 @@ describe('comments by accounts on DynamoDB Local', () => {
 
     expect(await count(path)).toBe(2);
     expect(await siteCount()).toBe(sitesBefore);
+    // The placeholder counts for nobody: its author's level loses it.
+    expect(await approvedOf('acct-del')).toBe(levelBefore - 1);
     const [thread] = (await list(path)).data;
     expect(thread).toMatchObject({
       objectId: mine.id,

@@ -189,7 +189,7 @@ describe('POST /api/user (registration)', () => {
     expect(mails).toEqual([]);
   });
 
-  it('sends an unconfirmed account its link again, at most 3 times a day, and keeps its first password', async () => {
+  it("sends an unconfirmed account its link again, at most 3 times a day, with the latest registration's password", async () => {
     const pending = account({ state: 'unconfirmed', sessionVersion: 0 });
     const { routes, repository, mails } = setUp({ accounts: [pending] });
 
@@ -199,7 +199,22 @@ describe('POST /api/user (registration)', () => {
 
     expect(mails).toHaveLength(3);
     expect(mails.every((mail) => mail.mail === 'confirm')).toBe(true);
-    expect(repository.byId.get(pending.id)?.passwordHash).toBe(pending.passwordHash);
+    // Whoever registered first holds nothing: the confirmation asks for the latest password.
+    const stored = repository.byId.get(pending.id);
+    expect(await verifyPassword('another password 4', stored?.passwordHash ?? '')).toBe(true);
+    expect(stored?.state).toBe('unconfirmed');
+  });
+
+  it('keeps an active or banned account as it is when its address registers again', async () => {
+    const active = account({ email: 'ann@example.com' });
+    const banned = account({ id: '01ACCOUNT0000000000000000B', email: 'bob@example.com', type: 'banned' });
+    const { routes, repository } = setUp({ accounts: [active, banned] });
+
+    await routeAnswer(routes['POST /api/user'], register({ email: 'ann@example.com' }));
+    await routeAnswer(routes['POST /api/user'], register({ email: 'bob@example.com' }));
+
+    expect(repository.byId.get(active.id)).toEqual(active);
+    expect(repository.byId.get(banned.id)).toEqual(banned);
   });
 
   it('limits registrations per network and hour before hashing anything', async () => {
