@@ -124,7 +124,8 @@ export function createDeleteAccount({ viewer, accounts }: AccountAdminDependenci
     const admin = await requireAdmin(viewer, request.authorization, request.lang);
     const account = await pathAccount(accounts, request.id, request.lang);
     if (account.id === admin.id) throw invalidField(request.lang, 'id', 'cannot be your own account');
-    if (account.state === 'unconfirmed') {
+    // A banned account stays, unconfirmed or not: deleting it would free its address, lifting the ban.
+    if (account.state === 'unconfirmed' && account.type !== 'banned') {
       await accounts.remove(account.id);
       return envelope('');
     }

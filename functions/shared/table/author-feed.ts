@@ -60,13 +60,16 @@ export function createAuthorFeed(client: DynamoDBDocumentClient, tableName: stri
       );
       if (places.length === 0) return [];
       const found = await batchGet(client, tableName, places, listedAttributes);
-      return places
-        .flatMap((place) => {
-          const item = found.get(keyId(place));
-          return item ? [fromCommentItem(item)] : [];
-        })
-        .filter((comment) => comment.status === 'approved')
-        .slice(0, count);
+      return (
+        places
+          .flatMap((place) => {
+            const item = found.get(keyId(place));
+            return item ? [fromCommentItem(item)] : [];
+          })
+          // Approved, and still the account's: an own delete's placeholder keeps its entry but no longer its author.
+          .filter((comment) => comment.status === 'approved' && comment.userId === accountId)
+          .slice(0, count)
+      );
     },
   };
 }

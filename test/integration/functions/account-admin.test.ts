@@ -147,6 +147,17 @@ describe('account administration', () => {
     expect((await remove('01NOSUCHACCOUNT')).status).toBe(404);
   });
 
+  it('keeps a banned account that never confirmed: deleting it would free its address', async () => {
+    const banned = await saveTestAccount(api.services, {
+      type: 'banned',
+      state: 'unconfirmed',
+      email: 'squatter@example.com',
+    });
+
+    expect((await remove(banned.id)).status).toBe(200);
+    expect((await api.services.accounts.findByEmail('squatter@example.com'))?.type).toBe('banned');
+  });
+
   it("refuses a guest's token and no token on the changes with a 401", async () => {
     const guest = await signInTestAccount(api, { type: 'guest' });
     const victim = await saveTestAccount(api.services, { type: 'guest' });
