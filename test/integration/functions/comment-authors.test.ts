@@ -276,14 +276,9 @@ describe('comments by signed-in accounts through the API on DynamoDB Local', () 
     clock = start + 14 * 60_000;
     const edited = await edit(gina.authorization, 'better words');
     expect(edited.status).toBe(200);
-    // The account's name, not the body's (another test may have renamed it: tests run in any order).
-    const current = await api.services.accounts.findById(gina.account.id);
-    expect(edited.body.data).toMatchObject({
-      orig: 'better words',
-      nick: current?.displayName,
-      user_id: gina.account.id,
-    });
-    expect(edited.body.data.nick).not.toBe('Mallory');
+    // The account's name, never the body's (which one depends on whether another test renamed it first).
+    expect(edited.body.data).toMatchObject({ orig: 'better words', user_id: gina.account.id });
+    expect(edited.body.data.nick).toMatch(/^Gina/);
 
     const refused = await edit(other.authorization, 'not mine');
     expect(refused.status).toBe(403);
@@ -293,7 +288,9 @@ describe('comments by signed-in accounts through the API on DynamoDB Local', () 
     const late = await edit(gina.authorization, 'too late');
     expect(late.status).toBe(403);
     expect(late.body.errmsg).toMatch(/15 minutes/);
-    expect((await list('/signed/edit')).data[0]).toMatchObject({ orig: 'better words', nick: 'Gina B.' });
+    const listed = (await list('/signed/edit')).data[0];
+    expect(listed).toMatchObject({ orig: 'better words', user_id: gina.account.id });
+    expect(listed.nick).toMatch(/^Gina/);
     clock = start;
   });
 
