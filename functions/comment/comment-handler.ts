@@ -33,6 +33,7 @@ import { profilePage } from './pages/profile-page.js';
 import { usersPage } from './pages/users-page.js';
 import { createLinkReader } from './read-link.js';
 import { createRecentComments } from './recent-comments.js';
+import { createIssueSession } from './issue-session.js';
 import { createSignIn } from './sign-in.js';
 import {
   accountLinkRouteKeys,
@@ -142,6 +143,8 @@ export function createCommentHandler(
     adminDelete: createDeleteComment({ viewer, comments, moderation }),
   });
   const { signInRecords, accountTotp } = dependencies;
+  // Every sign-in method ends here: the account's checks, then its token.
+  const issueSession = createIssueSession({ tokenSecret, config, now, avatarFor: presentation.avatarFor });
   const signIn = createSignIn({
     accounts,
     signInRecords,
@@ -149,7 +152,7 @@ export function createCommentHandler(
     config,
     tokenSecret,
     now,
-    avatarFor: presentation.avatarFor,
+    issueSession,
     captcha,
   });
   const twoFactor = createTwoFactorRoutes({

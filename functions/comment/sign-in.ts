@@ -1,24 +1,22 @@
 import { hashPassword, isImportedHash, verifyPassword } from '../shared/auth/password.js';
 import { clientNetwork, signInLimits } from '../shared/auth/sign-in-guard.js';
-import { tokenFor } from '../shared/auth/token.js';
 import { AppError } from '../shared/domain/errors.js';
 import { hashIp } from '../shared/domain/hashing.js';
 import { limits } from '../shared/domain/limits.js';
 import { translate } from '../shared/domain/messages.js';
-import { presentUser } from '../shared/domain/present-user.js';
 import * as z from '../shared/domain/zod.js';
 import { envelope } from '../shared/http/envelope.js';
 import type { Router } from '../shared/http/http-function.js';
 import { parseInput } from '../shared/http/request.js';
 import type { Config } from '../shared/config.js';
 import type { Account } from '../shared/domain/account.js';
-import type { AvatarFor } from '../shared/domain/avatar.js';
 import type { AccountRepository } from '../shared/table/account-repository.js';
 import type { SignInRecords } from '../shared/table/sign-in-records.js';
 import type { SecretSource } from '../shared/secrets/parameter-secret.js';
 import { captchaTokenSchema } from '../shared/domain/comment-schemas.js';
 import { accountHashOf, admitAccountAttempt, tooManySignIns } from './account-attempts.js';
 import type { CaptchaGuard } from './captcha-guard.js';
+import type { IssueSession } from './issue-session.js';
 import type { CheckSecondFactor } from './second-factor.js';
 
 const signInBodySchema = z.object({
@@ -62,7 +60,7 @@ export function createSignIn({
   config,
   tokenSecret,
   now,
-  avatarFor,
+  issueSession,
   captcha,
 }: {
   readonly accounts: Pick<AccountRepository, 'findByEmail' | 'update'>;
@@ -71,12 +69,13 @@ export function createSignIn({
   readonly secondFactor: CheckSecondFactor;
   /** The captcha check (captcha-guard.ts), as on comments. */
   readonly captcha: CaptchaGuard;
-  readonly config: Pick<Config, 'IP_HASH_SALT' | 'TOKEN_TTL_HOURS'>;
-  /** The key that signs tokens; undefined when sign-in is not configured. */
+  readonly config: Pick<Config, 'IP_HASH_SALT'>;
+  /** The key that signs tokens, read first: without one, sign-in is refused before anything is counted. */
   readonly tokenSecret: SecretSource;
   /** Milliseconds since the epoch. */
   readonly now: () => number;
-  readonly avatarFor: AvatarFor;
+  /** What ends every sign-in: the account's checks and its token (issue-session.ts). */
+  readonly issueSession: IssueSession;
 }): Router {
   return async (request) => {
     const body = parseInput(signInBodySchema, request.jsonBody(), request.lang);
@@ -132,8 +131,7 @@ export function createSignIn({
     );
     const account = isImportedHash(found.passwordHash) ? await upgradeHash(accounts, found, password) : found;
 
-    const token = await tokenFor(secret, account, time, config.TOKEN_TTL_HOURS);
-    return envelope({ ...presentUser(account, avatarFor), token });
+    return envelope(await issueSession(account, request.lang));
   };
 }
 

@@ -16,8 +16,9 @@ export interface FakeAccountRepository extends AccountRepository {
 export function createFakeAccountRepository(accounts: readonly Account[] = []): FakeAccountRepository {
   const byId = new Map(accounts.map((account) => [account.id, account]));
   const claimOf = (email: string) => normalizeAddress(email);
+  // Only password accounts claim their address; one made from an external identity holds no claim.
   const idOfAddress = (email: string) =>
-    [...byId.values()].find((account) => claimOf(account.email) === claimOf(email))?.id;
+    [...byId.values()].find((account) => !account.identity && claimOf(account.email) === claimOf(email))?.id;
 
   const apply = (account: Account, changes: AccountChanges): Account => {
     const { revokeTokens, link, avatar, label, ...plain } = changes;
@@ -48,12 +49,23 @@ export function createFakeAccountRepository(accounts: readonly Account[] = []): 
       byId.set(account.id, account);
       return 'created';
     },
+    async findByIdentity(provider, subject) {
+      return [...byId.values()].find(
+        (account) => account.identity?.provider === provider && account.identity.subject === subject,
+      );
+    },
+    async createWithIdentity(account) {
+      const { provider, subject } = account.identity;
+      if (byId.has(account.id) || (await this.findByIdentity(provider, subject))) return 'exists';
+      byId.set(account.id, account);
+      return 'created';
+    },
     async update(id, changes, expectedVersion): Promise<AccountUpdate> {
       const account = byId.get(id);
       if (!account || (expectedVersion !== undefined && account.sessionVersion !== expectedVersion)) {
         return { status: 'stale' };
       }
-      if (changes.email !== undefined) {
+      if (changes.email !== undefined && !account.identity) {
         const holder = idOfAddress(changes.email);
         if (holder !== undefined && holder !== id) return { status: 'address-taken' };
       }

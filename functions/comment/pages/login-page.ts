@@ -5,6 +5,7 @@ import {
   captchaSources,
   captchaTokenScript,
 } from './captcha-widget.js';
+import { handOffScript } from './hand-off-script.js';
 import { htmlPage } from './page-shell.js';
 import { type SiteSettings, siteOriginsScript, siteSettingsElement } from './site-origins.js';
 
@@ -13,7 +14,7 @@ import { type SiteSettings, siteOriginsScript, siteSettingsElement } from './sit
 // says what to configure: there is no way for a stranger's page to collect a sign-in, even with a click.
 // The opener is told by postMessage aimed at each configured origin: the browser delivers it only to an
 // opener on that very origin, whatever `document.referrer` claims or hides.
-const script = String.raw`${siteOriginsScript}${captchaTokenScript}
+const script = String.raw`${siteOriginsScript}${handOffScript}${captchaTokenScript}
 const root = location.pathname.replace(/\/ui(\/.*)?$/, '/');
 const params = new URLSearchParams(location.search);
 const redirect = params.get('redirect');
@@ -62,20 +63,7 @@ form.addEventListener('submit', async (event) => {
     form.code.focus();
   }
   if (answer.errno) { error.textContent = answer.errmsg || 'Sign-in failed.'; return; }
-  const user = { ...answer.data, remember: form.remember.checked };
-  if (redirect) {
-    if (!configured(originOf(redirect))) { error.textContent = 'Refusing to send a sign-in to ' + redirect; return; }
-    // The widget reads the token from the query (?token=), not from a fragment.
-    const url = new URL(redirect);
-    url.searchParams.set('token', user.token);
-    location.href = url.toString();
-  } else if (window.opener) {
-    for (const origin of configuredOrigins) window.opener.postMessage({ type: 'userInfo', data: user }, origin);
-    window.close();
-  } else {
-    sessionStorage.setItem('MARGINALIA_TOKEN', user.token);
-    location.href = root + 'ui';
-  }
+  handOff({ ...answer.data, remember: form.remember.checked }, redirect, error);
 });
 `;
 

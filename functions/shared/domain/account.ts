@@ -54,6 +54,17 @@ export interface Account {
   readonly updatedAt?: number;
   /** The account's id in the Waline database it was imported from, if any (import maps `user_id` with it). */
   readonly walineId?: string;
+  /**
+   * The identity an account signed up with elsewhere (issue 28: OIDC, GitHub, the site's SSO): such an account
+   * is found by it (`keys.accountIdentity`), has no password (`passwordHash` is `''`, which no password
+   * verifies) and holds no address claim: its address, if any, is its contact only, never a sign-in name.
+   */
+  readonly identity?: { readonly provider: string; readonly subject: string };
+  /**
+   * Whether `email` is known to be its owner's: true for an account whose address claim was confirmed by mail, or
+   * whose identity provider marked it verified. Absent on password accounts (their `state` says it).
+   */
+  readonly emailVerified?: boolean;
 }
 
 /** What reads overlay on an account's comments, and what the user wall shows: never the password or TOTP. */
@@ -90,6 +101,9 @@ export const accountAttributes = {
   createdAt: 'createdAt',
   updatedAt: 'updatedAt',
   walineId: 'walineId',
+  identityProvider: 'identityProvider',
+  identitySubject: 'identitySubject',
+  emailVerified: 'emailVerified',
 } as const;
 
 /** The attributes a profile overlay reads (a projection of the account item). */

@@ -40,6 +40,10 @@ export function accountItem(account: Account): Record<string, unknown> {
     [a.createdAt]: rest.createdAt,
     ...(rest.updatedAt === undefined ? {} : { [a.updatedAt]: rest.updatedAt }),
     ...optional(a.walineId, rest.walineId),
+    ...(rest.identity
+      ? { [a.identityProvider]: rest.identity.provider, [a.identitySubject]: rest.identity.subject }
+      : {}),
+    ...(rest.emailVerified === undefined ? {} : { [a.emailVerified]: rest.emailVerified }),
   };
 }
 
@@ -94,6 +98,28 @@ export function toAccount(item: Record<string, unknown> | undefined): Account | 
     createdAt: Number(item[a.createdAt]) || 0,
     ...(Number.isFinite(updatedAt) && item[a.updatedAt] !== undefined ? { updatedAt } : {}),
     ...optional('walineId', item[a.walineId]),
+    ...identityOf(item),
+    ...(typeof item[a.emailVerified] === 'boolean'
+      ? { emailVerified: item[a.emailVerified] as boolean }
+      : {}),
+  };
+}
+
+/** The external identity an account item names, as `{identity}`; nothing when it names none. */
+function identityOf(item: Record<string, unknown>): Pick<Account, 'identity'> {
+  const provider = text(item[a.identityProvider]);
+  const subject = text(item[a.identitySubject]);
+  return provider && subject ? { identity: { provider, subject } } : {};
+}
+
+/** The link of an external identity to its account (issue 28): found by `(provider, subject)`. */
+export function identityLinkItem(
+  account: Pick<Account, 'id'> & { readonly identity: NonNullable<Account['identity']> },
+): Record<string, unknown> {
+  return {
+    ...keys.accountIdentity(account.identity.provider, account.identity.subject),
+    entity: entities.accountIdentity,
+    [a.id]: account.id,
   };
 }
 

@@ -7,7 +7,13 @@ import {
   type AccountType,
 } from '../domain/account.js';
 import { normalizeAddress } from '../domain/normalize-address.js';
-import { accountItem, accountItemAttributes, addressClaimItem, toAccount } from './account-item.js';
+import {
+  accountItem,
+  accountItemAttributes,
+  addressClaimItem,
+  identityLinkItem,
+  toAccount,
+} from './account-item.js';
 import { batchGet, keyId } from './batch-get.js';
 import { attributes, entities, indexNames, type Key, keys } from './keys.js';
 import { projection } from './projection.js';
@@ -54,12 +60,21 @@ export interface AccountRepository {
   findByEmail(email: string): Promise<Account | undefined>;
   /** Stores a new account with its address claim; `exists` (nothing written) when the address has one. */
   create(account: Account): Promise<'created' | 'exists'>;
+  /** The account made from the external identity `(provider, subject)` (issue 28), if one was. */
+  findByIdentity(provider: string, subject: string): Promise<Account | undefined>;
+  /**
+   * Stores a new account made from its `identity`, with the identity's link and no address claim; `exists`
+   * (nothing written) when the identity has an account already (two first sign-ins at once: read it again).
+   */
+  createWithIdentity(
+    account: Account & { readonly identity: NonNullable<Account['identity']> },
+  ): Promise<'created' | 'exists'>;
   /**
    * Changes the account of `id`, only while its `sessionVersion` is `expectedVersion` when one is given (the
    * version the caller's token carried).
    */
   update(id: string, changes: AccountChanges, expectedVersion?: number): Promise<AccountUpdate>;
-  /** Deletes the account and its address claim; false when there was none. */
+  /** Deletes the account and its address claim (or its identity's link); false when there was none. */
   remove(id: string): Promise<boolean>;
   /**
    * One page of accounts for administrators, newest first: a bounded read of an index (never a Scan), with
@@ -135,6 +150,36 @@ export function createAccountRepository(
       return outcome.ok ? 'created' : 'exists';
     },
 
+    async findByIdentity(provider, subject) {
+      const link = await get(keys.accountIdentity(provider, subject));
+      return typeof link?.[a.id] === 'string' ? findById(link[a.id] as string) : undefined;
+    },
+
+    async createWithIdentity(account) {
+      const outcome = await transactWrite(client, {
+        TransactItems: [
+          {
+            Put: {
+              TableName: tableName,
+              Item: accountItem(account),
+              // A new id: an account item of that id already there would be overwritten otherwise.
+              ConditionExpression: 'attribute_not_exists(pk)',
+            },
+          },
+          {
+            Put: {
+              TableName: tableName,
+              Item: identityLinkItem(account),
+              // The link is what makes an identity one account's: a second first sign-in at once writes nothing.
+              ConditionExpression: 'attribute_not_exists(pk)',
+            },
+          },
+          countChange(1),
+        ],
+      });
+      return outcome.ok ? 'created' : 'exists';
+    },
+
     async update(id, changes, expectedVersion) {
       const plan = updatePlan(changes, now());
       // A change of address or type touches the claim as well: the account is read first for its address.
@@ -154,7 +199,8 @@ export function createAccountRepository(
         ...plan.values,
         ...(expectedVersion === undefined ? {} : { ':expectedVersion': expectedVersion }),
       };
-      if (!current) {
+      // An account made from an external identity holds no address claim: its changes touch its item alone.
+      if (!current || current.identity) {
         try {
           const output = await client.send(
             new UpdateCommand({
@@ -242,7 +288,10 @@ export function createAccountRepository(
     async remove(id) {
       const account = await findById(id);
       if (!account) return false;
-      const claim = keys.accountEmail(normalizeAddress(account.email));
+      // An account made from an external identity goes with its identity's link, one of an address with its claim.
+      const claim = account.identity
+        ? keys.accountIdentity(account.identity.provider, account.identity.subject)
+        : keys.accountEmail(normalizeAddress(account.email));
       const outcome = await transactWrite(client, {
         TransactItems: [
           {
@@ -259,7 +308,7 @@ export function createAccountRepository(
             Delete: {
               TableName: tableName,
               Key: claim,
-              // Only this account's claim (a claim another account holds stays).
+              // Only this account's claim or link (a claim another account holds stays).
               ConditionExpression: 'attribute_not_exists(pk) OR #id = :id',
               ExpressionAttributeNames: { '#id': a.id },
               ExpressionAttributeValues: { ':id': id },

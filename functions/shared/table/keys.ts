@@ -87,6 +87,8 @@ export const entities = {
   account: 'account',
   /** The claim of an address by one account: an address has at most one. */
   accountEmail: 'account-email',
+  /** The link of an external identity (an issuer's or GitHub's or the site's `sub`) to its account. */
+  accountIdentity: 'account-identity',
   /** How many accounts there are (`ACCOUNTS`/`COUNT`): Waline's `totalPages` of the administrators' list. */
   accountCount: 'account-count',
   /** How many approved comments one author has (an account, or an address as a hash): their level and wall place. */
@@ -186,6 +188,14 @@ export const keys = {
   account: (id: string): Key => ({ pk: `USER#${id}`, sk: 'USER' }),
   /** The claim of an address (normalised: shared/notify/normalize-address.ts) by one account. */
   accountEmail: (normalisedAddress: string): Key => ({ pk: `EMAIL#${normalisedAddress}`, sk: 'USER' }),
+  /**
+   * The link of an external identity to its account (domain/external-identity.ts): the provider and its subject,
+   * bounded (`externalIdentityLimits`) so the key stays far under DynamoDB's 2048 bytes.
+   */
+  accountIdentity: (provider: string, subject: string): Key => ({
+    pk: `IDENTITY#${provider}#${subject}`,
+    sk: 'USER',
+  }),
   /**
    * The `heldPk` of every account item: the accounts' partition of the held-by-time index, whose `heldSk` is
    * the account's id (a ULID), so one Query reads the newest accounts first.

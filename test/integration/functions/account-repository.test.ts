@@ -53,6 +53,36 @@ describe('the account store', () => {
     expect(await item(`USER#${first.id}`, 'USER')).toMatchObject({ heldPk: 'ACCOUNTS', heldSk: first.id });
   });
 
+  it('keeps an account made from an external identity by its link, with no address claim, through changes and removal', async () => {
+    const identity = { provider: 'oidc:https://issuer.example', subject: 'sub#1' };
+    const holder = account('shared@example.com');
+    const linked = { ...account('shared@example.com', { passwordHash: '', emailVerified: true }), identity };
+    await accounts.create(holder);
+
+    expect(await accounts.createWithIdentity(linked)).toBe('created');
+    // A second first sign-in of the identity writes nothing, whatever its id.
+    expect(await accounts.createWithIdentity({ ...linked, id: account('x@example.com').id })).toBe('exists');
+    expect(await accounts.findByIdentity(identity.provider, identity.subject)).toEqual(linked);
+    // The address stays the password account's: an identity never takes it.
+    expect(await accounts.findByEmail('shared@example.com')).toEqual(holder);
+    expect(await item(`IDENTITY#${identity.provider}#${identity.subject}`, 'USER')).toMatchObject({
+      id: linked.id,
+    });
+
+    // A ban and an address change touch the linked account alone, never the password account's claim.
+    const banned = await accounts.update(linked.id, { type: 'banned', email: 'new@example.com' });
+    expect(banned).toMatchObject({
+      status: 'updated',
+      account: { type: 'banned', email: 'new@example.com' },
+    });
+    expect(await item('EMAIL#shared@example.com', 'USER')).toMatchObject({ id: holder.id, type: 'guest' });
+    expect(await item('EMAIL#new@example.com', 'USER')).toBeUndefined();
+
+    expect(await accounts.remove(linked.id)).toBe(true);
+    expect(await accounts.findByIdentity(identity.provider, identity.subject)).toBeUndefined();
+    expect(await accounts.findByEmail('shared@example.com')).toEqual(holder);
+  });
+
   it('updates only while the session version is the expected one; revoking adds 1', async () => {
     const created = account('version@example.com');
     await accounts.create(created);
