@@ -8,6 +8,9 @@
  * `npm run admin -- list`: the administrators, by email (one Scan of the table).
  * `npm run admin -- remove <email>`: deletes an administrator's account and its address claim; the tokens
  * it holds stop working at once.
+ * `npm run admin -- reset-2fa <email>`: turns the two-factor sign-in of the address's account off (a lost
+ * authenticator with its recovery codes, or a rotated JWT_TOKEN, which no sealed TOTP secret survives); its owner
+ * signs in with the password alone and may enrol again.
  *
  * Where it works: the local table by default, or another one; see scripts/table-target.ts.
  */
@@ -21,6 +24,7 @@ import {
   type AccountRepository,
   createAccountRepository,
 } from '../functions/shared/table/account-repository.js';
+import { type AccountTotpStore, createAccountTotpStore } from '../functions/shared/table/account-totp.js';
 import { openTarget, targetArgs, targetUsage } from './table-target.js';
 import { runCli } from './run-cli.js';
 
@@ -29,6 +33,7 @@ const usage = [
   `usage: npm run admin -- add <email> [--name "Display name"] [--replace] ${target}`,
   `       npm run admin -- list ${target}`,
   `       npm run admin -- remove <email> ${target}`,
+  `       npm run admin -- reset-2fa <email> ${target}`,
 ].join('\n');
 
 await runCli(main);
@@ -44,14 +49,21 @@ async function main(): Promise<void> {
   });
   const [command, rawEmail] = positionals;
   const arity = command === 'list' ? 0 : 1;
-  if (!command || !['add', 'list', 'remove'].includes(command) || positionals.length !== arity + 1) {
+  const commands = ['add', 'list', 'remove', 'reset-2fa'];
+  if (!command || !commands.includes(command) || positionals.length !== arity + 1) {
     throw new Error(usage);
   }
-  /** Runs `work` on the accounts of the target table, and closes it. */
-  const withAccounts = async (work: (accounts: AccountRepository, tableName: string) => Promise<void>) => {
+  /** Runs `work` on the accounts (and their second factors) of the target table, and closes it. */
+  const withAccounts = async (
+    work: (accounts: AccountRepository, tableName: string, totp: AccountTotpStore) => Promise<void>,
+  ) => {
     const opened = await openTarget(values, (line) => console.log(line));
     try {
-      await work(createAccountRepository(opened.client, opened.tableName), opened.tableName);
+      await work(
+        createAccountRepository(opened.client, opened.tableName),
+        opened.tableName,
+        createAccountTotpStore(opened.client, opened.tableName),
+      );
     } finally {
       await opened.close();
     }
@@ -79,6 +91,22 @@ async function main(): Promise<void> {
         throw new Error(`${email} is not an administrator in table ${tableName}.`);
       }
       console.log(`Administrator ${email} removed from table ${tableName}; its tokens no longer work.`);
+    });
+    return;
+  }
+
+  if (command === 'reset-2fa') {
+    await withAccounts(async (accounts, tableName, totp) => {
+      const account = await accounts.findByEmail(email);
+      if (!account) throw new Error(`${email} has no account in table ${tableName}.`);
+      if (!account.totp) {
+        console.log(`${email} has no two-factor sign-in in table ${tableName}; nothing changed.`);
+        return;
+      }
+      await totp.reset(account.id, Date.now());
+      console.log(
+        `Two-factor sign-in of ${email} turned off in table ${tableName}; the password alone signs in.`,
+      );
     });
     return;
   }

@@ -14,6 +14,7 @@ import { envelope } from '../shared/http/envelope.js';
 import type { Router } from '../shared/http/http-function.js';
 import { parseInput } from '../shared/http/request.js';
 import type { AccountChanges, AccountRepository } from '../shared/table/account-repository.js';
+import type { AccountTotpStore } from '../shared/table/account-totp.js';
 
 /** An account as administrators see it: the user shape, with its state and times; never its hash or secret. */
 export interface AdministeredAccount extends PublicUser {
@@ -36,7 +37,10 @@ export function presentAdministeredAccount(account: Account, avatarFor: AvatarFo
 export interface AccountAdminDependencies {
   readonly viewer: ResolveViewer;
   readonly accounts: Pick<AccountRepository, 'findById' | 'update' | 'remove' | 'listPage'>;
+  /** `totp: false` resets the second factor (table/account-totp.ts). */
+  readonly accountTotp: Pick<AccountTotpStore, 'reset'>;
   readonly avatarFor: AvatarFor;
+  readonly now: () => number;
 }
 
 /**
@@ -84,10 +88,18 @@ async function pathAccount(
 /**
  * `PUT /api/user/{id}` by an administrator (Waline's §1.11): sets another account's `type` (a ban revokes
  * its tokens), its `label` (`null` or `''` removes it), or admits an account awaiting approval
- * (`state: 'active'`). An administrator does not change their own type (no one locks the site out of its
- * last administrator by mistake). Answers the account as the list shows it.
+ * (`state: 'active'`), or turns its two-factor sign-in off (`totp: false`: its owner lost the authenticator and
+ * the recovery codes, or the token key was rotated, which no sealed secret survives). An administrator does not
+ * change their own type (no one locks the site out of its last administrator by mistake). Answers the account as
+ * the list shows it.
  */
-export function createUpdateAccount({ viewer, accounts, avatarFor }: AccountAdminDependencies): Router {
+export function createUpdateAccount({
+  viewer,
+  accounts,
+  accountTotp,
+  avatarFor,
+  now,
+}: AccountAdminDependencies): Router {
   return async (request) => {
     const admin = await requireAdmin(viewer, request.authorization, request.lang);
     const body = parseInput(accountAdminChangeSchema, request.jsonBody(), request.lang);
@@ -109,6 +121,11 @@ export function createUpdateAccount({ viewer, accounts, avatarFor }: AccountAdmi
     const update = await accounts.update(account.id, changes, account.sessionVersion);
     if (update.status !== 'updated') {
       throw new AppError('duplicate', translate(request.lang, 'accountChanged', { id: account.id }));
+    }
+    if (body.totp === false && update.account.totp) {
+      await accountTotp.reset(account.id, now());
+      const { totp: _, ...withoutTotp } = update.account;
+      return envelope(presentAdministeredAccount(withoutTotp, avatarFor));
     }
     return envelope(presentAdministeredAccount(update.account, avatarFor));
   };

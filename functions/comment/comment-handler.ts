@@ -169,7 +169,7 @@ export function createCommentHandler(
   });
   const currentUser = createCurrentUser({ viewer, avatarFor: presentation.avatarFor });
   const updateProfile = createUpdateProfile({ ...dependencies, viewer, avatarFor: presentation.avatarFor });
-  const accountAdmin = { viewer, accounts, avatarFor: presentation.avatarFor };
+  const accountAdmin = { viewer, accounts, accountTotp, avatarFor: presentation.avatarFor, now };
   const listAccounts = createListAccounts({ ...accountAdmin, wall: userWall });
   const notificationLog = createNotificationLog({ viewer, outbox, now });
   const notificationAction = createNotificationAction({ viewer, outbox, now, newId });

@@ -61,11 +61,13 @@ export interface TwoFactorDependencies {
 }
 
 const codeSchema = z.string().check(z.minLength(1), z.maxLength(maxSecondFactorCodeChars));
-const confirmBodySchema = z.object({ code: z.string().check(z.regex(/^\s*\d{6}\s*$/, 'must be 6 digits')) });
-const disableBodySchema = z.object({
-  password: z.string().check(z.minLength(1), z.maxLength(limits.passwordMaxChars)),
-  code: codeSchema,
+const passwordSchema = z.string().check(z.minLength(1), z.maxLength(limits.passwordMaxChars));
+const confirmBodySchema = z.object({
+  code: z.string().check(z.regex(/^\s*\d{6}\s*$/, 'must be 6 digits')),
+  /** The account's password: a token alone (read off the blog by XSS) must not bind an attacker's authenticator. */
+  password: passwordSchema,
 });
+const disableBodySchema = z.object({ password: passwordSchema, code: codeSchema });
 const emailQuerySchema = z.object({ email: z.email().check(z.maxLength(254)) });
 
 /** An answer that holds a secret or recovery codes: no cache anywhere keeps it. */
@@ -85,9 +87,12 @@ const uncached = (result: HttpResult): HttpResult => ({
  * - `GET ?email=` without a token (Waline's admin page asks it to decide whether to show a code field):
  *   `{enable: false}` for every address, so it tells nothing about accounts; the sign-in answers when a code is
  *   needed, after the password.
- * - `POST {code}`: the code of the STORED pending secret (never one the client sends) turns TOTP on, answers ten
- *   recovery codes once, and revokes every other token (they were signed in without the second factor); the
- *   answer carries the caller's new one.
+ * - `POST {code, password}`: with the account's password (counted against its sign-in lock before it is hashed: a
+ *   token read off the blog cannot bind an attacker's authenticator and lock its owner out), the code of the STORED
+ *   pending secret (never one the client sends) turns TOTP on, answers ten recovery codes once, and revokes every
+ *   other token (they were signed in without the second factor); the answer carries the caller's new one. An
+ *   account without a password (made from an external identity) signs in through its provider, whose second
+ *   factor applies: it is refused.
  * - `DELETE {password, code}`: turns TOTP off with the password and a TOTP or recovery code, counted against the
  *   account's sign-in lock like a sign-in. Other tokens stay: whoever turns it off had the password and a code.
  */
@@ -137,11 +142,22 @@ export function createTwoFactorRoutes(dependencies: TwoFactorDependencies): {
 
   const confirm: Router = async (request) => {
     const account = await requireSignedIn(request);
-    const { code } = parseInput(confirmBodySchema, request.jsonBody(), request.lang);
+    const { code, password } = parseInput(confirmBodySchema, request.jsonBody(), request.lang);
     const keys = await keysOf(request.lang);
+    if (account.passwordHash === '') {
+      throw new AppError('forbidden', translate(request.lang, 'twoFactorNeedsPassword'));
+    }
     const stored = await totp.read(account.id);
     if (!stored) throw new AppError('unauthorized', translate(request.lang, 'twoFactorNeedsSignIn'));
     if (stored.secret) throw new AppError('duplicate', translate(request.lang, 'twoFactorAlreadyOn'));
+    // Counted before the password is hashed, on the sign-in's lock: guesses with a stolen token stay slow.
+    await dependencies.attempts.admit(account.email, request);
+    if (!(await verifyPassword(password, account.passwordHash))) {
+      throw new AppError('unauthorized', translate(request.lang, 'wrongPassword'), {
+        password: 'is not the account\u2019s password',
+      });
+    }
+    await dependencies.attempts.succeeded(account.email, request);
     const time = now();
     const pending = stored.pending && stored.pending.until > time ? stored.pending : undefined;
     const secret = pending && openSecret(keys.secret, account.id, pending.secret);

@@ -65,6 +65,7 @@ describe('two-factor sign-in on the profile and login pages', () => {
     ).toBeGreaterThan(0);
 
     await page.locator('#two-factor-enrol input[name=code]').fill(totpCodeAt(secret, totpStep(Date.now())));
+    await page.locator('#two-factor-enrol input[name=password]').fill(password);
     await page.getByRole('button', { name: 'Turn on two-factor sign-in' }).click();
     const codes = page.locator('#two-factor-code-list li');
     await expect.poll(() => codes.count()).toBe(10);

@@ -57,5 +57,11 @@ export function createFakeAccountTotpStore(): AccountTotpStore & {
       accounts.set(id, { lastStep: -1, recoveryHashes: [], sessionVersion: account!.sessionVersion });
       return true;
     },
+    async reset(id) {
+      const account = accounts.get(id);
+      if (!account) return false;
+      accounts.set(id, { lastStep: -1, recoveryHashes: [], sessionVersion: account.sessionVersion });
+      return true;
+    },
   };
 }

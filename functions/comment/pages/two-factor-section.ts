@@ -19,6 +19,7 @@ export const twoFactorSection = `<section id="two-factor" class="card">
       <p>Key: <code id="two-factor-secret"></code></p>
       <p class="muted">Link: <a id="two-factor-url">otpauth link</a></p>
       <label>Code from the app <input name="code" inputmode="numeric" pattern="[0-9]{6}" maxlength="6" required autocomplete="one-time-code"></label>
+      <label>Your password <input name="password" type="password" maxlength="${limits.passwordMaxChars}" required autocomplete="current-password"></label>
       <button type="submit">Turn on two-factor sign-in</button>
     </form>
     <div id="two-factor-codes" hidden>
@@ -59,7 +60,7 @@ export const twoFactorScript = String.raw`
   });
   enrol.addEventListener('submit', async (event) => {
     event.preventDefault();
-    const answer = await answerOf('POST', { code: enrol.code.value });
+    const answer = await answerOf('POST', { code: enrol.code.value, password: enrol.password.value });
     if (answer.errno) { said.textContent = answer.errmsg || 'That code was refused.'; return; }
     enrol.reset();
     hideAll();

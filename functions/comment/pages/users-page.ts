@@ -54,6 +54,11 @@ async function load() {
     if (account.type === 'guest') actions.append(button('Make administrator', 'secondary', () => put({ type: 'administrator' })));
     if (account.type === 'administrator') actions.append(button('Make guest', 'secondary', () => put({ type: 'guest' })));
     if (account.type === 'banned') actions.append(button('Unban', 'secondary', () => put({ type: 'guest' })));
+    if (account.totp) {
+      actions.append(button('Turn off two-factor', 'secondary', async () => {
+        if (confirm('Turn off this account\u2019s two-factor sign-in? Its password alone will sign it in.')) await put({ totp: false });
+      }));
+    }
     actions.append(button('Label', 'secondary', async () => {
       const label = prompt('Label (up to 32 characters; empty removes it)', account.label || '');
       if (label !== null) await put({ label });
@@ -88,7 +93,8 @@ const style = `
 
 /**
  * `GET /ui/users`: the accounts, newest first, for administrators: approve an account awaiting approval,
- * label it, make it an administrator or a guest, ban it (or delete it while unconfirmed). The page holds no
+ * label it, make it an administrator or a guest, turn its two-factor sign-in off, ban it (or delete it while
+ * unconfirmed). The page holds no
  * data: it reads `GET /api/user?page=` with the administrator's token, as `/ui` reads the queues.
  */
 export function usersPage(): HttpResult {

@@ -34,4 +34,6 @@ export const accountAdminChangeSchema = z.object({
     ),
   ),
   state: z.optional(z.literal('active')),
+  /** `false` turns the account's TOTP off without a code: a lost authenticator, or a rotated token key. */
+  totp: z.optional(z.literal(false)),
 });

@@ -87,6 +87,10 @@ const catalog = {
     en: 'Sign in to set up two-factor sign-in.',
     'zh-CN': '请登录后再设置两步验证。',
   },
+  twoFactorNeedsPassword: {
+    en: 'This account signs in through its provider, without a password here: use the second factor your provider offers.',
+    'zh-CN': '此账户通过第三方身份提供方登录，本站没有密码：请使用该提供方的两步验证。',
+  },
   twoFactorAlreadyOn: {
     en: 'Two-factor sign-in is already on for this account; turn it off first to enrol a new device.',
     'zh-CN': '此账户已开启两步验证；如需绑定新设备，请先关闭。',

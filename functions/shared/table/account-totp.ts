@@ -60,6 +60,12 @@ export interface AccountTotpStore {
   spend(id: string, sealedSecret: string, proof: TotpProof): Promise<boolean>;
   /** Turns TOTP off, spending `proof` in the same write; false as {@link AccountTotpStore.spend}. */
   disable(id: string, sealedSecret: string, proof: TotpProof, now: number): Promise<boolean>;
+  /**
+   * Turns TOTP off with no proof (an administrator's or the CLI's decision: a lost authenticator, or a rotated
+   * token key that no sealed secret opens with any more), removing any pending enrolment too; false when there
+   * is no such account.
+   */
+  reset(id: string, now: number): Promise<boolean>;
 }
 
 const a = accountAttributes;
@@ -213,6 +219,19 @@ export function createAccountTotpStore(client: DynamoDBDocumentClient, tableName
           ':now': now,
           ...Object.fromEntries(Object.entries(spend.values).filter(([name]) => name !== ':used')),
         },
+      });
+      return output !== undefined;
+    },
+
+    async reset(id, now) {
+      const output = await update({
+        Key: keys.account(id),
+        UpdateExpression:
+          'SET #updatedAt = :now REMOVE #secret, #lastStep, #recovery, #pending, #pendingUntil',
+        // Only an account that exists: an UpdateItem on a missing key would create an item.
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeNames: { ...names, '#updatedAt': a.updatedAt },
+        ExpressionAttributeValues: { ':now': now },
       });
       return output !== undefined;
     },

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { verifyPassword } from '../../../functions/shared/auth/password.js';
 import { createAccountRepository } from '../../../functions/shared/table/account-repository.js';
+import { createAccountTotpStore } from '../../../functions/shared/table/account-totp.js';
 import { createDocumentClient } from '../../../functions/shared/dynamodb-client/client.js';
 import { createLocalApi } from '../../support/local-services.js';
 import { createTestTable, type TestTable } from '../../support/test-table.js';
@@ -148,6 +149,32 @@ describe('npm run admin', () => {
     expect(again.code).toBe(1);
     expect(again.output).toContain('carol@example.com is not an administrator');
     expect(listed.output).not.toContain('carol@example.com');
+  });
+
+  it("turns an account's two-factor sign-in off, so the password alone signs in again (a rotated key, a lost phone)", async () => {
+    const password = 'dave has a long password';
+    await runAdmin(['add', 'dave@example.com', ...target], `${password}\n`);
+    const client = createDocumentClient({ endpoint: table.endpoint });
+    const account = await createAccountRepository(client, table.tableName).findByEmail('dave@example.com');
+    // Enrolled under a token key since rotated: its sealed secret opens with no key the server has.
+    const totp = createAccountTotpStore(client, table.tableName);
+    await totp.startEnrolment(account!.id, 'sealed-under-a-former-key', Date.now() + 60_000);
+    await totp.confirmEnrolment(account!.id, 'sealed-under-a-former-key', 1, ['h'], Date.now());
+    const api = createLocalApi(table, { JWT_TOKEN: 'j'.repeat(40) });
+    const signIn = () =>
+      api.call({ method: 'POST', path: '/api/token', body: { email: 'dave@example.com', password } });
+    expect((await signIn()).body.details).toEqual({ code: 'required' });
+
+    const reset = await runAdmin(['reset-2fa', 'Dave@Example.com', ...target], '');
+    const again = await runAdmin(['reset-2fa', 'dave@example.com', ...target], '');
+    const nobody = await runAdmin(['reset-2fa', 'nobody@example.com', ...target], '');
+
+    expect(reset.code).toBe(0);
+    expect(reset.output).toContain('Two-factor sign-in of dave@example.com turned off');
+    expect((await signIn()).status).toBe(200);
+    expect(again.output).toContain('has no two-factor sign-in');
+    expect(nobody.code).toBe(1);
+    expect(nobody.output).toContain('nobody@example.com has no account');
   });
 
   it('prints the usage when a command is unknown or lacks its email', async () => {

@@ -82,6 +82,21 @@ describe('account administration', () => {
     expect(stored).not.toHaveProperty('label');
   });
 
+  it("turns an account's two-factor sign-in off (a lost authenticator, a rotated key), and only with false", async () => {
+    const enrolled = await saveTestAccount(api.services, {
+      type: 'guest',
+      extra: { totp: { secret: 'sealed-secret', lastStep: 7, recoveryHashes: ['h1', 'h2'] } },
+    });
+
+    expect((await change(enrolled.id, { totp: true })).status).toBe(400);
+    expect((await api.services.accounts.findById(enrolled.id))?.totp).toBeDefined();
+    const reset = await change(enrolled.id, { totp: false });
+
+    expect(reset.status).toBe(200);
+    expect(reset.body.data).toMatchObject({ objectId: enrolled.id, totp: false });
+    expect((await api.services.accounts.findById(enrolled.id))?.totp).toBeUndefined();
+  });
+
   it('refuses bad changes with a 400 naming the field, and changes nothing', async () => {
     const guest = await saveTestAccount(api.services, { type: 'guest', state: 'unconfirmed' });
 

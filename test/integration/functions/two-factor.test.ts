@@ -68,7 +68,7 @@ describe('two-factor sign-in on DynamoDB Local', () => {
     const confirmed = await call({
       method: 'POST',
       path: '/api/token/2fa',
-      body: { code: totpCodeAt(secret, totpStep(time)) },
+      body: { code: totpCodeAt(secret, totpStep(time)), password },
       headers: withToken(token),
     });
     expect(confirmed.status).toBe(200);

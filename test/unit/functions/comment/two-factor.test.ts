@@ -35,7 +35,11 @@ function twoFactor() {
   const state = { locked: false };
   const routes = createTwoFactorRoutes({
     signedIn: async (request: ApiRequest) =>
-      request.authorization === 'Bearer ann' ? { ...ann, passwordHash } : undefined,
+      request.authorization === 'Bearer ann'
+        ? { ...ann, passwordHash }
+        : request.authorization === 'Bearer external'
+          ? { id: 'X1', email: '', passwordHash: '' }
+          : undefined,
     attempts: {
       admit: async (email) => {
         attempts.push(`admit ${email}`);
@@ -128,7 +132,9 @@ describe('POST /api/token/2fa', () => {
     const shown = (await call('GET')).body.data.secret as string;
     clock.now += 40_000;
 
-    const { status, body } = await call('POST', { body: { code: totpCodeAt(shown, totpStep(clock.now)) } });
+    const { status, body } = await call('POST', {
+      body: { code: totpCodeAt(shown, totpStep(clock.now)), password: 'right password' },
+    });
 
     expect(status).toBe(200);
     const data = body.data as { enable: boolean; recovery_codes: string[]; token: string };
@@ -150,7 +156,11 @@ describe('POST /api/token/2fa', () => {
     await call('GET');
 
     const { status, body } = await call('POST', {
-      body: { code: totpCodeAt(secret, totpStep(Date.UTC(2026, 10, 29, 12))), secret },
+      body: {
+        code: totpCodeAt(secret, totpStep(Date.UTC(2026, 10, 29, 12))),
+        secret,
+        password: 'right password',
+      },
     });
 
     expect(status).toBe(400);
@@ -160,11 +170,15 @@ describe('POST /api/token/2fa', () => {
 
   it('refuses a confirmation once the pending secret expired, or when none is pending', async () => {
     const { call, clock } = twoFactor();
-    expect((await call('POST', { body: { code: '123456' } })).body.details?.code).toMatch(/no enrolment/);
+    expect(
+      (await call('POST', { body: { code: '123456', password: 'right password' } })).body.details?.code,
+    ).toMatch(/no enrolment/);
     const shown = (await call('GET')).body.data.secret as string;
     clock.now += pendingEnrolmentMs;
 
-    const { status, body } = await call('POST', { body: { code: totpCodeAt(shown, totpStep(clock.now)) } });
+    const { status, body } = await call('POST', {
+      body: { code: totpCodeAt(shown, totpStep(clock.now)), password: 'right password' },
+    });
 
     expect(status).toBe(400);
     expect(body.details?.code).toMatch(/no enrolment/);
@@ -172,11 +186,47 @@ describe('POST /api/token/2fa', () => {
 
   it('refuses a code that is not six digits, an account with TOTP on, and anonymous callers', async () => {
     const { call, enabled } = twoFactor();
-    expect((await call('POST', { body: { code: '12345' } })).status).toBe(400);
-    expect((await call('POST', { body: { code: '123456' }, as: '' })).status).toBe(401);
+    expect((await call('POST', { body: { code: '12345', password: 'right password' } })).status).toBe(400);
+    expect(
+      (await call('POST', { body: { code: '123456', password: 'right password' }, as: '' })).status,
+    ).toBe(401);
     enabled();
 
-    expect((await call('POST', { body: { code: '123456' } })).status).toBe(409);
+    expect((await call('POST', { body: { code: '123456', password: 'right password' } })).status).toBe(409);
+  });
+  it('asks the password, counted on the sign-in lock before it is hashed, and binds nothing without it', async () => {
+    const { call, store, clock, attempts, state } = twoFactor();
+    const shown = (await call('GET')).body.data.secret as string;
+    const code = totpCodeAt(shown, totpStep(clock.now));
+
+    const missing = await call('POST', { body: { code } });
+    expect(missing.status).toBe(400);
+    expect(missing.body.details).toHaveProperty('password');
+    const wrong = await call('POST', { body: { code, password: 'a stolen token, no password' } });
+    expect(wrong.status).toBe(401);
+    expect(wrong.body.details).toHaveProperty('password');
+    state.locked = true;
+    expect((await call('POST', { body: { code, password: 'right password' } })).status).toBe(429);
+    expect(attempts).toEqual(['admit ann@example.com', 'admit ann@example.com']);
+    expect(store.accounts.get(ann.id)?.secret).toBeUndefined();
+
+    state.locked = false;
+    expect((await call('POST', { body: { code, password: 'right password' } })).status).toBe(200);
+    expect(attempts.at(-1)).toBe('succeeded ann@example.com');
+  });
+
+  it('refuses an account without a password (made from an external identity): its provider signs it in', async () => {
+    const { routes, store } = twoFactor();
+    store.accounts.set('X1', { lastStep: -1, recoveryHashes: [], sessionVersion: 0 });
+    const answer = await routeAnswer(routes.confirm, {
+      method: 'POST',
+      path: '/api/token/2fa',
+      body: { code: '123456', password: 'anything' },
+      headers: { authorization: 'Bearer external' },
+    });
+    expect(answer.statusCode).toBe(403);
+    expect((answer.body as Answer).errmsg).toMatch(/provider/);
+    expect(store.accounts.get('X1')?.secret).toBeUndefined();
   });
 });
 
