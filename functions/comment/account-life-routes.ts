@@ -4,8 +4,14 @@ import type { HashAddress } from '../shared/notify/address-hash.js';
 import type { AccountLimits } from '../shared/table/account-limits.js';
 import type { QueueAccountMail } from '../shared/table/account-mail-event.js';
 import type { AccountRepository } from '../shared/table/account-repository.js';
+import type { SecretSource } from '../shared/secrets/parameter-secret.js';
 import type { CaptchaGuard } from './captcha-guard.js';
 import { createConfirmAccount, createShowAccountConfirmation } from './confirm-account.js';
+import {
+  createConfirmAddressChange,
+  createShowAddressChange,
+  isAddressChangeLink,
+} from './confirm-address.js';
 import { captchaWidgetOf } from './pages/captcha-widget.js';
 import { forgotPage } from './pages/forgot-page.js';
 import { registerPage } from './pages/register-page.js';
@@ -23,6 +29,8 @@ export interface AccountLifeDependencies {
   readonly queueAccountMail: QueueAccountMail;
   readonly captcha: CaptchaGuard;
   readonly readLink: ReadLink;
+  /** The link key: an address-change link carries its new address sealed with it. */
+  readonly linkSecret: SecretSource;
   readonly hashAddress: HashAddress;
   readonly now: () => number;
   readonly newId: (time: number) => string;
@@ -39,6 +47,12 @@ export function createAccountLifeRoutes(
   const { captcha, hashAddress, now, newId } = dependencies;
   const site = { name: config.SITE_NAME, url: config.SITE_URL };
   const confirm = { readLink, accounts, limits, config, now, site };
+  const addressChange = { ...confirm, linkSecret: dependencies.linkSecret, queueMail, newId };
+  // One address for both account links, as Waline's: a registration's confirmation, or an address change.
+  const byLink =
+    (confirmation: Router, change: Router): Router =>
+    async (request) =>
+      (await isAddressChangeLink(readLink, request)) ? change(request) : confirmation(request);
   const reset = { accounts, limits, queueMail, readLink, config, hashAddress, now, newId };
   return {
     'POST /api/user': createRegisterAccount({
@@ -51,8 +65,14 @@ export function createAccountLifeRoutes(
       now,
       newId,
     }),
-    'GET /api/verification': createShowAccountConfirmation(confirm),
-    'POST /api/verification': createConfirmAccount(confirm),
+    'GET /api/verification': byLink(
+      createShowAccountConfirmation(confirm),
+      createShowAddressChange(addressChange),
+    ),
+    'POST /api/verification': byLink(
+      createConfirmAccount(confirm),
+      createConfirmAddressChange(addressChange),
+    ),
     'PUT /api/user/password': createRequestPasswordReset(reset),
     'POST /api/user/password': createResetPassword(reset),
     'GET /ui/register': async () => registerPage({ captcha: captchaWidgetOf(config) }),

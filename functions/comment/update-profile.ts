@@ -15,7 +15,9 @@ import { normalizeAddress } from '../shared/notify/normalize-address.js';
 import { sealAddress } from '../shared/notify/sealed-address.js';
 import type { SecretSource } from '../shared/secrets/parameter-secret.js';
 import type { CachedAuthorProfiles } from '../shared/caches/cached-author-profiles.js';
+import type { HashAddress } from '../shared/notify/address-hash.js';
 import type { AccountLimits } from '../shared/table/account-limits.js';
+import { accountMailAllowance, takeAccountMailSlot } from './account-mail-allowance.js';
 import type { QueueAccountMail } from '../shared/table/account-mail-event.js';
 import type { AccountChanges, AccountRepository } from '../shared/table/account-repository.js';
 
@@ -27,11 +29,13 @@ const windowMs = 15 * 60 * 1000;
 export interface UpdateProfileDependencies {
   readonly viewer: ResolveViewer;
   readonly accounts: Pick<AccountRepository, 'update'>;
-  readonly accountLimits: Pick<AccountLimits, 'countAttempt'>;
+  readonly accountLimits: Pick<AccountLimits, 'countAttempt' | 'takeMailSlot'>;
+  /** The keyed hash a new address's allowance of address-change mails is kept under. */
+  readonly hashAddress: HashAddress;
   readonly queueAccountMail: QueueAccountMail;
   /** The key that signs tokens: the one the caller's token was checked with. */
   readonly tokenSecret: SecretSource;
-  /** The link key: it seals the former address an address change is told to. */
+  /** The link key: it seals the new address an address-change link is mailed to. */
   readonly linkSecret: SecretSource;
   readonly config: Pick<Config, 'TOKEN_TTL_HOURS' | 'IP_HASH_SALT'>;
   /** Milliseconds since the epoch. */
@@ -86,17 +90,15 @@ async function checkCurrentPassword(
   }
 }
 
-/** The changes `body` asks for (a new password hashed, revoking every token). */
-async function changesOf(body: ProfileChangeBody, viewer: Viewer): Promise<AccountChanges> {
-  const newAddress =
-    body.email !== undefined && normalizeAddress(body.email) !== normalizeAddress(viewer.email)
-      ? body.email
-      : undefined;
+/**
+ * The changes `body` asks for now (a new password hashed, revoking every token). Never the address: that waits
+ * for the link mailed to it ({@link mailAddressChangeLink}).
+ */
+async function changesOf(body: ProfileChangeBody): Promise<AccountChanges> {
   return {
     ...(body.display_name !== undefined ? { displayName: body.display_name } : {}),
     ...(body.url !== undefined ? { link: body.url } : {}),
     ...(body.avatar !== undefined ? { avatar: body.avatar } : {}),
-    ...(newAddress !== undefined ? { email: newAddress } : {}),
     ...(body.password
       ? { passwordHash: await hashPassword(body.password), revokeTokens: true as const }
       : {}),
@@ -104,12 +106,42 @@ async function changesOf(body: ProfileChangeBody, viewer: Viewer): Promise<Accou
 }
 
 /**
+ * Mails the single-use link that makes `address` the account's (confirm-address.ts follows it): the account does
+ * not take an address until its mailbox answers, so a typo, or a token read off the blog, moves nobody's sign-in
+ * name to a mailbox they do not hold. Bounded per new address and day; needs the link key, which seals the
+ * address in the event and the link.
+ */
+async function mailAddressChangeLink(
+  dependencies: UpdateProfileDependencies,
+  caller: { readonly id: string },
+  address: string,
+  lang: Lang,
+  time: number,
+): Promise<void> {
+  const key = await dependencies.linkSecret();
+  if (!key) throw new AppError('unavailable', translate(lang, 'addressChangeUnavailable'));
+  const plan = accountMailAllowance['confirm-address'];
+  if (
+    !(await takeAccountMailSlot(dependencies.accountLimits, dependencies.hashAddress(address), plan, time))
+  ) {
+    throw new AppError('rate_limited', translate(lang, 'tooManyAddressChanges', { perDay: plan.perDay }));
+  }
+  await dependencies.queueAccountMail(dependencies.newId(time), time, {
+    accountId: caller.id,
+    mail: 'confirm-address',
+    lang,
+    sealedTo: sealAddress(key, address),
+  });
+}
+
+/**
  * `PUT /api/user` (the profile page's, in Waline's shape): any signed-in account changes its display name,
  * link (`url`) or avatar (an https address). Changing the password or the address needs `currentPassword`,
- * checked with a limit per account before any hash; a new address must have no account. `label` and `type`
- * are refused: administrators set them (PUT /api/user/{id}). After a password change every token issued before
- * stops working and the answer carries a fresh `token`; the account's address is mailed (the former address,
- * after an address change). The answer is the account as `GET /api/token` shows it.
+ * checked with a limit per account before any hash. A new address is not taken now: it is mailed a single-use link
+ * (24 hours) that makes the change, and the answer says `pending_email`. `label` and `type` are refused:
+ * administrators set them (PUT /api/user/{id}). After a password change every token issued before stops working
+ * and the answer carries a fresh `token`; the account's address is mailed. The answer is the account as
+ * `GET /api/token` shows it.
  */
 export function createUpdateProfile(dependencies: UpdateProfileDependencies): Router {
   const { viewer, accounts, tokenSecret, linkSecret, config, now, newId, avatarFor } = dependencies;
@@ -125,18 +157,14 @@ export function createUpdateProfile(dependencies: UpdateProfileDependencies): Ro
     if (body.password || addressChanges) {
       await checkCurrentPassword(dependencies, caller, body.currentPassword, request.lang, time);
     }
-    const changes = await changesOf(body, caller);
+    const changes = await changesOf(body);
     const secret = changes.passwordHash ? await tokenSecret() : undefined;
-    const sealedTo = changes.email
-      ? await linkSecret().then((key) => key && sealAddress(key, caller.email))
-      : undefined;
+    // Before anything is written: without the link key the address cannot change, and nothing else does either.
+    if (addressChanges && !(await linkSecret())) {
+      throw new AppError('unavailable', translate(request.lang, 'addressChangeUnavailable'));
+    }
 
     const update = await accounts.update(caller.id, changes, caller.sessionVersion);
-    if (update.status === 'address-taken') {
-      throw new AppError('duplicate', translate(request.lang, 'addressTaken'), {
-        email: 'belongs to another account',
-      });
-    }
     // Removed, or its tokens revoked, since the token was checked: the token is no longer good, nothing written.
     if (update.status !== 'updated')
       throw new AppError('unauthorized', translate(request.lang, 'accountRequired'));
@@ -151,17 +179,14 @@ export function createUpdateProfile(dependencies: UpdateProfileDependencies): Ro
         lang: request.lang,
       });
     }
-    if (changes.email && sealedTo) {
-      await dependencies.queueAccountMail(newId(time), time, {
-        accountId: account.id,
-        mail: 'changed',
-        change: 'email',
-        lang: request.lang,
-        sealedTo,
-      });
+    if (addressChanges && body.email !== undefined) {
+      await mailAddressChangeLink(dependencies, account, body.email, request.lang, time);
     }
 
-    const user = presentUser(account, avatarFor);
+    const user = {
+      ...presentUser(account, avatarFor),
+      ...(addressChanges ? { pending_email: body.email } : {}),
+    };
     // The token was just verified with this key, so it is there; without it the page signs in again.
     return envelope(
       changes.passwordHash && secret

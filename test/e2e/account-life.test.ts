@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadNotifyConfig } from '../../functions/notify/notify-config.js';
+import { hashPassword } from '../../functions/shared/auth/password.js';
+import { createDocumentClient } from '../../functions/shared/dynamodb-client/client.js';
+import { createAccountRepository } from '../../functions/shared/table/account-repository.js';
 import { type RunningNotifier, startLocalNotifier } from '../../scripts/local-stream/local-notifier.js';
 import { type LocalHttpServer, startLocalHttpServer } from '../support/local-http-server.js';
 import { type SmtpSink, startSmtpSink } from '../support/smtp-sink.js';
@@ -194,5 +197,48 @@ describe('an account from registration to a reset, end to end', () => {
     expect((await signIn(ann.password, erin)).json.errno).not.toBe(0);
     expect((await signIn('a brand new password', erin)).json.errno).toBe(0);
     expect(sink.mailsTo('nobody@blog.example.test')).toEqual([]);
+  });
+
+  it('changes the address only once the new mailbox follows its link, and tells the former address', async () => {
+    const frank = 'frank@blog.example.test';
+    const moved = 'frank@elsewhere.example.test';
+    // Stored as a confirmed account: registrations from this one IP are limited, and other tests register.
+    await createAccountRepository(createDocumentClient({ endpoint: table.endpoint }), table.tableName).create(
+      {
+        id: '01FRANK0000000000000000000',
+        email: frank,
+        displayName: 'Frank',
+        type: 'guest',
+        state: 'active',
+        passwordHash: await hashPassword(ann.password),
+        sessionVersion: 0,
+        createdAt: Date.now(),
+      },
+    );
+    const token = (await signIn(ann.password, frank)).json.data.token as string;
+
+    const asked = await send(
+      'PUT',
+      '/api/user',
+      { email: moved, currentPassword: ann.password },
+      `Bearer ${token}`,
+    );
+    expect(asked.json.data).toMatchObject({ email: frank, pending_email: moved });
+    // Nothing moved yet: the old address still signs in, the new one does not.
+    expect((await signIn(ann.password, moved)).json.errno).not.toBe(0);
+
+    const link = await linkToken(moved, 'Confirm your new address', '/api/verification');
+    const page = await send('GET', `/api/verification?token=${link}`);
+    expect(page.text).toContain('Use this address');
+    const done = await fetch(`${server.base}/api/verification?token=${link}`, { method: 'POST' });
+    expect(done.status).toBe(200);
+
+    expect((await signIn(ann.password, moved)).json.errno).toBe(0);
+    expect((await signIn(ann.password, frank)).json.errno).not.toBe(0);
+    await vi.waitFor(() => {
+      expect(sink.mailsTo(frank).map((mail) => mail.parsed.subject)).toContainEqual(
+        expect.stringContaining('Your address was changed'),
+      );
+    }, waitLong);
   });
 });

@@ -60,8 +60,24 @@ function skipReason(account: Account | undefined, subject: AccountMailSubject): 
   if (account.type === 'banned') return 'the account is banned';
   if (subject.mail === 'confirm' && account.state !== 'unconfirmed')
     return 'the account is confirmed already';
-  if (subject.mail === 'reset' && account.state !== 'active') return 'the account is not active';
+  if ((subject.mail === 'reset' || subject.mail === 'confirm-address') && account.state !== 'active') {
+    return 'the account is not active';
+  }
   return undefined;
+}
+
+/**
+ * The claims of the link in `subject`'s mail: a confirmation names the account; a reset and an address change also
+ * its session version (the next password change or ban kills them), and an address change its new address, sealed
+ * as the event carries it. Undefined for an address change without one (a malformed event).
+ */
+function linkClaims(subject: AccountMailSubject, account: Account): LinkClaims | undefined {
+  const version = account.sessionVersion;
+  if (subject.mail === 'confirm') return { purpose: 'account-confirm', accountId: account.id };
+  if (subject.mail === 'reset') return { purpose: 'account-reset', accountId: account.id, version };
+  return subject.sealedTo
+    ? { purpose: 'account-address', accountId: account.id, version, sealedAddress: subject.sealedTo }
+    : undefined;
 }
 
 /**
@@ -76,8 +92,8 @@ export function createAccountMailChannel(settings: AccountMailSettings): SendAcc
 
   async function link(event: AccountMailEvent, account: Account): Promise<string | { skip: string }> {
     const { mail } = event.account;
-    if (mail !== 'confirm' && mail !== 'reset') return '';
-    const hours = mail === 'confirm' ? confirmAccountLinkHours : resetLinkHours;
+    if (mail !== 'confirm' && mail !== 'reset' && mail !== 'confirm-address') return '';
+    const hours = mail === 'reset' ? resetLinkHours : confirmAccountLinkHours;
     const expiresAt = event.at + hours * 3_600_000;
     if (expiresAt <= now()) return { skip: 'its link expired before it could be sent' };
     if (!serverUrl)
@@ -87,12 +103,10 @@ export function createAccountMailChannel(settings: AccountMailSettings): SendAcc
       throw new Error(
         'the link key (LINK_SECRET or LINK_SECRET_PARAMETER) is not set: no link can be signed',
       );
-    const claims: LinkClaims =
-      mail === 'confirm'
-        ? { purpose: 'account-confirm', accountId: account.id }
-        : { purpose: 'account-reset', accountId: account.id, version: account.sessionVersion };
+    const claims = linkClaims(event.account, account);
+    if (!claims) throw new PermanentFailure('an address-change mail without its sealed address');
     const token = await signLinkToken(key, claims, expiresAt);
-    return serverUrlOf(serverUrl, mail === 'confirm' ? 'api/verification' : 'ui/reset', { token });
+    return serverUrlOf(serverUrl, mail === 'reset' ? 'ui/reset' : 'api/verification', { token });
   }
 
   /** The account's address, or the former one the event sealed (an address change is told to the old address). */

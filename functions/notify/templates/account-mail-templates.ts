@@ -37,6 +37,26 @@ ${button}
 </div>`,
     },
   },
+  'confirm-address': {
+    en: {
+      subject: '[{{ site.name }}] Confirm your new address',
+      html: `<div style="${box}">
+<h2 style="${heading}">Confirm your new address on ${siteLink}</h2>
+<p>Hello {{ name }}, the account {{ name }} on {{ site.name }} asked to use this address from now on. To make the change, open this link and press the button:</p>
+${button}
+<p style="${small}">The link works once, for {{ hours }} hours. If you did not ask, ignore this mail: nothing changes without the button.</p>
+</div>`,
+    },
+    'zh-CN': {
+      subject: '【{{ site.name }}】确认你的新邮箱地址',
+      html: `<div style="${box}">
+<h2 style="${heading}">确认你在 ${siteLink} 的新邮箱地址</h2>
+<p>{{ name }}，你好。{{ site.name }} 上的账户 {{ name }} 申请从现在起使用此邮箱地址。请打开以下链接并按下按钮完成更改：</p>
+${button}
+<p style="${small}">链接只能使用一次，{{ hours }} 小时内有效。如果不是你申请的，请忽略此邮件：不按按钮就什么都不会改变。</p>
+</div>`,
+    },
+  },
   reset: {
     en: {
       subject: '[{{ site.name }}] Reset Password',

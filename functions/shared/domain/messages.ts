@@ -87,6 +87,15 @@ const catalog = {
     en: 'Sign in to set up two-factor sign-in.',
     'zh-CN': '请登录后再设置两步验证。',
   },
+  addressChangeUnavailable: {
+    en: 'Service unavailable: an address change is confirmed by a mailed link, and this server has no link key (LINK_SECRET) to sign one.',
+    'zh-CN':
+      '服务不可用：更改邮箱地址需要通过邮件链接确认，而本服务器没有用于签名链接的密钥（LINK_SECRET）。',
+  },
+  tooManyAddressChanges: {
+    en: 'Too many requests: that address was sent {perDay} address-change links today; try again tomorrow.',
+    'zh-CN': '请求过多：该地址今天已收到 {perDay} 封更改地址的链接，请明天再试。',
+  },
   twoFactorNeedsPassword: {
     en: 'This account signs in through its provider, without a password here: use the second factor your provider offers.',
     'zh-CN': '此账户通过第三方身份提供方登录，本站没有密码：请使用该提供方的两步验证。',

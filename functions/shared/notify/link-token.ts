@@ -65,9 +65,28 @@ export interface AccountResetClaims {
   readonly version: number;
 }
 
+/**
+ * What an address-change link does: the account's address becomes the one the link was mailed to, once, and only
+ * while the account's session version is the one the link was made under (a password change or a ban kills it).
+ * The new address travels sealed (notify/sealed-address.ts): the link carries no address in clear.
+ */
+export interface AccountAddressClaims {
+  readonly purpose: 'account-address';
+  readonly accountId: string;
+  /** The account's `sessionVersion` when the link was made. */
+  readonly version: number;
+  /** The new address, sealed with the link key. */
+  readonly sealedAddress: string;
+}
+
 /** The claims a link token carries. */
 export type LinkClaims =
-  UnsubscribeClaims | ModerateClaims | ConfirmClaims | AccountConfirmClaims | AccountResetClaims;
+  | UnsubscribeClaims
+  | ModerateClaims
+  | ConfirmClaims
+  | AccountConfirmClaims
+  | AccountResetClaims
+  | AccountAddressClaims;
 
 /** The claims of a link token of `Purpose`. */
 export type ClaimsOf<Purpose extends LinkClaims['purpose']> = Extract<LinkClaims, { purpose: Purpose }>;
@@ -76,6 +95,8 @@ const header = { alg: 'HS256', typ: 'JWT' } as const;
 const maxTokenChars = 2048;
 const audience = 'marginalia-link';
 const idPattern = /^[0-9A-Za-z]{1,64}$/;
+/** A sealed address (notify/sealed-address.ts): three base64url parts, bounded. */
+const sealedPattern = /^[\w-]{16}\.[\w-]{1,1400}\.[\w-]{22}$/;
 const statuses: readonly unknown[] = ['approved', 'waiting', 'spam'] satisfies CommentStatus[];
 const actions: readonly unknown[] = ['approve', 'spam', 'delete'] satisfies ModerateClaims['action'][];
 
@@ -140,6 +161,17 @@ function accountResetClaims({ accountId, version }: JWTPayload): AccountResetCla
   return { purpose: 'account-reset', accountId, version };
 }
 
+/** The address-change claims in `payload`, or undefined when a field is missing or malformed. */
+function accountAddressClaims({
+  accountId,
+  version,
+  sealedAddress,
+}: JWTPayload): AccountAddressClaims | undefined {
+  const reset = accountResetClaims({ accountId, version });
+  if (!reset || typeof sealedAddress !== 'string' || !sealedPattern.test(sealedAddress)) return undefined;
+  return { purpose: 'account-address', accountId: reset.accountId, version: reset.version, sealedAddress };
+}
+
 /** The reader of each purpose's claims. */
 const claimsOf = {
   unsubscribe: (payload: JWTPayload) => unsubscribeClaims(payload),
@@ -147,6 +179,7 @@ const claimsOf = {
   confirm: confirmClaims,
   'account-confirm': accountConfirmClaims,
   'account-reset': accountResetClaims,
+  'account-address': accountAddressClaims,
 } as const satisfies Record<LinkClaims['purpose'], (payload: JWTPayload) => LinkClaims | undefined>;
 
 /**

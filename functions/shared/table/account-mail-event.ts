@@ -11,10 +11,11 @@ import { outboxEventItem } from './outbox-event.js';
 
 /**
  * Which account mail: `confirm` (a new account's single-use confirmation link, 24 hours), `reset` (a
- * password-reset link, single use, 1 hour), `changed` (the password or the address was changed), and
- * `already-registered` (someone tried to register with the address of an active account).
+ * password-reset link, single use, 1 hour), `changed` (the password or the address was changed),
+ * `already-registered` (someone tried to register with the address of an active account), and `confirm-address`
+ * (to the new address an account asked for: its single-use link, 24 hours, makes the change).
  */
-export type AccountMailKind = 'confirm' | 'reset' | 'changed' | 'already-registered';
+export type AccountMailKind = 'confirm' | 'reset' | 'changed' | 'already-registered' | 'confirm-address';
 
 /** Every account mail kind, for readers of stored events. */
 export const accountMailKinds: readonly AccountMailKind[] = [
@@ -22,6 +23,7 @@ export const accountMailKinds: readonly AccountMailKind[] = [
   'reset',
   'changed',
   'already-registered',
+  'confirm-address',
 ];
 
 /** What an account mail event is about. */
@@ -33,8 +35,9 @@ export interface AccountMailSubject {
   /** `changed` only: what changed. */
   readonly change?: 'password' | 'email';
   /**
-   * `changed` of the address only: the former address, sealed with the link key (notify/sealed-address.ts):
-   * that is where the mail goes, since the account now holds the new one.
+   * Where the mail goes when it is not the account's address, sealed with the link key (notify/sealed-address.ts):
+   * for `changed` of the address, the former address (the account now holds the new one); for
+   * `confirm-address`, the new address (the account does not hold it until the link is followed).
    */
   readonly sealedTo?: string;
 }

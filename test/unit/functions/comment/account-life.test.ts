@@ -8,6 +8,7 @@ import { verifyPassword } from '../../../../functions/shared/auth/password.js';
 import { toApiRequest } from '../../../../functions/shared/http/request.js';
 import { createAddressHasher } from '../../../../functions/shared/notify/address-hash.js';
 import { type LinkClaims, signLinkToken } from '../../../../functions/shared/notify/link-token.js';
+import { openAddress, sealAddress } from '../../../../functions/shared/notify/sealed-address.js';
 import type { AccountLimits } from '../../../../functions/shared/table/account-limits.js';
 import type { AccountMailSubject } from '../../../../functions/shared/table/account-mail-event.js';
 import { createFakeAccountRepository } from '../../../support/fake-account-repository.js';
@@ -85,6 +86,7 @@ function setUp({ registration = 'open', accounts = [] as Account[] } = {}) {
     },
     captcha: noCaptcha,
     readLink: createLinkReader({ linkSecret: async () => linkSecret, now: () => time }),
+    linkSecret: async () => linkSecret,
     hashAddress: createAddressHasher(config.IP_HASH_SALT),
     now: () => time,
     newId: () => `01NEW${String(++ids).padStart(21, '0')}`,
@@ -489,5 +491,78 @@ describe('the account pages', () => {
     expect(forgot.body).toContain("send('PUT', 'user/password'");
     expect(reset.body).toContain("send('POST', 'user/password', { token");
     expect(reset.body).toContain('history.replaceState');
+  });
+});
+
+describe('GET and POST /api/verification (an address change)', () => {
+  const other = account({ id: '01OTHER00000000000000000B', email: 'bob@example.com' });
+  const changeLink = (version = 3, address = 'ann@new.example') =>
+    token({
+      purpose: 'account-address',
+      accountId: account().id,
+      version,
+      sealedAddress: sealAddress(linkSecret, address),
+    });
+  const post = (link: string) =>
+    toApiRequest(buildEvent({ method: 'POST', path: '/api/verification', query: `token=${link}` }));
+
+  it('offers one button on GET, asking no password, and changes nothing', async () => {
+    const { routes, repository } = setUp({ accounts: [account()] });
+
+    const page = await routes['GET /api/verification'](
+      toApiRequest(buildEvent({ path: '/api/verification', query: `token=${await changeLink()}` })),
+    );
+
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('Use this address');
+    expect(page.body).not.toContain('name="password"');
+    expect(repository.byId.get(account().id)?.email).toBe('ann@example.com');
+  });
+
+  it('takes the mailed address on POST, once, and tells the former address, sealed', async () => {
+    const { routes, repository, mails } = setUp({ accounts: [account()] });
+    const link = await changeLink();
+
+    const first = await routes['POST /api/verification'](post(link));
+    await repository.update(account().id, { email: 'ann@example.com' });
+    const second = await routes['POST /api/verification'](post(link));
+
+    expect(first.statusCode).toBe(200);
+    expect(first.body).toContain('Your address is changed');
+    expect(second.statusCode).toBe(400);
+    expect(repository.byId.get(account().id)?.email).toBe('ann@example.com');
+    expect(mails).toHaveLength(1);
+    expect(mails[0]).toMatchObject({ accountId: account().id, mail: 'changed', change: 'email' });
+    expect(openAddress(linkSecret, mails[0]?.sealedTo ?? '')).toBe('ann@example.com');
+  });
+
+  it('refuses a link made before a password change or a ban, and an address another account took meanwhile', async () => {
+    const { routes, repository, mails } = setUp({ accounts: [account(), other] });
+
+    const older = await routes['POST /api/verification'](post(await changeLink(2)));
+    const taken = await routes['POST /api/verification'](post(await changeLink(3, 'Bob@Example.com')));
+    await repository.update(account().id, { type: 'banned' });
+    const banned = await routes['POST /api/verification'](post(await changeLink(3)));
+
+    expect([older.statusCode, taken.statusCode, banned.statusCode]).toEqual([409, 409, 409]);
+    expect(taken.body).toContain('has an account already');
+    expect(repository.byId.get(account().id)?.email).toBe('ann@example.com');
+    expect(mails).toEqual([]);
+  });
+
+  it('refuses an address link the link key did not sign with a 400, like any link', async () => {
+    const { routes } = setUp({ accounts: [account()] });
+    const forged = await signLinkToken(
+      'f'.repeat(40),
+      {
+        purpose: 'account-address',
+        accountId: account().id,
+        version: 3,
+        sealedAddress: sealAddress('f'.repeat(40), 'eve@example.com'),
+      },
+      start + hour,
+    );
+
+    expect((await routes['POST /api/verification'](post(forged))).statusCode).toBe(400);
   });
 });

@@ -29,6 +29,7 @@ async function setUp(overrides: Partial<Account> = {}, others: Account[] = []) {
   const accounts = createFakeAccountRepository([stored, ...others]);
   const mails: AccountMailSubject[] = [];
   let checks = 0;
+  const slots = new Map<string, number>();
   const forgotten: string[] = [];
   const route = createUpdateProfile({
     viewer: async (authorization) => {
@@ -49,7 +50,12 @@ async function setUp(overrides: Partial<Account> = {}, others: Account[] = []) {
         checks += 1;
         return checks;
       },
+      takeMailSlot: async (addressHash, _slot, perDay) => {
+        slots.set(addressHash, (slots.get(addressHash) ?? 0) + 1);
+        return (slots.get(addressHash) ?? 0) <= perDay;
+      },
     },
+    hashAddress: (address) => `hash:${address.toLowerCase()}`,
     queueAccountMail: async (_id, _at, subject) => {
       mails.push(subject);
     },
@@ -170,38 +176,70 @@ describe('PUT /api/user', () => {
     expect(mails).toEqual([{ accountId: stored.id, mail: 'changed', change: 'password', lang: 'en' }]);
   });
 
-  it('changes the address with the current password and tells the former address, sealed', async () => {
+  it('takes no new address at once: it mails the new address a sealed link, and says the change is pending', async () => {
     const { put, accounts, stored, mails } = await setUp();
 
     const answer = await put({ email: 'ann@new.example', currentPassword: current });
 
     expect(answer.statusCode).toBe(200);
-    expect(accounts.byId.get(stored.id)?.email).toBe('ann@new.example');
+    expect((answer.body as Answer).data).toMatchObject({
+      email: 'ann@example.com',
+      pending_email: 'ann@new.example',
+    });
+    expect(accounts.byId.get(stored.id)?.email).toBe('ann@example.com');
     expect(mails).toHaveLength(1);
-    expect(mails[0]).toMatchObject({ mail: 'changed', change: 'email' });
-    expect(openAddress(linkSecret, mails[0]?.sealedTo ?? '')).toBe('ann@example.com');
+    expect(mails[0]).toMatchObject({ accountId: stored.id, mail: 'confirm-address', lang: 'en' });
+    expect(openAddress(linkSecret, mails[0]?.sealedTo ?? '')).toBe('ann@new.example');
+    expect(JSON.stringify(mails)).not.toContain('ann@new.example');
   });
 
-  it("refuses an address another account has, and takes the account's own in any case as no change", async () => {
-    const other: Account = {
-      id: '01OTHER',
-      email: 'bob@example.com',
-      displayName: 'Bob',
-      type: 'guest',
-      state: 'active',
-      passwordHash: 'x',
-      sessionVersion: 0,
-      createdAt: 0,
-    };
-    const { put, accounts, stored, mails } = await setUp({}, [other]);
+  it('needs the current password for an address, bounds the links per new address, and takes its own as no change', async () => {
+    const { put, accounts, stored, mails } = await setUp();
 
-    const taken = await put({ email: 'Bob@example.com', currentPassword: current });
+    const without = await put({ email: 'ann@new.example' });
+    const links = [];
+    for (let sent = 0; sent < 4; sent += 1)
+      links.push(await put({ email: 'ann@new.example', currentPassword: current }));
     const same = await put({ email: 'ANN@example.com', display_name: 'Ann' });
 
-    expect(taken.statusCode).toBe(409);
-    expect((taken.body as Answer).errmsg).toContain('email:');
+    expect(without.statusCode).toBe(400);
+    expect(links.map((answer) => answer.statusCode)).toEqual([200, 200, 200, 429]);
     expect(same.statusCode).toBe(200);
     expect(accounts.byId.get(stored.id)?.email).toBe('ann@example.com');
-    expect(mails).toEqual([]);
+    expect(mails.map((mail) => mail.mail)).toEqual(['confirm-address', 'confirm-address', 'confirm-address']);
+  });
+
+  it('refuses an address change without the link key before writing anything', async () => {
+    const { accounts, stored } = await setUp();
+    const route = createUpdateProfile({
+      viewer: async () => ({
+        id: stored.id,
+        email: stored.email,
+        type: 'guest',
+        sessionVersion: stored.sessionVersion,
+        account: stored,
+      }),
+      accounts,
+      accountLimits: { countAttempt: async () => 1, takeMailSlot: async () => true },
+      hashAddress: (address) => address,
+      queueAccountMail: async () => undefined,
+      tokenSecret: async () => secret,
+      linkSecret: async () => undefined,
+      config: { TOKEN_TTL_HOURS: 24, IP_HASH_SALT: 'test-salt-0123456789abcdef' },
+      now: () => now,
+      newId: (time) => `01NEW${time}`,
+      avatarFor: () => 'a',
+    });
+
+    // A 503 (the error middleware answers it): routeAnswer throws errors of 500 and above.
+    await expect(
+      routeAnswer(route, {
+        method: 'PUT',
+        path: '/api/user',
+        body: { email: 'ann@new.example', currentPassword: current, display_name: 'Changed' },
+        headers: { authorization: signedIn },
+      }),
+    ).rejects.toMatchObject({ code: 'unavailable', status: 503 });
+    expect(accounts.byId.get(stored.id)).toEqual(stored);
   });
 });

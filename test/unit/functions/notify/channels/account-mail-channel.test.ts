@@ -118,4 +118,29 @@ describe('the account mail channel', () => {
     expect(openAddress('x'.repeat(40), sealedTo)).toBeUndefined();
     expect(openAddress(linkKey, `${sealedTo.slice(0, -2)}AA`)).toBeUndefined();
   });
+
+  it('mails an address-change link to the new address the event sealed, bound to the session version, 24 hours', async () => {
+    const { mail, sent } = channel(account({ state: 'active' }));
+    const sealedTo = sealAddress(linkKey, 'ann@new.example');
+
+    expect(await mail({ mail: 'confirm-address', lang: 'en', sealedTo })).toBe('sent');
+    // Without the sealed address the event is malformed: refused for good, never sent to the account's own.
+    await expect(
+      channel(account({ state: 'active' })).mail({ mail: 'confirm-address', lang: 'en' }),
+    ).rejects.toThrow(/without its sealed address/);
+
+    expect(sent.map((message) => message.to)).toEqual(['ann@new.example']);
+    const parsed = await simpleParser(sent[0]?.raw ?? '');
+    expect(parsed.subject).toBe('[Notes] Confirm your new address');
+    const token = tokenOf(parsed.text ?? '', `${serverUrl}/api/verification`);
+    expect(token).not.toContain('ann');
+    expect(await readLinkToken(linkKey, token, 'account-address', at + 24 * hour - 1000)).toEqual({
+      purpose: 'account-address',
+      accountId: '01ACCOUNT0000000000000000A',
+      version: 2,
+      sealedAddress: sealedTo,
+    });
+    expect(await readLinkToken(linkKey, token, 'account-address', at + 24 * hour + 1000)).toBeUndefined();
+    expect(await readLinkToken(linkKey, token, 'account-confirm', at)).toBeUndefined();
+  });
 });
