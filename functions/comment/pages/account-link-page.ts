@@ -2,7 +2,7 @@ import type { Lang } from '../../shared/domain/messages.js';
 import type { HttpResult } from '../../shared/http/http-types.js';
 import { escapeHtml } from './page-shell.js';
 import { limits } from '../../shared/domain/limits.js';
-import { type LinkPageContext, linkPage, paragraph, siteText } from './link-page.js';
+import { type LinkPageContext, linkPage, paragraph, textsOf } from './link-page.js';
 
 /** What the pages of an account's confirmation link say, in each language; `{site}` is the site's name. */
 const texts = {
@@ -42,7 +42,7 @@ const texts = {
 
 type Text = keyof (typeof texts)['en'];
 
-const say = (context: LinkPageContext, key: Text): string => siteText(texts, context, key);
+const say = textsOf<Text>(texts);
 
 /**
  * `GET /api/verification`: what the link does, and the form that does it. The form asks for the password chosen

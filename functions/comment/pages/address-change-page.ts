@@ -1,6 +1,6 @@
 import type { Lang } from '../../shared/domain/messages.js';
 import type { HttpResult } from '../../shared/http/http-types.js';
-import { type LinkPageContext, linkPage, offerPage, paragraph, siteText } from './link-page.js';
+import { type LinkPageContext, linkPage, offerPage, paragraph, textsOf } from './link-page.js';
 
 /** What the pages of an address-change link say, in each language; `{site}` is the site's name. */
 const texts = {
@@ -35,7 +35,7 @@ const texts = {
 
 type Text = keyof (typeof texts)['en'];
 
-const say = (context: LinkPageContext, key: Text): string => siteText(texts, context, key);
+const say = textsOf<Text>(texts);
 
 /** `GET /api/verification` of an address-change link: what it does, and the one button that does it. */
 export function addressChangeOfferPage(context: LinkPageContext): HttpResult {

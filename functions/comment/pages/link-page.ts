@@ -89,6 +89,13 @@ export function siteText<Key extends string>(
   return table[key].replaceAll('{site}', context.site ?? table.site);
 }
 
+/** {@link siteText} bound to one page's `texts`: what the page calls to say each of them. */
+export function textsOf<Key extends string>(
+  texts: Readonly<Record<Lang, Readonly<Record<Key | 'site', string>>>>,
+): (context: LinkPageContext, key: Key) => string {
+  return (context, key) => siteText(texts, context, key);
+}
+
 /** A link's page that says what the link does (`intro`) and offers the one button (`button`) that does it. */
 export function offerPage(
   context: LinkPageContext,
