@@ -10,11 +10,12 @@
  * is reported and both are left as they are.
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, type DynamoDBDocumentClient, paginateScan } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Account } from '../../functions/shared/domain/account.js';
 import { normalizeAddress } from '../../functions/shared/domain/normalize-address.js';
 import { createAccountRepository } from '../../functions/shared/table/account-repository.js';
 import { entities } from '../../functions/shared/table/keys.js';
+import { scanEntity } from '../../functions/shared/table/scan-entity.js';
 
 /** What the administrator step did (or, on a dry run, would do). */
 export interface AdminAccountOutcome {
@@ -51,17 +52,7 @@ export function accountOfAdminItem(item: Item): Account | undefined {
 /** Every `ADMIN#` item: a Scan (an offline tool, once). */
 async function adminItems(client: DynamoDBDocumentClient, tableName: string): Promise<Item[]> {
   const items: Item[] = [];
-  const pages = paginateScan(
-    { client },
-    {
-      TableName: tableName,
-      // The filter runs after the read: the whole table is read, only the administrators come back.
-      FilterExpression: '#entity = :admin',
-      ExpressionAttributeNames: { '#entity': 'entity' },
-      ExpressionAttributeValues: { ':admin': entities.admin },
-    },
-  );
-  for await (const page of pages) items.push(...(page.Items ?? []));
+  for await (const item of scanEntity(client, tableName, entities.admin)) items.push(item);
   return items;
 }
 

@@ -1,5 +1,5 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { type DynamoDBDocumentClient, GetCommand, paginateScan, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import {
   type Account,
   accountAttributes as a,
@@ -18,6 +18,7 @@ import { batchGet, keyId } from './batch-get.js';
 import { attributes, entities, indexNames, type Key, keys } from './keys.js';
 import { projection } from './projection.js';
 import { queryUpTo } from './query-up-to.js';
+import { scanEntity } from './scan-entity.js';
 import { transactWrite } from './transact.js';
 
 /**
@@ -355,21 +356,10 @@ export function createAccountRepository(
 
     async listAll() {
       const accounts: Account[] = [];
-      const pages = paginateScan(
-        { client },
-        {
-          TableName: tableName,
-          // The CLI's and the export's only: a filter still reads every item.
-          FilterExpression: '#entity = :account',
-          ExpressionAttributeNames: { '#entity': 'entity' },
-          ExpressionAttributeValues: { ':account': entities.account },
-        },
-      );
-      for await (const output of pages) {
-        for (const item of output.Items ?? []) {
-          const account = toAccount(item);
-          if (account) accounts.push(account);
-        }
+      // The CLI's and the export's only: a Scan.
+      for await (const item of scanEntity(client, tableName, entities.account)) {
+        const account = toAccount(item);
+        if (account) accounts.push(account);
       }
       return accounts.sort((x, y) => (x.id < y.id ? 1 : x.id > y.id ? -1 : 0));
     },
