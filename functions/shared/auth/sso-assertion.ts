@@ -6,6 +6,7 @@ import {
   refusedAssertion,
   ssoAssertionLimits,
 } from '../domain/sso-claims.js';
+import { logError } from '../log.js';
 import type { SecretSource } from '../secrets/parameter-secret.js';
 import { IssuerUnavailableError } from './sso-issuer-keys.js';
 
@@ -116,6 +117,7 @@ async function verified(
     clockTolerance: ssoAssertionLimits.clockSkewSeconds,
     currentDate: new Date(nowMs),
   };
+  // Two calls for jose's two overloads: a key, or a function that finds one.
   const { payload } =
     key instanceof Uint8Array
       ? await jwtVerify(assertion, key, options)
@@ -147,9 +149,11 @@ function unverifiedIssuer(assertion: string): unknown {
 function refusal(error: unknown): Error {
   if (error instanceof AppError) return error;
   if (error instanceof IssuerUnavailableError) {
+    // Why goes to the log, for the operator; the caller learns only which service to wait for.
+    logError(`single sign-on: ${error.message}`);
     return new AppError(
       'unavailable',
-      `assertion: cannot be verified now: ${error.message}; try again later`,
+      'assertion: cannot be verified now: the keys of SSO_ISSUER could not be fetched; try again later',
     );
   }
   if (error instanceof errors.JWSSignatureVerificationFailed)

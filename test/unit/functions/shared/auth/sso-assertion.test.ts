@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { base64url, type JWTPayload, SignJWT } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createSsoAssertionVerifier } from '../../../../../functions/shared/auth/sso-assertion.js';
 import { createIssuerKeys } from '../../../../../functions/shared/auth/sso-issuer-keys.js';
 import { AppError } from '../../../../../functions/shared/domain/errors.js';
@@ -193,6 +193,10 @@ describe('an HS256 assertion of the site backend', () => {
 });
 
 describe("an ID token of the site's own issuer", () => {
+  const log = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+  /** What was logged: the reasons a 503 keeps from the caller. */
+  const logged = () => log.mock.calls.map((call) => String(call[0])).join('\n');
+  afterEach(() => log.mockClear());
   let issuer: LoopbackIssuer;
   let verify: ReturnType<typeof createSsoAssertionVerifier>;
   beforeAll(async () => {
@@ -208,11 +212,19 @@ describe("an ID token of the site's own issuer", () => {
   });
 
   it('gives the identity of (sso-oidc:<issuer>, sub), its keys found by discovery and fetched once', async () => {
-    const first = await verify(await issuer.sign(claims()), nowMs);
-    await verify(await issuer.sign(claims({ jti: 'a8f3-2' })), nowMs);
+    // A verifier of its own: its discovery is this test's, whatever the others did first.
+    const fresh = createSsoAssertionVerifier({
+      audience,
+      secret: async () => undefined,
+      issuer: { url: issuer.issuer, keys: createIssuerKeys({ issuer: issuer.issuer }) },
+    });
+    const before = issuer.requests.length;
+
+    const first = await fresh(await issuer.sign(claims()), nowMs);
+    await fresh(await issuer.sign(claims({ jti: 'a8f3-2' })), nowMs);
 
     expect(first.identity).toMatchObject({ provider: `sso-oidc:${issuer.issuer}`, subject: 'member-42' });
-    expect(issuer.requests).toEqual(['/.well-known/openid-configuration', '/jwks']);
+    expect(issuer.requests.slice(before)).toEqual(['/.well-known/openid-configuration', '/jwks']);
   });
 
   it('is refused when its iss is another issuer, before any key is fetched', async () => {
@@ -268,8 +280,14 @@ describe("an ID token of the site's own issuer", () => {
     await refusalOf(verifyDown, token);
     await down.close();
 
-    expect(first.status).toBe(503);
-    expect(first.message).toContain('assertion: cannot be verified now: SSO_ISSUER could not be reached');
+    expect(first).toEqual({
+      status: 503,
+      message:
+        'assertion: cannot be verified now: the keys of SSO_ISSUER could not be fetched; try again later',
+    });
+    expect(logged()).toContain(
+      'single sign-on: SSO_ISSUER could not be reached (its discovery document answered 500)',
+    );
     expect(second.status).toBe(503);
     expect(down.requests).toEqual(['/.well-known/openid-configuration', '/.well-known/openid-configuration']);
   });
@@ -292,6 +310,6 @@ describe("an ID token of the site's own issuer", () => {
     await big.close();
 
     expect(refusal.status).toBe(503);
-    expect(refusal.message).toContain('/jwks answered more than 65536 bytes');
+    expect(logged()).toContain('/jwks answered more than 65536 bytes');
   });
 });
