@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keys } from '../../../functions/shared/table/keys.js';
 import { usedSsoAssertionHash } from '../../../functions/shared/table/sso-assertions.js';
 import { createLocalApi } from '../../support/local-services.js';
+import { type LoopbackIssuer, startLoopbackIssuer } from '../../support/loopback-issuer.js';
 import { createTestTable, type TestTable } from '../../support/test-table.js';
 
 const audience = 'https://comments.example.com';
@@ -95,6 +96,53 @@ describe('single sign-on on DynamoDB Local', () => {
       displayName: 'Ada Lovelace',
       email: 'seven@site.example',
       emailVerified: false,
+    });
+  });
+});
+
+describe("single sign-on with the site's own issuer, on DynamoDB Local", () => {
+  let table: TestTable;
+  let issuer: LoopbackIssuer;
+  let api: ReturnType<typeof createLocalApi>;
+
+  beforeAll(async () => {
+    [table, issuer] = await Promise.all([createTestTable(), startLoopbackIssuer()]);
+    // The issuer alone: its ID tokens are the assertions, HS256 is refused.
+    api = createLocalApi(table, {
+      JWT_TOKEN: 'j'.repeat(40),
+      SSO_ISSUER: issuer.issuer,
+      SSO_AUDIENCE: audience,
+    });
+  });
+  afterAll(async () => {
+    await issuer.close();
+    await table.drop();
+  });
+
+  it("signs the issuer's user in to the account of (issuer, sub), and refuses its ID token a second time", async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const idToken = await issuer.sign({
+      aud: audience,
+      sub: 'user-9',
+      name: 'Grace',
+      iat: now,
+      exp: now + 60,
+      jti: 'id-1',
+    });
+    const exchange = (assertion: string) =>
+      api.call({ method: 'POST', path: '/api/token/sso', body: { assertion }, sourceIp: '198.18.9.1' });
+
+    const first = await exchange(idToken);
+    const replay = await exchange(idToken);
+    const hs256 = await exchange(await assertion({ jti: 'hs-1', iat: now, exp: now + 60 }));
+
+    expect(first.status).toBe(200);
+    const account = await api.services.accounts.findByIdentity(`sso-oidc:${issuer.issuer}`, 'user-9');
+    expect(account?.id).toBe(first.body.data.objectId);
+    expect(replay.body.errmsg).toBe('assertion: jti already used (every assertion is exchanged once)');
+    expect(hs256.body).toEqual({
+      errno: 401,
+      errmsg: 'assertion: alg HS256 is accepted only with SSO_SECRET, which is not set here',
     });
   });
 });
