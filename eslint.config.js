@@ -131,6 +131,7 @@ export default tseslint.config(
         location: 'readonly',
         fetch: 'readonly',
         DOMParser: 'readonly',
+        localStorage: 'readonly',
       },
     },
   },

@@ -117,6 +117,9 @@ new MarginaliaStack(app, 'Marginalia', {
   turnstileKey: text('turnstileKey'),
   recaptchaV3Key: text('recaptchaV3Key'),
   recaptchaV3MinScore: number('recaptchaV3MinScore'),
+  ssoSecretParameterName: text('ssoSecretParameterName'),
+  ssoIssuer: text('ssoIssuer'),
+  ssoAudience: text('ssoAudience'),
   siteUrl: text('siteUrl'),
   siteName: text('siteName'),
   markdown: {

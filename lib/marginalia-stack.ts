@@ -24,6 +24,7 @@ import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
+import { loadConfig } from '../functions/shared/config.js';
 import { templatePublishesMail } from '../functions/shared/domain/avatar.js';
 import { installedRegionDatabase } from '../functions/shared/region/region-database.js';
 import { MarginaliaAlarms } from './marginalia-alarms.js';
@@ -155,6 +156,18 @@ export interface MarginaliaStackProps extends StackProps {
   readonly recaptchaV3Key?: string;
   /** The least reCAPTCHA v3 score a token passes with, 0 to 1 (`RECAPTCHA_V3_MIN_SCORE`); default 0.5. */
   readonly recaptchaV3MinScore?: number;
+  /**
+   * Single sign-on with the site (docs/single-sign-on.md): the name of the SSM SecureString holding the HS256 key
+   * the site's backend signs its assertions with (`SSO_SECRET_PARAMETER`). Default none: no HS256 assertion.
+   */
+  readonly ssoSecretParameterName?: string;
+  /** The site's own OpenID Connect issuer, whose ID tokens are taken as SSO assertions (`SSO_ISSUER`); default none. */
+  readonly ssoIssuer?: string;
+  /**
+   * The `aud` SSO assertions must carry (`SSO_AUDIENCE`); default the API's address: `SERVER_URL` when the
+   * notifications name one (a custom domain), else the HTTP API's own.
+   */
+  readonly ssoAudience?: string;
   /** The site's address, for Akismet and the comment feeds' links (Waline `SITE_URL`). */
   readonly siteUrl?: string;
   /** The site's name, for the titles of the comment feeds (Waline `SITE_NAME`). */
@@ -624,6 +637,38 @@ export class MarginaliaStack extends Stack {
     stage.node.addDependency(...apiRoutes);
     const defaultRoute = api.node.tryFindChild('DefaultRoute');
     if (defaultRoute !== undefined) stage.node.addDependency(defaultRoute);
+
+    // ---- Single sign-on with the site ----------------------------------------------------------
+    // Off unless a key parameter or an issuer is named. The key is an SSM SecureString read at runtime like the
+    // Akismet key; the audience defaults to the API's address (the function only reads it, so no cycle).
+    if (
+      this.node.tryGetContext('ssoSecret') !== undefined ||
+      this.node.tryGetContext('SSO_SECRET') !== undefined
+    ) {
+      throw new Error(
+        'ssoSecret: the SSO key is not taken from context, which puts it into the template; store it as an SSM ' +
+          'SecureString and name it with ssoSecretParameterName',
+      );
+    }
+    if (props.ssoSecretParameterName !== undefined || props.ssoIssuer !== undefined) {
+      const sso = loadConfig({
+        TABLE_NAME: 'check',
+        IP_HASH_SALT: 'only the SSO settings are read here',
+        SSO_SECRET_PARAMETER: props.ssoSecretParameterName,
+        SSO_ISSUER: props.ssoIssuer,
+        SSO_AUDIENCE: props.ssoAudience ?? 'https://the-api.example',
+      });
+      if (sso.SSO_SECRET_PARAMETER !== undefined) {
+        comment.function.addEnvironment('SSO_SECRET_PARAMETER', sso.SSO_SECRET_PARAMETER);
+        allowParameterRead(comment.function, sso.SSO_SECRET_PARAMETER);
+      }
+      if (sso.SSO_ISSUER !== undefined) comment.function.addEnvironment('SSO_ISSUER', sso.SSO_ISSUER);
+      comment.function.addEnvironment(
+        'SSO_AUDIENCE',
+        props.ssoAudience ?? notifications.serverUrl ?? api.apiEndpoint,
+      );
+    }
+    // ---- End of single sign-on -------------------------------------------------------------------
 
     // Not behind the API: it only needs the API's address for the links in mails, so no cycle.
     const notifier = new MarginaliaNotifier(this, 'Notifier', {

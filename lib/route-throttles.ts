@@ -14,7 +14,8 @@ import { routes } from './routes.js';
  * may call Akismet, writes in a transaction), like and moderation (`PUT`/`DELETE …/comment/{id}`),
  * sign-in (`POST …/token`: a password hash), the profile (`PUT …/user`: rare, may hash a password), the user
  * wall and the administrators' account routes (`…/user`, `…/user/{id}`); registration and the reset
- * (`POST …/user`, `…/user/password`: rare, hash a password) and their pages get half a share each.
+ * (`POST …/user`, `…/user/password`: rare, hash a password) and their pages get half a share each, as does
+ * the site's single sign-on (`POST /api/token/sso`: once per member's sign-in on the site; `/api` only).
  * Reading counts (`…/article`: one small item read or updated) get the largest. The v2 client's bare
  * paths get less than the v3 client's `/api` ones.
  * The comment feeds (`GET …/comment/rss`: one Query, polled by feed readers) get a small share too, as
@@ -30,9 +31,10 @@ export const routeShares: Readonly<Record<string, number>> = {
   'PUT /api/comment/{id}': 2,
   'DELETE /api/comment/{id}': 1,
   'GET /api/article': 19,
-  'POST /api/article': 16,
+  'POST /api/article': 15.5,
   'GET /api/token': 1,
   'POST /api/token': 1,
+  'POST /api/token/sso': 0.5,
   'DELETE /api/token': 1,
   'GET /api/token/2fa': 1,
   'POST /api/token/2fa': 1,

@@ -87,9 +87,10 @@ async function serve(
   const { rawPath, rawQueryString } = splitTarget(request.url ?? '/');
   const match = matchRoute(method, rawPath);
 
-  // Not an API Gateway route: the demo site. Only paths no route matches get here, so routes always win.
-  if (match.routeKey === defaultRouteKey && (method === 'GET' || method === 'HEAD')) {
-    const file = await site(rawPath);
+  // Not an API Gateway route: the demo site (and its backend's one POST). Only paths no route matches get here,
+  // so routes always win.
+  if (match.routeKey === defaultRouteKey && (method === 'GET' || method === 'HEAD' || method === 'POST')) {
+    const file = await site(rawPath, method === 'HEAD' ? 'GET' : method);
     if (file) {
       writeStatic(response, file, method === 'HEAD');
       return;

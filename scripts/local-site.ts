@@ -10,6 +10,7 @@ import { dirname, extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type CaptchaWidget, captchaSources } from '../functions/comment/pages/captcha-widget.js';
 import { embedJson } from '../functions/comment/pages/page-shell.js';
+import { type DemoSiteSso, mintDemoAssertion } from './demo-site-backend.js';
 import { avatarHashPattern, renderIdenticon } from './identicon.js';
 
 /** A static answer: status, headers and the bytes to send. */
@@ -19,11 +20,18 @@ export interface StaticFile {
   readonly body: Buffer;
 }
 
-/** Answers a GET for `rawPath` (as received, not decoded), or `undefined` when the path is not a site file. */
-export type LocalSite = (rawPath: string) => Promise<StaticFile | undefined>;
+/**
+ * Answers a GET (or HEAD) for `rawPath` (as received, not decoded), and the demo site backend's one POST, or
+ * `undefined` when the path is not the site's.
+ */
+export type LocalSite = (rawPath: string, method?: string) => Promise<StaticFile | undefined>;
 
 const demoDir = join(dirname(fileURLToPath(import.meta.url)), 'demo');
 const articleTemplate = join(demoDir, 'article.html');
+/** The demo site's sign-in page (single sign-on, docs/single-sign-on.md), served at `/demo/site-login`. */
+const siteLoginPage = join(demoDir, 'site-login.html');
+/** Where the demo site's page asks its backend (demo-site-backend.ts) for an assertion. */
+const assertionPath = '/demo/site-login/assertion';
 const requireFromHere = createRequire(import.meta.url);
 
 const contentTypes: Record<string, string> = {
@@ -117,14 +125,23 @@ export function demoContentSecurityPolicy(captcha?: CaptchaWidget): string {
  * Lists the servable files once and returns the function that answers for them; `captcha` (TURNSTILE_KEY or
  * RECAPTCHA_V3_KEY) goes to the demo's widget.
  */
-export function createLocalSite(options: { readonly captcha?: CaptchaWidget } = {}): LocalSite {
+export function createLocalSite(
+  options: {
+    readonly captcha?: CaptchaWidget;
+    /**
+     * The key and audience the demo site's backend signs assertions with (SSO_SECRET, SSO_AUDIENCE), read at each
+     * request (`npm start` knows its port only once it listens); undefined: the demo site cannot sign anyone in.
+     */
+    readonly sso?: () => DemoSiteSso | undefined;
+  } = {},
+): LocalSite {
   const policy = demoContentSecurityPolicy(options.captcha);
   const files = new Map<string, string>();
   for (const [prefix, dir] of mounts()) {
     for (const name of readdirSync(dir)) {
       const file = join(dir, name);
-      // The article template is served only filled in, as a page below.
-      if (file === articleTemplate) continue;
+      // The article template is served only filled in, and the site's sign-in page at its own path, as pages below.
+      if (file === articleTemplate || file === siteLoginPage) continue;
       if (contentTypes[extname(name)] !== undefined && statSync(file).isFile())
         files.set(prefix + name, file);
     }
@@ -136,8 +153,10 @@ export function createLocalSite(options: { readonly captcha?: CaptchaWidget } = 
       renderPage(template, path, options.captcha),
     ]),
   );
+  pages.set('/demo/site-login', readFileSync(siteLoginPage));
 
-  return async (rawPath) => {
+  return async (rawPath, method = 'GET') => {
+    if (method === 'POST') return rawPath === assertionPath ? demoAssertion(options.sso?.()) : undefined;
     if (rawPath === '/v2') return { statusCode: 308, headers: { location: '/v2/' }, body: Buffer.alloc(0) };
     const avatar = /^\/avatar\/([^/]+)\.svg$/.exec(rawPath)?.[1];
     if (avatar !== undefined && avatarHashPattern.test(avatar)) {
@@ -150,6 +169,18 @@ export function createLocalSite(options: { readonly captcha?: CaptchaWidget } = 
     // Pages and clients change when the packages do; revalidate rather than cache.
     return ok(extname(file), await readFile(file), 'no-cache', policy);
   };
+}
+
+/** The demo site backend's answer: an assertion for its member, or why it cannot sign one. */
+async function demoAssertion(sso: DemoSiteSso | undefined): Promise<StaticFile> {
+  const json = (statusCode: number, value: unknown): StaticFile => ({
+    statusCode,
+    headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' },
+    body: Buffer.from(JSON.stringify(value)),
+  });
+  if (!sso)
+    return json(503, { error: 'SSO_SECRET and SSO_AUDIENCE are not set: the demo site signs nobody in' });
+  return json(200, { assertion: await mintDemoAssertion(sso) });
 }
 
 function ok(extension: string, body: Buffer, cacheControl: string, policy?: string): StaticFile {

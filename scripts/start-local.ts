@@ -74,7 +74,16 @@ async function main(): Promise<void> {
       comment: async (event, context) => (await handlersReady).comment(event, context),
       article: async (event, context) => (await handlersReady).article(event, context),
     },
-    { site: createLocalSite({ captcha }) },
+    {
+      site: createLocalSite({
+        captcha,
+        // The demo site's backend signs with the server's own SSO settings, set below once the port is known.
+        sso: () => {
+          const { SSO_SECRET: secret, SSO_AUDIENCE: audience } = process.env;
+          return secret && audience ? { secret, audience } : undefined;
+        },
+      }),
+    },
   );
   await listen(localServer, port);
   server = localServer;
@@ -115,6 +124,10 @@ async function main(): Promise<void> {
   }
   // The links in mails (unsubscribe, approve from the mail) lead to this server.
   process.env.SERVER_URL ||= `http://${host}:${actualPort}`;
+  // Single sign-on with the demo site (/demo/site-login): its fake backend and this server share a key, and
+  // assertions name this server as their audience.
+  process.env.SSO_SECRET ||= await loadOrCreateSecret('sso-secret');
+  process.env.SSO_AUDIENCE ||= `http://${host}:${actualPort}`;
   if (needsLocalInbox(process.env)) {
     inbox = await startLocalInbox({ host, ...inboxPortsFromEnvironment(process.env) });
     process.env.SMTP_HOST = inbox.smtpHost;

@@ -35,6 +35,8 @@ import { createLinkReader } from './read-link.js';
 import { createRecentComments } from './recent-comments.js';
 import { createIssueSession } from './issue-session.js';
 import { createSignIn } from './sign-in.js';
+import { createAccountOfIdentity } from './sign-in-with-identity.js';
+import { createSignInWithSso, ssoAssertionVerifier } from './sign-in-with-sso.js';
 import {
   accountLinkRouteKeys,
   type CommentRouteKey,
@@ -167,6 +169,17 @@ export function createCommentHandler(
     issuer: config.SITE_NAME ?? (config.SITE_URL ? new URL(config.SITE_URL).host : 'Marginalia'),
     now,
   });
+  // Single sign-on with the site (issue 28): its backend's or its issuer's assertion, exchanged for a token.
+  const signInWithSso = createSignInWithSso({
+    config,
+    verifyAssertion: ssoAssertionVerifier(config, dependencies.ssoSecret),
+    tokenSecret,
+    accountLimits: dependencies.accountLimits,
+    claimAssertion: dependencies.claimSsoAssertion,
+    accountOfIdentity: createAccountOfIdentity({ ...dependencies, config }),
+    issueSession,
+    now,
+  });
   const currentUser = createCurrentUser({ viewer, avatarFor: presentation.avatarFor });
   const updateProfile = createUpdateProfile({ ...dependencies, viewer, avatarFor: presentation.avatarFor });
   const accountAdmin = { viewer, accounts, accountTotp, avatarFor: presentation.avatarFor, now };
@@ -210,6 +223,7 @@ export function createCommentHandler(
     'DELETE /api/comment/{id}': remove,
     'GET /api/token': currentUser,
     'POST /api/token': signIn,
+    'POST /api/token/sso': signInWithSso,
     // Signing out is the widget forgetting its token; Waline answers it with success too.
     'DELETE /api/token': async () => envelope(''),
     'PUT /api/user': updateProfile,

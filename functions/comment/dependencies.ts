@@ -37,6 +37,7 @@ import { createCaptchaVerifier, type VerifyCaptcha } from '../shared/spam/captch
 import { type AccountLimits, createAccountLimits } from '../shared/table/account-limits.js';
 import { createAccountMailQueue, type QueueAccountMail } from '../shared/table/account-mail-event.js';
 import { type ClaimCaptchaToken, createCaptchaTokenClaimer } from '../shared/table/captcha-tokens.js';
+import { type ClaimSsoAssertion, createSsoAssertionClaimer } from '../shared/table/sso-assertions.js';
 import {
   createRefusedPostMarker,
   createSubmitMarksReader,
@@ -119,6 +120,13 @@ export interface CommentDependencies {
   readonly authorFeed: AuthorFeed;
   /** The region of a poster's IP (region/region-lookup.ts, loaded on the first submit); undefined: DISABLE_REGION. */
   readonly regionOf: ((ip: string) => Promise<string | undefined>) | undefined;
+  /**
+   * The key the site's backend signs single sign-on assertions with (SSO_SECRET; on AWS its SSM parameter,
+   * wired by handler.ts); it gives undefined when not configured.
+   */
+  readonly ssoSecret: SecretSource;
+  /** Records a single sign-on assertion's `jti` as used; false when it was used before. */
+  readonly claimSsoAssertion: ClaimSsoAssertion;
 }
 
 /** Builds the comment function's dependencies for `config`; `overrides` lets tests and local mode swap any part. */
@@ -199,6 +207,9 @@ export function createCommentDependencies(
     authorKeyOf: createAuthorKeyOf(hashAddress),
     authorFeed: createAuthorFeed(client, config.TABLE_NAME),
     regionOf: config.DISABLE_REGION ? undefined : async (ip) => (await loadRegionOf())(ip),
+    // SSO_SECRET only, as JWT_TOKEN: the SSM parameter is wired by handler.ts, on AWS.
+    ssoSecret: async () => config.SSO_SECRET,
+    claimSsoAssertion: createSsoAssertionClaimer(client, config.TABLE_NAME),
     ...overrides,
   };
 }

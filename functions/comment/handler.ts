@@ -3,6 +3,7 @@ import { createAkismetCheckWithKeySource } from '../shared/spam/akismet-with-key
 import { createAkismetKey } from '../shared/secrets/akismet-key.js';
 import { createCaptchaSecret } from '../shared/secrets/captcha-secret.js';
 import { createLinkSecret } from '../shared/secrets/link-secret.js';
+import { createSsoSecret } from '../shared/secrets/sso-secret.js';
 import { createTokenSecret } from '../shared/secrets/token-secret.js';
 import { allRouteKeys } from '../api-routes.js';
 import { createCommentHandler } from './comment-handler.js';
@@ -22,6 +23,7 @@ export const handler = createCommentHandler(
     tokenSecret: createTokenSecret(config, extension),
     linkSecret: createLinkSecret(config, extension),
     captchaSecret: createCaptchaSecret(config, extension),
+    ssoSecret: createSsoSecret(config, extension),
     ...(akismetKey
       ? {
           spamCheck: createAkismetCheckWithKeySource(akismetKey, {

@@ -77,6 +77,12 @@ export const accountLegacyRouteKeys = [
  */
 export const accountLinkRouteKeys = ['POST /api/verification', 'POST /verification'] as const;
 
+/**
+ * Single sign-on with the site (issue 28): its backend's or its issuer's assertion exchanged for a token. `/api`
+ * only: the site's own page calls it, never a widget.
+ */
+export const commentSsoRouteKeys = ['POST /api/token/sso'] as const satisfies readonly RouteKey[];
+
 /** The sign-in, profile, moderation, accounts and account-life pages, beside the API (as on Waline: there is no `/api/ui`). */
 export const commentPageRouteKeys = [
   'GET /ui',
@@ -93,7 +99,8 @@ export type CommentRouteKey =
   | (typeof commentApiRouteKeys)[number]
   | (typeof commentAccountRouteKeys)[number]
   | (typeof commentNotificationRouteKeys)[number]
-  | (typeof commentPageRouteKeys)[number];
+  | (typeof commentPageRouteKeys)[number]
+  | (typeof commentSsoRouteKeys)[number];
 
 /** Every route API Gateway sends the comment function, besides `$default` (unknown routes). */
 export const commentRouteKeys: readonly RouteKey[] = [
@@ -103,4 +110,5 @@ export const commentRouteKeys: readonly RouteKey[] = [
   ...accountLegacyRouteKeys,
   ...commentNotificationRouteKeys,
   ...commentPageRouteKeys,
+  ...commentSsoRouteKeys,
 ];

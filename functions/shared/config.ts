@@ -1,4 +1,5 @@
 import { templatePublishesMail } from './domain/avatar.js';
+import { externalIdentityLimits } from './domain/external-identity.js';
 import { parseLevels } from './domain/levels.js';
 import { originsFromSecureDomains } from './http/secure-domains.js';
 import type { MarkdownFeatures } from './domain/render-markdown.js';
@@ -147,6 +148,23 @@ export interface Config {
    * mail a confirmation link, so they need mail configured (refused at load otherwise).
    */
   readonly REGISTRATION: Registration;
+  /**
+   * Single sign-on with the site (issue 28, `POST /api/token/sso`): the HS256 key the site's backend signs its
+   * assertions with, at least 32 characters. Locally; on AWS the SSM parameter below.
+   */
+  readonly SSO_SECRET?: string;
+  /** Name of an SSM SecureString holding the SSO key, read through the extension (on AWS). */
+  readonly SSO_SECRET_PARAMETER?: string;
+  /**
+   * The site's own OpenID Connect issuer, whose ID tokens (signed with an asymmetric key of its JWKS, found by
+   * discovery) are taken as SSO assertions: `https://`, or `http://` on a loopback host only.
+   */
+  readonly SSO_ISSUER?: string;
+  /**
+   * The `aud` an SSO assertion must carry: the API's URL (the widget's `serverURL`). Required with any SSO
+   * setting above; the stack sets it to the API's address, `npm start` to the local server's.
+   */
+  readonly SSO_AUDIENCE?: string;
 }
 
 /** Who may register an account: anyone, anyone an administrator then admits, or nobody. */
@@ -178,6 +196,25 @@ const registration: Reader<Registration> = (raw) => {
   if (value !== 'open' && value !== 'approval' && value !== 'closed')
     throw new RuleError('must be open, approval or closed');
   return value;
+};
+
+/**
+ * SSO_ISSUER: an https URL, or http on a loopback host (a local issuer). Kept as written, a trailing slash
+ * included: an ID token's `iss` must be exactly the issuer (OpenID Connect Core 3.1.3.7).
+ */
+const ssoIssuer: Reader<string | undefined> = (raw) => {
+  const issuer = optionalUrl(raw);
+  if (issuer === undefined) return undefined;
+  // Accounts are keyed by `sso-oidc:<issuer>` (domain/external-identity.ts bounds it).
+  if (issuer.length > externalIdentityLimits.providerChars - 'sso-oidc:'.length)
+    throw new RuleError(
+      `must be at most ${externalIdentityLimits.providerChars - 'sso-oidc:'.length} characters`,
+    );
+  const url = new URL(issuer);
+  if (url.protocol !== 'https:' && !['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname))
+    throw new RuleError('must be an https URL (http only on 127.0.0.1, localhost or [::1])');
+  if (url.search || url.hash) throw new RuleError('must be the issuer URL alone, without ? or #');
+  return issuer;
 };
 
 /** The name of an SSM parameter. */
@@ -272,6 +309,12 @@ const readers: { readonly [Name in Exclude<keyof Config, 'markdown'>]-?: Reader<
   SITE_URL: optionalUrl,
   SITE_NAME: (raw) => text({ max: 200, optional: true })(raw?.trim()),
   REGISTRATION: registration,
+  SSO_SECRET: text({ min: 32, max: 512, optional: true }),
+  SSO_SECRET_PARAMETER: parameterName,
+  SSO_ISSUER: ssoIssuer,
+  // Accounts are keyed by `sso:<audience>` (domain/external-identity.ts bounds it).
+  SSO_AUDIENCE: (raw) =>
+    text({ max: externalIdentityLimits.providerChars - 'sso:'.length, optional: true })(raw?.trim()),
 };
 
 const markdownReaders: { readonly [Feature in keyof MarkdownFeatures]: readonly [string, Reader<boolean>] } =
@@ -312,7 +355,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const markdown = Object.fromEntries(
     Object.entries(markdownReaders).map(([feature, [name, reader]]) => [feature, read(name, reader)]),
   );
-  problems.push(...captchaKeyProblems(source), ...registrationProblems(source));
+  problems.push(...captchaKeyProblems(source), ...registrationProblems(source), ...ssoProblems(source));
   if (problems.length > 0) throw new Error(`Invalid configuration: ${problems.join('; ')}`);
   return { ...settings, markdown } as unknown as Config;
 }
@@ -364,5 +407,18 @@ function registrationProblems(env: NodeJS.ProcessEnv): string[] {
   return [
     `REGISTRATION: ${value} needs mail configured (${mailVariables.join(', ')}): a new account is confirmed ` +
       'through a mailed link; set up mail, or leave REGISTRATION=closed',
+  ];
+}
+
+/**
+ * An SSO assertion's `aud` names the API it is for (docs/single-sign-on.md): with any way to verify one set
+ * (SSO_SECRET, SSO_SECRET_PARAMETER, SSO_ISSUER), the audience must be known, or every assertion is refused.
+ */
+function ssoProblems(env: NodeJS.ProcessEnv): string[] {
+  const given = (name: string) => Boolean(env[name]?.trim());
+  if (!['SSO_SECRET', 'SSO_SECRET_PARAMETER', 'SSO_ISSUER'].some(given) || given('SSO_AUDIENCE')) return [];
+  return [
+    "SSO_AUDIENCE: must be set with SSO_SECRET, SSO_SECRET_PARAMETER or SSO_ISSUER: it is the API's URL, which " +
+      'every assertion must name as its aud',
   ];
 }

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import formats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SignJWT } from 'jose';
 import { parse } from 'yaml';
 import { hashPassword } from '../../functions/shared/auth/password.js';
 import { tokenFor } from '../../functions/shared/auth/token.js';
@@ -21,6 +22,8 @@ const addFormats = ((formats as unknown as { default?: typeof formats }).default
 addFormats(ajv);
 const validators = new Map<string, ValidateFunction>();
 const jwtSecret = 'j'.repeat(40);
+/** Single sign-on with the site: the key its backend signs with, and the API's audience. */
+const sso = { SSO_SECRET: 's'.repeat(40), SSO_AUDIENCE: 'https://comments.openapi.example' };
 
 /** Resolves a local `$ref` (`#/components/...`) of the document. */
 function resolve(node: Json): Json {
@@ -65,7 +68,7 @@ describe('the OpenAPI document, against the local server', () => {
 
   beforeAll(async () => {
     table = await createTestTable();
-    server = await startLocalHttpServer(table, { IPQPS: '0', JWT_TOKEN: jwtSecret });
+    server = await startLocalHttpServer(table, { IPQPS: '0', JWT_TOKEN: jwtSecret, ...sso });
     ({ base } = server);
     await saveTestAdministrator(server.services);
     const signIn = await fetch(`${base}/api/token`, {
@@ -462,6 +465,23 @@ describe('the OpenAPI document, against the local server', () => {
       status: 400,
       body: { email: 'not an address' },
     });
+  });
+
+  it("describes single sign-on with the site's assertion and its refusals", async () => {
+    const iat = Math.floor(Date.now() / 1000);
+    const assertion = await new SignJWT({ sub: 'member-1', name: 'Member One', jti: 'openapi-1' })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setAudience(sso.SSO_AUDIENCE)
+      .setIssuedAt(iat)
+      .setExpirationTime(iat + 60)
+      .sign(new TextEncoder().encode(sso.SSO_SECRET));
+    const exchange = { method: 'POST', template: '/api/token/sso', url: '/api/token/sso' };
+
+    const signedIn = await call({ ...exchange, status: 200, body: { assertion } });
+    expect(signedIn.data).toMatchObject({ display_name: 'Member One', token: expect.any(String) });
+    const replayed = await call({ ...exchange, status: 401, body: { assertion } });
+    expect(replayed.errmsg).toContain('assertion: jti already used');
+    await call({ ...exchange, status: 400, body: { token: assertion } });
   });
 
   it('describes changes to the profile and their refusals', async () => {

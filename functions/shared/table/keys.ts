@@ -125,6 +125,8 @@ export const entities = {
   accountMailCount: 'account-mail',
   /** An account link (a keyed hash of its token) that was used once: it works no more (account-limits.ts). */
   usedLink: 'used-link',
+  /** A single sign-on assertion (a hash of its issuer and `jti`) that was exchanged once: it works no more. */
+  usedSsoAssertion: 'used-sso-assertion',
 } as const;
 
 /**
@@ -136,7 +138,7 @@ export function outboxDay(eventId: string): string {
 }
 
 /** What an account attempt counter counts (account-limits.ts). */
-export type AccountAttempt = 'register' | 'reset' | 'reauth' | 'confirm';
+export type AccountAttempt = 'register' | 'reset' | 'reauth' | 'confirm' | 'sso';
 
 /**
  * Who one delivery of an event goes to: the owner's mail, a parent's author, an owner channel, or the address
@@ -269,8 +271,9 @@ export const keys = {
   /** An address an administrator approved a comment from (the address as a hash: notify/address-hash.ts). */
   trust: (addressHash: string): Key => ({ pk: `TRUST#${addressHash}`, sk: 'TRUST' }),
   /**
-   * Registrations (`register`) or reset requests (`reset`) from one IP (an IPv6 /64, as a hash), or checks of
-   * one account's current password (`reauth`, the account's id as a keyed hash), in one window.
+   * Registrations (`register`), reset requests (`reset`) or single sign-on exchanges (`sso`) from one IP (an
+   * IPv6 /64, as a hash), or checks of one account's current password (`reauth`, the account's id as a keyed
+   * hash), in one window.
    */
   accountAttempts: (subjectHash: string, action: AccountAttempt, window: number): Key => ({
     pk: `${action === 'reauth' || action === 'confirm' ? 'REAUTH' : 'IP'}#${subjectHash}`,
@@ -283,6 +286,8 @@ export const keys = {
   }),
   /** An account link that was used (a keyed hash of its token). */
   usedLink: (tokenHash: string): Key => ({ pk: `LINK#${tokenHash}`, sk: 'USED' }),
+  /** A single sign-on assertion that was exchanged (a hash of its issuer and `jti`: table/sso-assertions.ts). */
+  usedSsoAssertion: (assertionHash: string): Key => ({ pk: `SSO#${assertionHash}`, sk: 'USED' }),
 };
 
 /**

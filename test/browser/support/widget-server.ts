@@ -27,11 +27,12 @@ export interface WidgetServer {
 }
 
 /**
- * Starts the server as `npm start` wires it, with avatars from its own /avatar route; `env` adds settings,
- * `options` the local server's (a demo site with a captcha site key).
+ * Starts the server as `npm start` wires it, with avatars from its own /avatar route; `env` adds settings (or
+ * makes them from the server's base, for the settings that name it), `options` the local server's (a demo site
+ * with a captcha site key).
  */
 export async function startWidgetServer(
-  env: Record<string, string> = {},
+  env: Record<string, string> | ((base: string) => Record<string, string>) = {},
   options: LocalServerOptions = {},
 ): Promise<WidgetServer> {
   const table = await createTestTable();
@@ -59,7 +60,7 @@ export async function startWidgetServer(
       // the default limit (one comment per IP per 60 s) would refuse all but the first.
       IPQPS: '0',
       GRAVATAR_STR: `${base}/avatar/{{mail|md5}}.svg`,
-      ...env,
+      ...(typeof env === 'function' ? env(base) : env),
     }),
   );
   built.handlers = handlers;

@@ -1,3 +1,4 @@
+import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { hashPassword } from '../../../functions/shared/auth/password.js';
 import { signToken } from '../../../functions/shared/auth/token.js';
@@ -10,6 +11,8 @@ import { createTestTable, type TestTable } from '../../support/test-table.js';
 
 const jwtParameter = '/marginalia/jwt-secret';
 const akismetParameter = '/marginalia/akismet-key';
+const ssoParameter = '/marginalia/sso-secret';
+const ssoAudience = 'https://comments.example.com';
 
 /** The comment function as Lambda loads it (functions/comment/handler.ts), with its secrets in SSM. */
 describe('the comment function with its secrets in SSM', () => {
@@ -30,6 +33,7 @@ describe('the comment function with its secrets in SSM', () => {
     extension = await startFakeSecretsExtension('localhost');
     extension.values.set(jwtParameter, 'a'.repeat(40));
     extension.values.set(akismetParameter, 'abc123def456');
+    extension.values.set(ssoParameter, 's'.repeat(40));
     await createAccountRepository(createDocumentClient({ endpoint: table.endpoint }), table.tableName).create(
       {
         type: 'administrator',
@@ -50,6 +54,8 @@ describe('the comment function with its secrets in SSM', () => {
     vi.stubEnv('AKISMET_KEY', undefined);
     vi.stubEnv('JWT_SECRET_PARAMETER', jwtParameter);
     vi.stubEnv('AKISMET_KEY_PARAMETER', akismetParameter);
+    vi.stubEnv('SSO_SECRET_PARAMETER', ssoParameter);
+    vi.stubEnv('SSO_AUDIENCE', ssoAudience);
     vi.stubEnv('PARAMETERS_SECRETS_EXTENSION_HTTP_PORT', String(extension.port));
     vi.stubEnv('AWS_SESSION_TOKEN', 'the-session-token');
     vi.stubGlobal('fetch', akismet);
@@ -75,6 +81,22 @@ describe('the comment function with its secrets in SSM', () => {
       'https://abc123def456.rest.akismet.com/1.1/comment-check',
     );
     expect(extension.requests).toContainEqual({ name: akismetParameter, token: 'the-session-token' });
+  });
+
+  it('exchanges a single sign-on assertion signed with the key read from SSO_SECRET_PARAMETER', async () => {
+    const iat = Math.floor(Date.now() / 1000);
+    const assertion = await new SignJWT({ sub: 'member-1', name: 'Member One', jti: 'secrets-1' })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setAudience(ssoAudience)
+      .setIssuedAt(iat)
+      .setExpirationTime(iat + 60)
+      .sign(new TextEncoder().encode('s'.repeat(40)));
+
+    const signedIn = await call({ method: 'POST', path: '/api/token/sso', body: { assertion } });
+
+    expect(signedIn.status).toBe(200);
+    expect(signedIn.body.data).toMatchObject({ display_name: 'Member One', token: expect.any(String) });
+    expect(extension.requests).toContainEqual({ name: ssoParameter, token: 'the-session-token' });
   });
 
   it('accepts tokens of a rotated key at once, and then no longer those of the old key', async () => {

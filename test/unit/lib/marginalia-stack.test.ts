@@ -365,6 +365,7 @@ describe('MarginaliaStack', () => {
     ['GET /ui/register', 'comment'],
     ['GET /ui/forgot', 'comment'],
     ['GET /ui/reset', 'comment'],
+    ['POST /api/token/sso', 'comment'],
   ];
 
   it('creates exactly the widget and page routes plus $default when synthesized', () => {

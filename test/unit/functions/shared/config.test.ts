@@ -75,6 +75,42 @@ describe('loadConfig', () => {
     expect(loadConfig({ ...base, REGISTRATION: 'closed' }).REGISTRATION).toBe('closed');
   });
 
+  it('reads the single sign-on settings, and refuses a key or an issuer without the audience', () => {
+    const sso = {
+      SSO_SECRET: 'k'.repeat(32),
+      SSO_ISSUER: 'https://id.site.example/',
+      SSO_AUDIENCE: ' https://comments.example.com ',
+    };
+    expect(loadConfig({ ...base, ...sso })).toMatchObject({
+      SSO_SECRET: 'k'.repeat(32),
+      // Kept as written: an ID token's iss must be exactly the issuer, trailing slash included.
+      SSO_ISSUER: 'https://id.site.example/',
+      SSO_AUDIENCE: 'https://comments.example.com',
+    });
+    const alone = {
+      SSO_SECRET: sso.SSO_SECRET,
+      SSO_SECRET_PARAMETER: '/site/sso',
+      SSO_ISSUER: sso.SSO_ISSUER,
+    };
+    for (const [name, value] of Object.entries(alone)) {
+      expect(() => loadConfig({ ...base, [name]: value })).toThrow(
+        /SSO_AUDIENCE: must be set with SSO_SECRET, SSO_SECRET_PARAMETER or SSO_ISSUER/,
+      );
+    }
+    expect(() => loadConfig({ ...base, ...sso, SSO_SECRET: 'short' })).toThrow(
+      /SSO_SECRET: must be at least 32 characters/,
+    );
+    expect(() => loadConfig({ ...base, ...sso, SSO_ISSUER: 'http://id.site.example' })).toThrow(
+      /SSO_ISSUER: must be an https URL \(http only on 127.0.0.1, localhost or \[::1\]\)/,
+    );
+    expect(loadConfig({ ...base, ...sso, SSO_ISSUER: 'http://127.0.0.1:9000' }).SSO_ISSUER).toBe(
+      'http://127.0.0.1:9000',
+    );
+    expect(() => loadConfig({ ...base, ...sso, SSO_AUDIENCE: `https://${'a'.repeat(300)}` })).toThrow(
+      /SSO_AUDIENCE: must be at most 296 characters/,
+    );
+  });
+
   it('turns a MARKDOWN_* switch off only when it is 0 or false, as Waline does', () => {
     const markdownOf = (env: Record<string, string>) => loadConfig({ ...base, ...env }).markdown;
 

@@ -246,4 +246,9 @@ describe('notification keys', () => {
     });
     expect(keys.usedLink('t')).toEqual({ pk: 'LINK#t', sk: 'USED' });
   });
+
+  it("keys a network's single sign-on exchanges beside its other attempts, and a used assertion by its hash", () => {
+    expect(keys.accountAttempts('n', 'sso', 7)).toEqual({ pk: 'IP#n', sk: 'SSO#7' });
+    expect(keys.usedSsoAssertion('h')).toEqual({ pk: 'SSO#h', sk: 'USED' });
+  });
 });
