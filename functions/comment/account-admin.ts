@@ -107,6 +107,10 @@ export function createUpdateAccount({
     if (body.type !== undefined && body.type !== account.type && account.id === admin.id) {
       throw invalidField(request.lang, 'type', 'cannot be changed on your own account');
     }
+    if (body.totp === false && account.id === admin.id) {
+      // Turning one's own off takes the password and a code (DELETE /api/token/2fa), never a token alone.
+      throw invalidField(request.lang, 'totp', 'use DELETE /api/token/2fa for your own account');
+    }
     if (body.state !== undefined && account.state !== 'active' && account.state !== 'awaiting-approval') {
       // An unconfirmed address is confirmed by its owner's mail, never by an administrator.
       throw invalidField(request.lang, 'state', 'only an account awaiting approval can be made active');

@@ -106,18 +106,17 @@ async function changesOf(body: ProfileChangeBody): Promise<AccountChanges> {
 }
 
 /**
- * Mails the single-use link that makes `address` the account's (confirm-address.ts follows it): the account does
- * not take an address until its mailbox answers, so a typo, or a token read off the blog, moves nobody's sign-in
- * name to a mailbox they do not hold. Bounded per new address and day; needs the link key, which seals the
- * address in the event and the link.
+ * Takes one of the new address's address-change mails of the day, before anything is written: the account does not
+ * take an address until its mailbox answers the link ({@link queueAddressChangeLink}), so a typo, or a token read off
+ * the blog, moves nobody's sign-in name to a mailbox they do not hold. Needs the link key, which seals the address in
+ * the event and the link; answers it.
  */
-async function mailAddressChangeLink(
+async function admitAddressChange(
   dependencies: UpdateProfileDependencies,
-  caller: { readonly id: string },
   address: string,
   lang: Lang,
   time: number,
-): Promise<void> {
+): Promise<string> {
   const key = await dependencies.linkSecret();
   if (!key) throw new AppError('unavailable', translate(lang, 'addressChangeUnavailable'));
   const plan = accountMailAllowance['confirm-address'];
@@ -126,11 +125,26 @@ async function mailAddressChangeLink(
   ) {
     throw new AppError('rate_limited', translate(lang, 'tooManyAddressChanges', { perDay: plan.perDay }));
   }
+  return key;
+}
+
+/**
+ * Queues the single-use link (confirm-address.ts follows it) to `address`, bound to the session version the account
+ * has now: a password change or a ban after this request kills it, whenever the mail goes out.
+ */
+async function queueAddressChangeLink(
+  dependencies: UpdateProfileDependencies,
+  account: { readonly id: string; readonly sessionVersion: number },
+  sealedTo: string,
+  lang: Lang,
+  time: number,
+): Promise<void> {
   await dependencies.queueAccountMail(dependencies.newId(time), time, {
-    accountId: caller.id,
+    accountId: account.id,
     mail: 'confirm-address',
     lang,
-    sealedTo: sealAddress(key, address),
+    sealedTo,
+    version: account.sessionVersion,
   });
 }
 
@@ -144,7 +158,7 @@ async function mailAddressChangeLink(
  * `GET /api/token` shows it.
  */
 export function createUpdateProfile(dependencies: UpdateProfileDependencies): Router {
-  const { viewer, accounts, tokenSecret, linkSecret, config, now, newId, avatarFor } = dependencies;
+  const { viewer, accounts, tokenSecret, config, now, newId, avatarFor } = dependencies;
   return async (request) => {
     const caller = await requireAccount(viewer, request.authorization, request.lang);
     const raw = request.jsonBody();
@@ -159,10 +173,13 @@ export function createUpdateProfile(dependencies: UpdateProfileDependencies): Ro
     }
     const changes = await changesOf(body);
     const secret = changes.passwordHash ? await tokenSecret() : undefined;
-    // Before anything is written: without the link key the address cannot change, and nothing else does either.
-    if (addressChanges && !(await linkSecret())) {
-      throw new AppError('unavailable', translate(request.lang, 'addressChangeUnavailable'));
-    }
+    // Before anything is written: an address that cannot be mailed its link now (no link key, its day's links all
+    // sent) refuses the whole request, and nothing else changes either.
+    const newAddress = addressChanges ? body.email : undefined;
+    const linkKey =
+      newAddress === undefined
+        ? undefined
+        : await admitAddressChange(dependencies, newAddress, request.lang, time);
 
     const update = await accounts.update(caller.id, changes, caller.sessionVersion);
     // Removed, or its tokens revoked, since the token was checked: the token is no longer good, nothing written.
@@ -179,8 +196,14 @@ export function createUpdateProfile(dependencies: UpdateProfileDependencies): Ro
         lang: request.lang,
       });
     }
-    if (addressChanges && body.email !== undefined) {
-      await mailAddressChangeLink(dependencies, account, body.email, request.lang, time);
+    if (newAddress !== undefined && linkKey !== undefined) {
+      await queueAddressChangeLink(
+        dependencies,
+        account,
+        sealAddress(linkKey, newAddress),
+        request.lang,
+        time,
+      );
     }
 
     const user = {

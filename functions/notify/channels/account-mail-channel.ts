@@ -63,20 +63,28 @@ function skipReason(account: Account | undefined, subject: AccountMailSubject): 
   if ((subject.mail === 'reset' || subject.mail === 'confirm-address') && account.state !== 'active') {
     return 'the account is not active';
   }
+  if (subject.mail === 'confirm-address' && subject.version !== account.sessionVersion) {
+    return 'the account changed its password or was banned since the change was asked for';
+  }
   return undefined;
 }
 
 /**
- * The claims of the link in `subject`'s mail: a confirmation names the account; a reset and an address change also
- * its session version (the next password change or ban kills them), and an address change its new address, sealed
- * as the event carries it. Undefined for an address change without one (a malformed event).
+ * The claims of the link in `subject`'s mail: a confirmation names the account; a reset also its session version (the
+ * next password change or ban kills it); an address change the version and the new address the event carries
+ * (sealed). Undefined for an address change without them (a malformed event).
  */
 function linkClaims(subject: AccountMailSubject, account: Account): LinkClaims | undefined {
   const version = account.sessionVersion;
   if (subject.mail === 'confirm') return { purpose: 'account-confirm', accountId: account.id };
   if (subject.mail === 'reset') return { purpose: 'account-reset', accountId: account.id, version };
-  return subject.sealedTo
-    ? { purpose: 'account-address', accountId: account.id, version, sealedAddress: subject.sealedTo }
+  return subject.sealedTo !== undefined && subject.version !== undefined
+    ? {
+        purpose: 'account-address',
+        accountId: account.id,
+        version: subject.version,
+        sealedAddress: subject.sealedTo,
+      }
     : undefined;
 }
 
@@ -104,7 +112,7 @@ export function createAccountMailChannel(settings: AccountMailSettings): SendAcc
         'the link key (LINK_SECRET or LINK_SECRET_PARAMETER) is not set: no link can be signed',
       );
     const claims = linkClaims(event.account, account);
-    if (!claims) throw new PermanentFailure('an address-change mail without its sealed address');
+    if (!claims) throw new PermanentFailure('an address-change mail without its sealed address or version');
     const token = await signLinkToken(key, claims, expiresAt);
     return serverUrlOf(serverUrl, mail === 'reset' ? 'ui/reset' : 'api/verification', { token });
   }

@@ -40,6 +40,11 @@ export interface AccountMailSubject {
    * `confirm-address`, the new address (the account does not hold it until the link is followed).
    */
   readonly sealedTo?: string;
+  /**
+   * `confirm-address` only: the account's session version when the change was asked for. The link is bound to it,
+   * so a password change or a ban since kills it, however late the mail goes out.
+   */
+  readonly version?: number;
 }
 
 /** Queues one account mail (a new outbox event `eventId` at `at`); the notifier sends it. */
@@ -54,12 +59,14 @@ export function fromAccountMailSubject(value: unknown): AccountMailSubject | und
   const lang: Lang = subject.lang === 'zh-CN' ? 'zh-CN' : 'en';
   const change = subject.change === 'password' || subject.change === 'email' ? subject.change : undefined;
   const sealedTo = typeof subject.sealedTo === 'string' ? subject.sealedTo : undefined;
+  const version = Number.isSafeInteger(subject.version) ? (subject.version as number) : undefined;
   return {
     accountId: subject.accountId,
     mail,
     lang,
     ...(change ? { change } : {}),
     ...(sealedTo ? { sealedTo } : {}),
+    ...(version === undefined ? {} : { version }),
   };
 }
 

@@ -89,6 +89,9 @@ describe('account administration', () => {
     });
 
     expect((await change(enrolled.id, { totp: true })).status).toBe(400);
+    // Not one's own: that takes the password and a code (DELETE /api/token/2fa), never a token alone.
+    const own = await change(testAdministrator.id, { totp: false });
+    expect([own.status, Object.keys(own.body.details ?? {})]).toEqual([400, ['totp']]);
     expect((await api.services.accounts.findById(enrolled.id))?.totp).toBeDefined();
     const reset = await change(enrolled.id, { totp: false });
 

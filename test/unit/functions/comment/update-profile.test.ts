@@ -188,7 +188,7 @@ describe('PUT /api/user', () => {
     });
     expect(accounts.byId.get(stored.id)?.email).toBe('ann@example.com');
     expect(mails).toHaveLength(1);
-    expect(mails[0]).toMatchObject({ accountId: stored.id, mail: 'confirm-address', lang: 'en' });
+    expect(mails[0]).toMatchObject({ accountId: stored.id, mail: 'confirm-address', lang: 'en', version: 2 });
     expect(openAddress(linkSecret, mails[0]?.sealedTo ?? '')).toBe('ann@new.example');
     expect(JSON.stringify(mails)).not.toContain('ann@new.example');
   });
@@ -207,6 +207,16 @@ describe('PUT /api/user', () => {
     expect(same.statusCode).toBe(200);
     expect(accounts.byId.get(stored.id)?.email).toBe('ann@example.com');
     expect(mails.map((mail) => mail.mail)).toEqual(['confirm-address', 'confirm-address', 'confirm-address']);
+
+    // Refused for the address's allowance, a request changes nothing else either: its new password is not set.
+    const both = await put({
+      email: 'ann@new.example',
+      password: 'a brand new password',
+      currentPassword: current,
+    });
+    expect(both.statusCode).toBe(429);
+    expect(await verifyPassword(current, accounts.byId.get(stored.id)?.passwordHash ?? '')).toBe(true);
+    expect(accounts.byId.get(stored.id)?.sessionVersion).toBe(2);
   });
 
   it('refuses an address change without the link key before writing anything', async () => {

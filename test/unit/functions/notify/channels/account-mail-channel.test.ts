@@ -123,10 +123,14 @@ describe('the account mail channel', () => {
     const { mail, sent } = channel(account({ state: 'active' }));
     const sealedTo = sealAddress(linkKey, 'ann@new.example');
 
-    expect(await mail({ mail: 'confirm-address', lang: 'en', sealedTo })).toBe('sent');
+    expect(await mail({ mail: 'confirm-address', lang: 'en', sealedTo, version: 2 })).toBe('sent');
+    // A password change or a ban since the request (the version moved on): no link goes out.
+    expect(await mail({ mail: 'confirm-address', lang: 'en', sealedTo, version: 1 })).toEqual({
+      skip: 'the account changed its password or was banned since the change was asked for',
+    });
     // Without the sealed address the event is malformed: refused for good, never sent to the account's own.
     await expect(
-      channel(account({ state: 'active' })).mail({ mail: 'confirm-address', lang: 'en' }),
+      channel(account({ state: 'active' })).mail({ mail: 'confirm-address', lang: 'en', version: 2 }),
     ).rejects.toThrow(/without its sealed address/);
 
     expect(sent.map((message) => message.to)).toEqual(['ann@new.example']);
