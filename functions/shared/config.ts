@@ -205,10 +205,10 @@ const registration: Reader<Registration> = (raw) => {
 const ssoIssuer: Reader<string | undefined> = (raw) => {
   const issuer = optionalUrl(raw);
   if (issuer === undefined) return undefined;
-  // Accounts are keyed by `sso-oidc:<issuer>` (domain/external-identity.ts bounds it).
-  if (issuer.length > externalIdentityLimits.providerChars - 'sso-oidc:'.length)
+  // Accounts are keyed by `oidc:<issuer>` (domain/external-identity.ts bounds it).
+  if (issuer.length > externalIdentityLimits.providerChars - 'oidc:'.length)
     throw new RuleError(
-      `must be at most ${externalIdentityLimits.providerChars - 'sso-oidc:'.length} characters`,
+      `must be at most ${externalIdentityLimits.providerChars - 'oidc:'.length} characters`,
     );
   const url = new URL(issuer);
   if (url.protocol !== 'https:' && !['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname))
@@ -312,9 +312,8 @@ const readers: { readonly [Name in Exclude<keyof Config, 'markdown'>]-?: Reader<
   SSO_SECRET: text({ min: 32, max: 512, optional: true }),
   SSO_SECRET_PARAMETER: parameterName,
   SSO_ISSUER: ssoIssuer,
-  // Accounts are keyed by `sso:<audience>` (domain/external-identity.ts bounds it).
-  SSO_AUDIENCE: (raw) =>
-    text({ max: externalIdentityLimits.providerChars - 'sso:'.length, optional: true })(raw?.trim()),
+  // The audience is a URL (the API's): bounded like one; accounts are keyed by the site, not by it.
+  SSO_AUDIENCE: (raw) => text({ max: 2048, optional: true })(raw?.trim()),
 };
 
 const markdownReaders: { readonly [Feature in keyof MarkdownFeatures]: readonly [string, Reader<boolean>] } =

@@ -71,7 +71,7 @@ describe('single sign-on from the site, through the real widget (v3)', () => {
     expect((await exchanged).status()).toBe(200);
     await page.locator('#site-status', { hasText: `Signed in to the site as ${demoMember.name}.` }).waitFor();
 
-    const account = await server.services.accounts.findByIdentity(`sso:${base}`, demoMember.sub);
+    const account = await server.services.accounts.findByIdentity('sso:site', demoMember.sub);
     expect(account).toMatchObject({
       displayName: demoMember.name,
       email: demoMember.email,

@@ -10,8 +10,13 @@ export interface LoopbackIssuer {
   readonly requests: string[];
   /** An ID token with `claims` (`iss` is the issuer's unless given), signed with the issuer's key. */
   sign(claims: JWTPayload, options?: { readonly kid?: string }): Promise<string>;
-  /** Answers every request (or those of `answer.path`) with `answer` from now on: a down or misbehaving issuer. */
-  misbehave(answer: { readonly status: number; readonly body: string; readonly path?: string }): void;
+  /**
+   * Answers every request (or those of `answer.path`) with `answer` from now on: a down or misbehaving issuer;
+   * `undefined` makes it well again.
+   */
+  misbehave(
+    answer: { readonly status: number; readonly body: string; readonly path?: string } | undefined,
+  ): void;
   close(): Promise<void>;
 }
 

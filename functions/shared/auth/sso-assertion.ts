@@ -41,6 +41,9 @@ export const issuerAlgorithms = [
   'Ed25519',
 ] as const;
 
+/** The provider of accounts made from the site backend's HS256 assertions: the site, whatever its audience. */
+export const ssoSiteProvider = 'sso:site';
+
 /**
  * Builds {@link VerifySsoAssertion}. The header's `alg` picks the key, and nothing else may: HS256 only with
  * the site backend's secret (never an issuer's public key taken as an HMAC key), an asymmetric algorithm only
@@ -48,8 +51,9 @@ export const issuerAlgorithms = [
  * are refused before any key is read. An HS256 signature that fails asks for the secret again (it may have been
  * rotated: secrets/parameter-secret.ts bounds how often) and is tried once with a new one.
  *
- * Accounts are keyed by who vouches: `sso:<audience>` for the backend's HS256 assertions, `sso-oidc:<issuer>`
- * for the issuer's ID tokens (domain/external-identity.ts).
+ * Accounts are keyed by who vouches: {@link ssoSiteProvider} for the backend's HS256 assertions (one site per
+ * deployment: a new audience or secret keeps its members' accounts), `oidc:<issuer>` for the issuer's ID tokens,
+ * the same key as a sign-in with that issuer's button (domain/external-identity.ts).
  */
 export function createSsoAssertionVerifier(settings: SsoAssertionSettings): VerifySsoAssertion {
   const { audience, issuer } = settings;
@@ -74,7 +78,7 @@ export function createSsoAssertionVerifier(settings: SsoAssertionSettings): Veri
         throw refusal(retried);
       });
     }
-    return checkSsoClaims(payload, rules(`sso:${audience}`, nowMs));
+    return checkSsoClaims(payload, rules(ssoSiteProvider, nowMs));
   };
 
   const withIssuer = async (assertion: string, alg: string, nowMs: number) => {
@@ -87,7 +91,7 @@ export function createSsoAssertionVerifier(settings: SsoAssertionSettings): Veri
       },
     );
     if (payload.iss !== issuer.url) throw refusedAssertion(`iss must be ${issuer.url}`);
-    return checkSsoClaims(payload, rules(`sso-oidc:${issuer.url}`, nowMs));
+    return checkSsoClaims(payload, rules(`oidc:${issuer.url}`, nowMs));
   };
 
   return async (assertion, nowMs) => {

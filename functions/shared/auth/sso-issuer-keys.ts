@@ -32,8 +32,8 @@ const keysMaxAgeMs = 10 * 60 * 1000;
 
 /**
  * Builds the key lookup of `issuer` for jose's `jwtVerify`. Discovery runs on the first token and is kept for
- * the instance's life; a failed one is tried again after `retryAfterMs`, so a down issuer costs one fetch per
- * half minute, not one per request. A token whose key is not in the set is refused by jose
+ * the instance's life; a failed discovery or key-set read is tried again only after `retryAfterMs`, so a down
+ * issuer costs one fetch per half minute, not one per request. A token whose key is not in the set is refused by jose
  * (`JWKSNoMatchingKey`); every failure to reach the issuer throws {@link IssuerUnavailableError}.
  */
 export function createIssuerKeys(options: IssuerKeysOptions): JWTVerifyGetKey {
@@ -93,16 +93,28 @@ export function createIssuerKeys(options: IssuerKeysOptions): JWTVerifyGetKey {
     return pending;
   };
 
+  // A key set that could not be read: refused fast until `retryAfterMs` passed, as a failed discovery is (jose's
+  // set fetches again on every call while it holds no keys, which would make each request wait on a down issuer).
+  let keysFailed: { readonly at: number; readonly reason: string } | undefined;
+
   return async (protectedHeader, token) => {
     const keys = await keysOf();
+    if (keysFailed && now() < keysFailed.at + retryAfterMs) {
+      throw new IssuerUnavailableError(
+        `the keys of SSO_ISSUER could not be read lately (${keysFailed.reason})`,
+      );
+    }
     try {
-      return await keys(protectedHeader, token);
+      const key = await keys(protectedHeader, token);
+      keysFailed = undefined;
+      return key;
     } catch (error) {
       // The token's fault: no key of the set has its `kid` and algorithm, or several do.
       if (error instanceof errors.JWKSNoMatchingKey || error instanceof errors.JWKSMultipleMatchingKeys) {
         throw error;
       }
       const reason = error instanceof Error ? error.message : String(error);
+      keysFailed = { at: now(), reason };
       throw new IssuerUnavailableError(`the keys of SSO_ISSUER could not be read (${reason})`, {
         cause: error,
       });

@@ -7,8 +7,9 @@
 /** An identity another party vouched for, as the sign-in flow read it from their answer. */
 export interface ExternalIdentity {
   /**
-   * Who vouches, as a stable string: `oidc:<issuer URL>`, `github`, `sso:<SSO_AUDIENCE or API URL>` (HS256
-   * assertions) or `sso-oidc:<issuer URL>` (the site's own issuer). At most {@link externalIdentityLimits}.
+   * Who vouches, as a stable string: `oidc:<issuer URL>` (a sign-in button's issuer, or the site's own SSO_ISSUER:
+   * one person, one account), `github`, or `sso:site` (the site backend's HS256 assertions). At most
+   * {@link externalIdentityLimits}.
    */
   readonly provider: string;
   /** The provider's id of the person: OIDC's `sub`, GitHub's numeric id (as a string), the SSO `sub`. */

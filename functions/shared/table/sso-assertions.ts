@@ -4,7 +4,7 @@ import { type DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { attributes, entities, keys } from './keys.js';
 
 /**
- * Records the single sign-on assertion `jti` of `issuer` (who vouched: `sso:<audience>` or `sso-oidc:<issuer>`)
+ * Records the single sign-on assertion `jti` of `issuer` (who vouched: `sso:site` or `oidc:<issuer>`)
  * as exchanged at `at` (ms); false when it was exchanged before, so the assertion is being replayed. The mark
  * is kept until `expiresAtSeconds` (the assertion's `exp` plus the clock skew allowed), when the assertion would
  * be refused as expired anyway, and TTL deletes it.

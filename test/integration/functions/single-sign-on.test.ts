@@ -58,7 +58,7 @@ describe('single sign-on on DynamoDB Local', () => {
       new GetItemCommand({
         TableName: table.tableName,
         Key: {
-          pk: { S: keys.usedSsoAssertion(usedSsoAssertionHash(`sso:${audience}`, 'once')).pk },
+          pk: { S: keys.usedSsoAssertion(usedSsoAssertionHash('sso:site', 'once')).pk },
           sk: { S: 'USED' },
         },
       }),
@@ -90,7 +90,7 @@ describe('single sign-on on DynamoDB Local', () => {
 
     expect(first.status).toBe(200);
     expect(second.body.data.objectId).toBe(first.body.data.objectId);
-    const account = await api.services.accounts.findByIdentity(`sso:${audience}`, 'member-7');
+    const account = await api.services.accounts.findByIdentity('sso:site', 'member-7');
     expect(account).toMatchObject({
       id: first.body.data.objectId,
       displayName: 'Ada Lovelace',
@@ -137,7 +137,7 @@ describe("single sign-on with the site's own issuer, on DynamoDB Local", () => {
     const hs256 = await exchange(await assertion({ jti: 'hs-1', iat: now, exp: now + 60 }));
 
     expect(first.status).toBe(200);
-    const account = await api.services.accounts.findByIdentity(`sso-oidc:${issuer.issuer}`, 'user-9');
+    const account = await api.services.accounts.findByIdentity(`oidc:${issuer.issuer}`, 'user-9');
     expect(account?.id).toBe(first.body.data.objectId);
     expect(replay.body.errmsg).toBe('assertion: jti already used (every assertion is exchanged once)');
     expect(hs256.body).toEqual({

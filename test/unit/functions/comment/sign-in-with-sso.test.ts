@@ -92,7 +92,7 @@ describe('POST /api/token/sso', () => {
       display_name: 'Ada Lovelace',
       type: 'guest',
     });
-    const account = (await accounts.findByIdentity(`sso:${audience}`, 'member-42')) as Account;
+    const account = (await accounts.findByIdentity('sso:site', 'member-42')) as Account;
     expect(account).toMatchObject({ id: data.objectId, email: 'ada@site.example', emailVerified: true });
     expect(await verifyToken(tokenSecret, data.token, time)).toMatchObject({ sub: data.objectId });
     expect(confirmed).toEqual(['hash:ada@site.example']);
@@ -140,7 +140,7 @@ describe('POST /api/token/sso', () => {
   it('refuses a banned member as a password sign-in does (issue-session.ts)', async () => {
     const { exchange, accounts } = setUp();
     await exchange({ assertion: await assertion() });
-    const account = (await accounts.findByIdentity(`sso:${audience}`, 'member-42')) as Account;
+    const account = (await accounts.findByIdentity('sso:site', 'member-42')) as Account;
     await accounts.update(account.id, { type: 'banned' });
 
     const answer = await exchange({ assertion: await assertion({ jti: 'jti-3' }) });

@@ -106,8 +106,8 @@ describe('loadConfig', () => {
     expect(loadConfig({ ...base, ...sso, SSO_ISSUER: 'http://127.0.0.1:9000' }).SSO_ISSUER).toBe(
       'http://127.0.0.1:9000',
     );
-    expect(() => loadConfig({ ...base, ...sso, SSO_AUDIENCE: `https://${'a'.repeat(300)}` })).toThrow(
-      /SSO_AUDIENCE: must be at most 296 characters/,
+    expect(() => loadConfig({ ...base, ...sso, SSO_AUDIENCE: `https://${'a'.repeat(2048)}` })).toThrow(
+      /SSO_AUDIENCE: must be at most 2048 characters/,
     );
   });
 

@@ -50,12 +50,12 @@ async function refusalOf(verify: ReturnType<typeof createSsoAssertionVerifier>, 
 }
 
 describe('an HS256 assertion of the site backend', () => {
-  it('gives the identity of (sso:<audience>, sub), its profile and a verified address when every rule holds', async () => {
+  it('gives the identity of (sso:site, sub), its profile and a verified address when every rule holds', async () => {
     const checked = await withSecret(await hs256(claims()), nowMs);
 
     expect(checked).toEqual({
       identity: {
-        provider: `sso:${audience}`,
+        provider: 'sso:site',
         subject: 'member-42',
         profile: {
           displayName: 'Ada Lovelace',
@@ -211,7 +211,7 @@ describe("an ID token of the site's own issuer", () => {
     await issuer.close();
   });
 
-  it('gives the identity of (sso-oidc:<issuer>, sub), its keys found by discovery and fetched once', async () => {
+  it('gives the identity of (oidc:<issuer>, sub), its keys found by discovery and fetched once', async () => {
     // A verifier of its own: its discovery is this test's, whatever the others did first.
     const fresh = createSsoAssertionVerifier({
       audience,
@@ -223,7 +223,7 @@ describe("an ID token of the site's own issuer", () => {
     const first = await fresh(await issuer.sign(claims()), nowMs);
     await fresh(await issuer.sign(claims({ jti: 'a8f3-2' })), nowMs);
 
-    expect(first.identity).toMatchObject({ provider: `sso-oidc:${issuer.issuer}`, subject: 'member-42' });
+    expect(first.identity).toMatchObject({ provider: `oidc:${issuer.issuer}`, subject: 'member-42' });
     expect(issuer.requests.slice(before)).toEqual(['/.well-known/openid-configuration', '/jwks']);
   });
 
@@ -290,6 +290,32 @@ describe("an ID token of the site's own issuer", () => {
     );
     expect(second.status).toBe(503);
     expect(down.requests).toEqual(['/.well-known/openid-configuration', '/.well-known/openid-configuration']);
+  });
+
+  it('asks a key set that failed again only after a pause too, once discovery has succeeded', async () => {
+    const flaky = await startLoopbackIssuer();
+    flaky.misbehave({ path: '/jwks', status: 500, body: 'down' });
+    let clock = 0;
+    const keys = createIssuerKeys({ issuer: flaky.issuer, now: () => clock, retryAfterMs: 30_000 });
+    const verifyFlaky = createSsoAssertionVerifier({
+      audience,
+      secret: async () => undefined,
+      issuer: { url: flaky.issuer, keys },
+    });
+    const token = await flaky.sign(claims());
+
+    const answers = [await refusalOf(verifyFlaky, token), await refusalOf(verifyFlaky, token)];
+    const keyReads = flaky.requests.filter((path) => path === '/jwks').length;
+    clock = 30_000;
+    flaky.misbehave(undefined);
+    const recovered = await verifyFlaky(token, nowMs);
+    await flaky.close();
+
+    expect(answers.map((answer) => answer.status)).toEqual([503, 503]);
+    // One read of the failing set for both requests, then one more after the pause, which now verifies.
+    expect(keyReads).toBe(1);
+    expect(flaky.requests.filter((path) => path === '/jwks')).toHaveLength(2);
+    expect(recovered.identity).toMatchObject({ provider: `oidc:${flaky.issuer}` });
   });
 
   it('reads no more than 64 KiB of what the issuer answers', async () => {

@@ -51,7 +51,7 @@ describe('createSsoAssertionClaimer', () => {
   });
 
   it('keeps two issuers with the same jti apart, and no jti can pass for another by its separators', () => {
-    expect(usedSsoAssertionHash('sso:a', 'x')).not.toBe(usedSsoAssertionHash('sso-oidc:a', 'x'));
+    expect(usedSsoAssertionHash('sso:a', 'x')).not.toBe(usedSsoAssertionHash('oidc:a', 'x'));
     expect(usedSsoAssertionHash('sso:a', 'b#c')).not.toBe(usedSsoAssertionHash('sso:a#b', 'c'));
   });
 });
