@@ -1,4 +1,5 @@
 import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { authorFeedDelete } from './author-count-items.js';
 import { deletedPlaceholder } from '../domain/deleted-placeholder.js';
 import { textBytesOf, userIdAttribute } from './comment-item.js';
 import { attributes, keys } from './keys.js';
@@ -9,15 +10,16 @@ type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[numb
 /**
  * The items of the one TransactWriteItems that turns `comment`, deleted by its author `ownerId` while it has
  * replies, into the deleted placeholder (domain/deleted-placeholder.ts): its text, name, address, link and user
- * agent replaced, its account id, IP hash and duplicate-mark hash removed, `deletedAt` stamped; and its duplicate
- * mark deleted (the same text may be posted again). It keeps its key, its status and its index keys, so no
- * counter moves and its replies keep their thread.
+ * agent replaced, its account id, IP hash and duplicate-mark hash removed, `deletedAt` stamped; its duplicate
+ * mark deleted (the same text may be posted again), and its feed entry under `authorKey` (it is nobody's now).
+ * It keeps its key, its status and its index keys, so no counter moves and its replies keep their thread.
  */
 export function placeholderItems(
   tableName: string,
   comment: ModeratedComment,
   ownerId: string,
   deletedAt: number,
+  authorKey?: string,
 ): TransactItem[] {
   const sets = Object.entries({
     ...deletedPlaceholder,
@@ -52,5 +54,6 @@ export function placeholderItems(
     ...(comment.contentHash
       ? [{ Delete: { TableName: tableName, Key: keys.duplicate(comment.url, comment.contentHash) } }]
       : []),
+    ...(authorKey === undefined ? [] : [authorFeedDelete(tableName, authorKey, comment.id)]),
   ];
 }

@@ -152,9 +152,9 @@ export function submitItems(
     for (const update of authorCountUpdates(tableName, [{ tally: guards.author, delta: 1 }]))
       add(update, undefined);
   }
-  // An account's comment is also filed in its feed, whatever its status: the feed shows the approved ones.
-  if (comment.userId !== undefined && comment.userId !== '')
-    add(authorFeedPut(tableName, comment), undefined);
+  // Every comment with an author is filed under its author's key, whatever its status: an account's feed shows the
+  // approved ones, and a commenter's download and erase find all of theirs there.
+  if (guards.author) add(authorFeedPut(tableName, guards.author.authorKey, comment), undefined);
   // `eventId` is a ULID (its time names the outbox partition); an imported comment's id need not be one.
   const event = commentEvent('comment.submitted', eventId, now, comment);
   if (event) add(outboxPut(tableName, event), 'id_taken');
