@@ -12,13 +12,14 @@ export interface AccountMailPlan {
 /**
  * The account mails anyone can have the site send, each bounded per address (its keyed hash) and day, so
  * that a stranger typing someone's address cannot flood them: a confirmation link sent again at most 3 times,
- * "someone tried to register with your address" once, a reset link 5 times. The `changed` mail follows a
+ * "someone tried to register with your address" once, a reset link 5 times, a data link (`/ui/my-data`) 3 times. The `changed` mail follows a
  * change the account's owner made signed in, and is not capped.
  */
 export const accountMailAllowance = {
   confirm: { mail: 'confirm', perDay: 3 },
   'already-registered': { mail: 'already-registered', perDay: 1 },
   reset: { mail: 'reset', perDay: 5 },
+  'my-data': { mail: 'my-data', perDay: 3 },
 } as const satisfies Record<AccountMailPlan['mail'], AccountMailPlan>;
 
 const dayMs = 86_400_000;

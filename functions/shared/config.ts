@@ -1,3 +1,4 @@
+import type { ErasedWithReplies } from './domain/erase-mode.js';
 import { templatePublishesMail } from './domain/avatar.js';
 import { parseLevels } from './domain/levels.js';
 import { originsFromSecureDomains } from './http/secure-domains.js';
@@ -147,6 +148,12 @@ export interface Config {
    * mail a confirmation link, so they need mail configured (refused at load otherwise).
    */
   readonly REGISTRATION: Registration;
+  /**
+   * What a commenter's erase (`DELETE /api/my-data`) leaves of a comment others answered: `placeholder` (the
+   * default: `[deleted]`, as an author's own delete) or `anonymise` (its text kept, its author's name "Anonymous",
+   * address, link and user agent removed).
+   */
+  readonly ERASE_WITH_REPLIES: ErasedWithReplies;
 }
 
 /** Who may register an account: anyone, anyone an administrator then admits, or nobody. */
@@ -177,6 +184,14 @@ const registration: Reader<Registration> = (raw) => {
   const value = raw?.trim().toLowerCase() || 'closed';
   if (value !== 'open' && value !== 'approval' && value !== 'closed')
     throw new RuleError('must be open, approval or closed');
+  return value;
+};
+
+/** ERASE_WITH_REPLIES: `placeholder` or `anonymise` (blank: placeholder), any case. */
+const erasedWithReplies: Reader<ErasedWithReplies> = (raw) => {
+  const value = raw?.trim().toLowerCase() || 'placeholder';
+  if (value !== 'placeholder' && value !== 'anonymise')
+    throw new RuleError('must be placeholder or anonymise');
   return value;
 };
 
@@ -272,6 +287,7 @@ const readers: { readonly [Name in Exclude<keyof Config, 'markdown'>]-?: Reader<
   SITE_URL: optionalUrl,
   SITE_NAME: (raw) => text({ max: 200, optional: true })(raw?.trim()),
   REGISTRATION: registration,
+  ERASE_WITH_REPLIES: erasedWithReplies,
 };
 
 const markdownReaders: { readonly [Feature in keyof MarkdownFeatures]: readonly [string, Reader<boolean>] } =

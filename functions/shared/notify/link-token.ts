@@ -65,9 +65,30 @@ export interface AccountResetClaims {
   readonly version: number;
 }
 
+/**
+ * What a commenter's data link does (`/ui/my-data?token=`, 1 hour): with it as a Bearer, `GET /api/my-data` answers
+ * everything stored for the address (again, while it lasts) and `DELETE /api/my-data` erases it, once (the route
+ * records the token as used before it acts).
+ */
+export interface MyDataClaims {
+  readonly purpose: 'my-data';
+  /** The keyed hash of the normalised address (notify/address-hash.ts): every key of its data. */
+  readonly addressHash: string;
+  /**
+   * The normalised address, sealed with the link key (notify/sealed-address.ts): its account claim is found by it,
+   * and a link carries no address in clear.
+   */
+  readonly sealedAddress: string;
+}
+
 /** The claims a link token carries. */
 export type LinkClaims =
-  UnsubscribeClaims | ModerateClaims | ConfirmClaims | AccountConfirmClaims | AccountResetClaims;
+  | UnsubscribeClaims
+  | ModerateClaims
+  | ConfirmClaims
+  | AccountConfirmClaims
+  | AccountResetClaims
+  | MyDataClaims;
 
 /** The claims of a link token of `Purpose`. */
 export type ClaimsOf<Purpose extends LinkClaims['purpose']> = Extract<LinkClaims, { purpose: Purpose }>;
@@ -140,6 +161,16 @@ function accountResetClaims({ accountId, version }: JWTPayload): AccountResetCla
   return { purpose: 'account-reset', accountId, version };
 }
 
+/** What a sealed address looks like (three base64url parts), bounded. */
+const sealedPattern = /^[A-Za-z0-9_-]{16}\.[A-Za-z0-9_-]{1,1400}\.[A-Za-z0-9_-]{22}$/;
+
+/** The data link claims in `payload`, or undefined when a field is missing or malformed. */
+function myDataClaims({ addressHash, sealedAddress }: JWTPayload): MyDataClaims | undefined {
+  if (typeof addressHash !== 'string' || !addressHashPattern.test(addressHash)) return undefined;
+  if (typeof sealedAddress !== 'string' || !sealedPattern.test(sealedAddress)) return undefined;
+  return { purpose: 'my-data', addressHash, sealedAddress };
+}
+
 /** The reader of each purpose's claims. */
 const claimsOf = {
   unsubscribe: (payload: JWTPayload) => unsubscribeClaims(payload),
@@ -147,6 +178,7 @@ const claimsOf = {
   confirm: confirmClaims,
   'account-confirm': accountConfirmClaims,
   'account-reset': accountResetClaims,
+  'my-data': myDataClaims,
 } as const satisfies Record<LinkClaims['purpose'], (payload: JWTPayload) => LinkClaims | undefined>;
 
 /**

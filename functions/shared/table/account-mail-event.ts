@@ -11,10 +11,11 @@ import { outboxEventItem } from './outbox-event.js';
 
 /**
  * Which account mail: `confirm` (a new account's single-use confirmation link, 24 hours), `reset` (a
- * password-reset link, single use, 1 hour), `changed` (the password or the address was changed), and
- * `already-registered` (someone tried to register with the address of an active account).
+ * password-reset link, single use, 1 hour), `changed` (the password or the address was changed),
+ * `already-registered` (someone tried to register with the address of an active account), and `my-data` (a
+ * commenter's data link, 1 hour, to any address: it names no account, and goes to `sealedTo`).
  */
-export type AccountMailKind = 'confirm' | 'reset' | 'changed' | 'already-registered';
+export type AccountMailKind = 'confirm' | 'reset' | 'changed' | 'already-registered' | 'my-data';
 
 /** Every account mail kind, for readers of stored events. */
 export const accountMailKinds: readonly AccountMailKind[] = [
@@ -22,6 +23,7 @@ export const accountMailKinds: readonly AccountMailKind[] = [
   'reset',
   'changed',
   'already-registered',
+  'my-data',
 ];
 
 /** What an account mail event is about. */
@@ -34,9 +36,11 @@ export interface AccountMailSubject {
   readonly change?: 'password' | 'email';
   /**
    * `changed` of the address only: the former address, sealed with the link key (notify/sealed-address.ts):
-   * that is where the mail goes, since the account now holds the new one.
+   * that is where the mail goes, since the account now holds the new one. `my-data`: the address asked about.
    */
   readonly sealedTo?: string;
+  /** `my-data` only: the keyed hash of the normalised address (notify/address-hash.ts), which its link names. */
+  readonly addressHash?: string;
 }
 
 /** Queues one account mail (a new outbox event `eventId` at `at`); the notifier sends it. */
@@ -51,12 +55,14 @@ export function fromAccountMailSubject(value: unknown): AccountMailSubject | und
   const lang: Lang = subject.lang === 'zh-CN' ? 'zh-CN' : 'en';
   const change = subject.change === 'password' || subject.change === 'email' ? subject.change : undefined;
   const sealedTo = typeof subject.sealedTo === 'string' ? subject.sealedTo : undefined;
+  const addressHash = typeof subject.addressHash === 'string' ? subject.addressHash : undefined;
   return {
     accountId: subject.accountId,
     mail,
     lang,
     ...(change ? { change } : {}),
     ...(sealedTo ? { sealedTo } : {}),
+    ...(addressHash ? { addressHash } : {}),
   };
 }
 

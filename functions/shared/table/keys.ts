@@ -125,6 +125,10 @@ export const entities = {
   accountMailCount: 'account-mail',
   /** An account link (a keyed hash of its token) that was used once: it works no more (account-limits.ts). */
   usedLink: 'used-link',
+  /** A commenter's erase under way or done (the address as a hash): its progress, so a cut-off one goes on. */
+  eraseJob: 'erase-job',
+  /** One download or erase of a commenter's data, for the administrators' log (no address, a hash prefix). */
+  dataRequest: 'data-request',
 } as const;
 
 /**
@@ -136,7 +140,7 @@ export function outboxDay(eventId: string): string {
 }
 
 /** What an account attempt counter counts (account-limits.ts). */
-export type AccountAttempt = 'register' | 'reset' | 'reauth' | 'confirm';
+export type AccountAttempt = 'register' | 'reset' | 'reauth' | 'confirm' | 'my-data';
 
 /**
  * Who one delivery of an event goes to: the owner's mail, a parent's author, an owner channel, or the address
@@ -269,7 +273,7 @@ export const keys = {
   /** An address an administrator approved a comment from (the address as a hash: notify/address-hash.ts). */
   trust: (addressHash: string): Key => ({ pk: `TRUST#${addressHash}`, sk: 'TRUST' }),
   /**
-   * Registrations (`register`) or reset requests (`reset`) from one IP (an IPv6 /64, as a hash), or checks of
+   * Registrations (`register`), reset requests (`reset`) or data requests (`my-data`) from one IP (an IPv6 /64, as a hash), or checks of
    * one account's current password (`reauth`, the account's id as a keyed hash), in one window.
    */
   accountAttempts: (subjectHash: string, action: AccountAttempt, window: number): Key => ({
@@ -283,6 +287,12 @@ export const keys = {
   }),
   /** An account link that was used (a keyed hash of its token). */
   usedLink: (tokenHash: string): Key => ({ pk: `LINK#${tokenHash}`, sk: 'USED' }),
+  /** The erase of an address's data (the address as its keyed hash): under way or done. */
+  eraseJob: (addressHash: string): Key => ({ pk: `ERASE#${addressHash}`, sk: 'JOB' }),
+  /** The partition of the administrators' log of data requests: one Query reads the newest. */
+  dataRequestPartition: 'DATAREQ',
+  /** One data request in the log, by its id (a ULID: newest last). */
+  dataRequest: (id: string): Key => ({ pk: keys.dataRequestPartition, sk: `R#${id}` }),
 };
 
 /**

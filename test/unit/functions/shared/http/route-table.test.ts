@@ -3,6 +3,7 @@ import { createArticleHandler } from '../../../../../functions/article/article-h
 import { articleRouteKeys } from '../../../../../functions/article/routes.js';
 import {
   commentAccountRouteKeys,
+  commentDataRouteKeys,
   commentNotificationRouteKeys,
   commentRouteKeys,
 } from '../../../../../functions/comment/routes.js';
@@ -44,7 +45,11 @@ describe('the API route lists', () => {
   it('create every /api route of each function also without /api, for the v2 client, but the notification and account routes', () => {
     // The account routes but the confirmation link's (Waline's mails link /verification) are /api only.
     const accountApiOnly = commentAccountRouteKeys.filter((key) => !key.endsWith('/api/verification'));
-    const apiOnly: readonly string[] = [...commentNotificationRouteKeys, ...accountApiOnly];
+    const apiOnly: readonly string[] = [
+      ...commentNotificationRouteKeys,
+      ...accountApiOnly,
+      ...commentDataRouteKeys.filter((key) => key.includes(' /api/')),
+    ];
     for (const keys of [commentRouteKeys, articleRouteKeys]) {
       for (const key of keys.filter((k) => k.includes(' /api/') && !apiOnly.includes(k))) {
         expect(keys).toContain(key.replace(' /api/', ' /'));
