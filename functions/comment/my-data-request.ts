@@ -40,20 +40,18 @@ export interface MyDataRequestDependencies {
 export function createMyDataRequest(dependencies: MyDataRequestDependencies): Router {
   const { limits, captcha, queueMail, hashAddress, linkSecret, config, now, newId } = dependencies;
   return async (request) => {
-    const body = parseInput(myDataRequestBodySchema, request.jsonBody(), request.lang);
-    const demand = await captcha.demand(
-      { turnstile: body.turnstile, recaptchaV3: body.recaptchaV3 },
-      request,
-    );
     const time = now();
+    const body = parseInput(myDataRequestBodySchema, request.jsonBody(), request.lang);
+    const { turnstile, recaptchaV3 } = body;
+    const demand = await captcha.demand({ turnstile, recaptchaV3 }, request);
     await admitNetworkAttempt(limits, {
       action: 'my-data',
-      salt: config.IP_HASH_SALT,
-      sourceIp: request.sourceIp,
-      lang: request.lang,
-      time,
       perWindow: dataRequestsPerWindow,
       tooMany: 'tooManyDataRequests',
+      sourceIp: request.sourceIp,
+      salt: config.IP_HASH_SALT,
+      lang: request.lang,
+      time,
     });
     if (!(await captcha.verify(demand, request)).passed) {
       throw new AppError('unavailable', translate(request.lang, 'dataRequestUnavailable'));

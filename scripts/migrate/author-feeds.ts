@@ -118,14 +118,17 @@ export function formatAuthorFeedReport(outcome: AuthorFeedOutcome): string {
     `  entries ${outcome.dryRun ? 'to put' : 'put'}: ${outcome.put}`,
     `  there already: ${outcome.already}`,
   ];
-  if (outcome.needSalt > 0) {
+  const saltless = outcome.needSalt;
+  if (saltless > 0) {
     lines.push(
-      `  ${outcome.needSalt} comments of addresses left without an entry: run again with --ip-hash-salt ` +
-        '(the IpHashSalt secret, or IP_HASH_SALT locally)',
+      `  ${saltless} comments of addresses left without an entry: run again with --ip-hash-salt (the IpHashSalt ` +
+        'secret, or IP_HASH_SALT locally)',
     );
   }
-  lines.push(`  errors: ${outcome.errors.length}`);
-  for (const { item, reason } of outcome.errors.slice(0, 10)) lines.push(`    ${item}: ${reason}`);
+  lines.push(
+    `  errors: ${outcome.errors.length}`,
+    ...outcome.errors.slice(0, 10).map(({ item, reason }) => `    ${item}: ${reason}`),
+  );
   return lines.join('\n');
 }
 

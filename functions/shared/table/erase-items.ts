@@ -1,10 +1,10 @@
 import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { deletedPlaceholder } from '../domain/deleted-placeholder.js';
 import type { ErasedWithReplies } from '../domain/erase-mode.js';
-import { authorFeedDelete } from './author-count-items.js';
 import { regionAttribute, textBytesOf, userIdAttribute } from './comment-item.js';
-import { attributes, keys } from './keys.js';
+import { attributes } from './keys.js';
 import type { ModeratedComment } from './moderation-items.js';
+import { takenFromAuthorItems } from './own-comment-items.js';
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
@@ -34,35 +34,15 @@ export function erasedItems(
     mode === 'placeholder'
       ? { ...deletedPlaceholder, [attributes.textBytes]: textBytesOf(deletedPlaceholder) }
       : anonymised;
-  const sets = Object.entries({ ...kept, deletedAt });
-  const removed = [userIdAttribute, 'ipHash', 'contentHash', regionAttribute];
-  return [
+  return takenFromAuthorItems(
+    tableName,
+    comment,
+    { ...kept, deletedAt },
     {
-      Update: {
-        TableName: tableName,
-        Key: keys.comment(comment),
-        UpdateExpression:
-          `SET ${sets.map((_, i) => `#a${i} = :a${i}`).join(', ')}` +
-          ` REMOVE ${removed.map((_, i) => `#r${i}`).join(', ')}`,
-        // Only the comment as read: a status change meanwhile (its counters were read with it) refuses it, and no
-        // bare item is created for one deleted meanwhile.
-        ConditionExpression: 'attribute_exists(pk) AND #status = :read',
-        ExpressionAttributeNames: {
-          ...Object.fromEntries(sets.map(([name], i) => [`#a${i}`, name])),
-          ...Object.fromEntries(removed.map((name, i) => [`#r${i}`, name])),
-          '#status': 'status',
-        },
-        ExpressionAttributeValues: {
-          ...Object.fromEntries(sets.map(([, value], i) => [`:a${i}`, value])),
-          ':read': comment.status,
-        },
-      },
+      removed: [userIdAttribute, 'ipHash', 'contentHash', regionAttribute],
+      ...(authorKey ? { authorKey } : {}),
     },
-    ...(comment.contentHash
-      ? [{ Delete: { TableName: tableName, Key: keys.duplicate(comment.url, comment.contentHash) } }]
-      : []),
-    ...(authorKey === undefined ? [] : [authorFeedDelete(tableName, authorKey, comment.id)]),
-  ];
+  );
 }
 
 /**

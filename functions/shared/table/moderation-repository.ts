@@ -143,6 +143,22 @@ export function createModerationRepository(
     return [...(visible?.items ?? []), ...(held?.items ?? [])].map(moderated);
   };
 
+  /**
+   * Deletes `doomed` (comments of page `url`) in transactions of at most {@link commentsPerTransaction}, the roots
+   * last: if a later transaction is refused, what is left can still be found and deleted. False when one was.
+   */
+  const removeAll = async (url: string, doomed: readonly ModeratedComment[]) => {
+    const ordered = [...doomed].sort((a, b) => Number(isRoot(a)) - Number(isRoot(b)));
+    for (let start = 0; start < ordered.length; start += commentsPerTransaction) {
+      const chunk = ordered.slice(start, start + commentsPerTransaction);
+      const outcome = await transactWrite(client, {
+        TransactItems: removalItems(tableName, url, chunk, now(), authorOf),
+      });
+      if (!outcome.ok) return false;
+    }
+    return true;
+  };
+
   return {
     async get(ref) {
       await ensureLayout();
@@ -191,18 +207,8 @@ export function createModerationRepository(
       if (expected && target && target.status !== expected.status) return 'conflict';
 
       // As Waline: the comment, its direct replies, and (for a root) its whole thread.
-      // The root last: if a later transaction is refused, what is left can still be found and deleted.
-      const doomed = thread
-        .filter((c) => c.id === ref.id || c.pid === ref.id || c.rid === ref.id)
-        .sort((a, b) => Number(isRoot(a)) - Number(isRoot(b)));
-      for (let start = 0; start < doomed.length; start += commentsPerTransaction) {
-        const chunk = doomed.slice(start, start + commentsPerTransaction);
-        const outcome = await transactWrite(client, {
-          TransactItems: removalItems(tableName, ref.url, chunk, now(), authorOf),
-        });
-        if (!outcome.ok) return 'conflict';
-      }
-      return doomed.length;
+      const doomed = thread.filter((c) => c.id === ref.id || c.pid === ref.id || c.rid === ref.id);
+      return (await removeAll(ref.url, doomed)) ? doomed.length : 'conflict';
     },
 
     async removeOwn(ref, ownerId) {
@@ -231,16 +237,8 @@ export function createModerationRepository(
       const thread = await readThread(ref);
       const erased = new Set(thread.filter(belongs).map((comment) => comment.id));
       const answered = answeredOf(thread, erased);
-      const doomed = thread
-        .filter((c) => erased.has(c.id) && !answered.has(c.id))
-        .sort((a, b) => Number(isRoot(a)) - Number(isRoot(b)));
-      for (let start = 0; start < doomed.length; start += commentsPerTransaction) {
-        const chunk = doomed.slice(start, start + commentsPerTransaction);
-        const outcome = await transactWrite(client, {
-          TransactItems: removalItems(tableName, ref.url, chunk, now(), authorOf),
-        });
-        if (!outcome.ok) return 'conflict';
-      }
+      const doomed = thread.filter((c) => erased.has(c.id) && !answered.has(c.id));
+      if (!(await removeAll(ref.url, doomed))) return 'conflict';
       for (const comment of thread.filter((c) => answered.has(c.id))) {
         // The author's level counter loses an approved comment: what stays counts for nobody.
         const tally = authorOf?.(comment);
