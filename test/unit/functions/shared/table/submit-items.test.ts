@@ -315,6 +315,12 @@ describe("submitItems and an author's feed", () => {
     }
   });
 
+  it("files an account's comment in its feed even when the caller gives no tally", () => {
+    const { items } = submitItems('t', comment({ userId: '01ACC' }), { contentHash: 'h' }, eventId);
+    const entry = items.find((item) => item.Put?.Item?.entity === 'author-feed');
+    expect(entry?.Put?.Item).toMatchObject({ pk: 'AUTHOR#user:01ACC', sk: 'FEED#01NEW' });
+  });
+
   it('files a comment with no author (no account, no address) nowhere', () => {
     const { items } = submitItems('t', comment(), { contentHash: 'h' }, eventId);
     expect(items.some((item) => item.Put?.Item?.entity === 'author-feed')).toBe(false);
