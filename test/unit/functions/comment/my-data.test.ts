@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CaptchaGuard } from '../../../../functions/comment/captcha-guard.js';
+import { createMyDataDownload, downloadPageEntries } from '../../../../functions/comment/my-data-download.js';
 import { createMyDataErase } from '../../../../functions/comment/my-data-erase.js';
 import { createMyDataRequest, dataRequestsPerWindow } from '../../../../functions/comment/my-data-request.js';
 import { createDataSubjectResolver } from '../../../../functions/comment/my-data-subject.js';
@@ -314,5 +315,112 @@ describe('what an erase keeps of a thread', () => {
         { Delete: { TableName: 't', Key: { pk: 'AUTHOR#mail:HASH', sk: 'FEED#A' } } },
       ]);
     }
+  });
+});
+
+describe('GET /api/my-data (the download)', () => {
+  const addressHash = hashAddress('ann@example.com');
+  const account = {
+    id: '01ANN',
+    email: 'ann@example.com',
+    displayName: 'Ann',
+    type: 'guest' as const,
+    state: 'active' as const,
+    passwordHash: 'scrypt$secret',
+    sessionVersion: 0,
+    createdAt: start,
+    totp: { secret: 'TOTPSECRET', lastStep: 0, recoveryHashes: [] },
+  };
+  /** 70 comments under the account, 60 under the address (one of them someone else's), in feed order. */
+  const feeds: Record<string, { id: string; url: string; mail: string; userId?: string }[]> = {
+    'user:01ANN': Array.from({ length: 70 }, (_, i) => ({
+      id: `U${String(i).padStart(3, '0')}`,
+      url: '/a',
+      mail: 'ann@example.com',
+      userId: '01ANN',
+    })),
+    [`mail:${addressHash}`]: Array.from({ length: 60 }, (_, i) => ({
+      id: `M${String(i).padStart(3, '0')}`,
+      url: '/b',
+      mail: i === 7 ? 'someone@example.com' : 'Ann+x@example.com',
+    })),
+  };
+  const store = {
+    feedPage: async (authorKey: string, after: string | undefined, limit: number) => {
+      const all = feeds[authorKey] ?? [];
+      const from = after === undefined ? 0 : all.findIndex((entry) => entry.id === after) + 1;
+      return { entries: all.slice(from, from + limit), more: from + limit < all.length };
+    },
+    commentsOf: async (entries: readonly { id: string }[]) => {
+      const all = Object.values(feeds).flat();
+      return new Map(
+        entries.map((entry) => {
+          const found = all.find((item) => item.id === entry.id);
+          return [entry.id, { ...found, orig: `text of ${entry.id}`, status: 'approved', insertedAt: start }];
+        }),
+      );
+    },
+    mailState: async () => ({
+      suppressions: [{ pk: 'MUTE#x', sk: 'SITE', reason: 'unsubscribe', at: start }],
+      confirmations: [],
+      trust: undefined,
+    }),
+    recordRequest: async () => undefined,
+  } as unknown as MyDataStore;
+
+  it('pages every comment of the account and its address, 50 at a time, with the account (no secrets) first', async () => {
+    const route = createMyDataDownload({
+      subjectOf: async () => ({ via: 'account', account, addressHash, address: 'ann@example.com' }),
+      store,
+      hashAddress,
+      now: () => start,
+    });
+    const ids: string[] = [];
+    let cursor: string | undefined;
+    let pages = 0;
+    let first: Record<string, unknown> | undefined;
+    do {
+      const answer = await routeAnswer(route, {
+        method: 'GET',
+        path: '/api/my-data',
+        ...(cursor ? { query: `cursor=${cursor}` } : {}),
+      });
+      const data = (answer.body as { data: Record<string, unknown> }).data;
+      first ??= data;
+      const comments = data.comments as { id: string }[];
+      expect(comments.length).toBeLessThanOrEqual(downloadPageEntries);
+      ids.push(...comments.map((comment) => comment.id));
+      cursor = data.next as string | undefined;
+      expect(data.truncated).toBe(cursor !== undefined);
+      pages++;
+    } while (cursor && pages < 10);
+
+    expect(pages).toBe(3);
+    expect(ids).toHaveLength(129);
+    expect(ids).not.toContain('M007');
+    expect(new Set(ids).size).toBe(129);
+    expect(first?.account).toMatchObject({ id: '01ANN', secondFactor: true });
+    expect(JSON.stringify(first)).not.toMatch(/scrypt|TOTPSECRET/);
+    expect(first?.suppressions).toEqual([
+      { scope: 'site', reason: 'unsubscribe', at: new Date(start).toISOString() },
+    ]);
+  });
+
+  it('refuses a cursor it did not make, naming the field', async () => {
+    const route = createMyDataDownload({
+      subjectOf: async () => ({ via: 'account', account }),
+      store,
+      hashAddress,
+      now: () => start,
+    });
+
+    const answer = await routeAnswer(route, {
+      method: 'GET',
+      path: '/api/my-data',
+      query: 'cursor=bm90IG1pbmU',
+    });
+
+    expect(answer.statusCode).toBe(400);
+    expect(answer.body).toMatchObject({ errmsg: expect.stringContaining('cursor') });
   });
 });
