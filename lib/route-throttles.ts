@@ -14,8 +14,9 @@ import { routes } from './routes.js';
  * may call Akismet, writes in a transaction), like and moderation (`PUT`/`DELETE …/comment/{id}`),
  * sign-in (`POST …/token`: a password hash), the profile (`PUT …/user`: rare, may hash a password), the user
  * wall and the administrators' account routes (`…/user`, `…/user/{id}`); registration and the reset
- * (`POST …/user`, `…/user/password`: rare, hash a password) and their pages get half a share each, as does
- * the site's single sign-on (`POST /api/token/sso`: once per member's sign-in on the site; `/api` only).
+ * (`POST …/user`, `…/user/password`: rare, hash a password) and their pages get half a share each, as do
+ * the site's single sign-on (`POST /api/token/sso`: once per member's sign-in on the site; `/api` only) and a
+ * commenter's data routes (`…/my-data`) and their page.
  * Reading counts (`…/article`: one small item read or updated) get the largest. The v2 client's bare
  * paths get less than the v3 client's `/api` ones.
  * The comment feeds (`GET …/comment/rss`: one Query, polled by feed readers) get a small share too, as
@@ -30,7 +31,7 @@ export const routeShares: Readonly<Record<string, number>> = {
   'POST /api/comment': 2,
   'PUT /api/comment/{id}': 2,
   'DELETE /api/comment/{id}': 1,
-  'GET /api/article': 19,
+  'GET /api/article': 16.5,
   'POST /api/article': 15.5,
   'GET /api/token': 1,
   'POST /api/token': 1,
@@ -72,6 +73,12 @@ export const routeShares: Readonly<Record<string, number>> = {
   'GET /ui/register': 0.5,
   'GET /ui/forgot': 0.5,
   'GET /ui/reset': 0.5,
+  // A commenter's own data (issue 28): rare, each bounded (a mail, a page of comments, an erase's 5 s).
+  'POST /api/my-data': 0.5,
+  'GET /api/my-data': 0.5,
+  'DELETE /api/my-data': 0.5,
+  'GET /api/my-data/log': 0.5,
+  'GET /ui/my-data': 0.5,
   [defaultRouteKey]: 1,
 };
 

@@ -13,7 +13,8 @@ export interface AccountMailPlan {
  * The account mails anyone can have the site send, each bounded per address (its keyed hash) and day, so
  * that a stranger typing someone's address cannot flood them: a confirmation link sent again at most 3 times,
  * "someone tried to register with your address" once, a reset link 5 times, an address-change link (to the new
- * address: its account's owner asks, signed in and with the password) 3 times. The `changed` mail follows a
+ * address: its account's owner asks, signed in and with the password) 3 times, a data link (`/ui/my-data`) 3
+ * times. The `changed` mail follows a
  * change the account's owner made signed in, and is not capped.
  */
 export const accountMailAllowance = {
@@ -21,6 +22,7 @@ export const accountMailAllowance = {
   'already-registered': { mail: 'already-registered', perDay: 1 },
   reset: { mail: 'reset', perDay: 5 },
   'confirm-address': { mail: 'confirm-address', perDay: 3 },
+  'my-data': { mail: 'my-data', perDay: 3 },
 } as const satisfies Record<AccountMailPlan['mail'], AccountMailPlan>;
 
 const dayMs = 86_400_000;

@@ -39,6 +39,7 @@ import { createAccountOfIdentity } from './sign-in-with-identity.js';
 import { createSignInWithSso, ssoAssertionVerifier } from './sign-in-with-sso.js';
 import {
   accountLinkRouteKeys,
+  commentDataRouteKeys,
   type CommentRouteKey,
   commentRouteKeys,
   notificationLinkRouteKeys,
@@ -52,6 +53,7 @@ import { createShowUnsubscribe, createUnsubscribe } from './unsubscribe.js';
 import { createUpdateProfile } from './update-profile.js';
 import { createUserWall } from './user-wall.js';
 import { createLevelsOf } from '../shared/domain/comment-levels.js';
+import { once } from '../shared/once.js';
 
 /**
  * The comment function: comments (list, count, recent, feeds, submit, like, moderation), sign-in
@@ -197,6 +199,16 @@ export function createCommentHandler(
   const moderationLink = { readLink, comments, moderation, siteUrl: config.SITE_URL };
   const confirmLink = { readLink, confirmations: dependencies.confirmations, now, site };
   const accountLife = createAccountLifeRoutes({ ...dependencies, captcha, readLink });
+  // A commenter's data routes are rare: their code is a chunk of its own, loaded on the first such request.
+  const loadMyData = once(async () =>
+    (await import('./my-data-routes.js')).createMyDataRoutes({ ...dependencies, caller, captcha, readLink }),
+  );
+  const myData = Object.fromEntries(
+    commentDataRouteKeys.map((key): [typeof key, Router] => [
+      key,
+      async (request) => (await loadMyData())[key](request),
+    ]),
+  ) as Record<(typeof commentDataRouteKeys)[number], Router>;
 
   /** `GET /api/comment` is four reads, told apart by `?type=` (Waline's contract: one path for all). */
   const readComments: Router = async (request) => {
@@ -252,6 +264,7 @@ export function createCommentHandler(
       profilePage({ allowedOrigins: config.ALLOWED_ORIGINS, siteUrl: config.SITE_URL }),
     'GET /ui/users': async () => usersPage(),
     ...accountLife,
+    ...myData,
   };
   const dispatch: Router = dispatchRouteKey(table, async (request) => {
     // API Gateway's $default: every path no route matches. A route's path with a trailing slash is that

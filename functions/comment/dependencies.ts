@@ -20,6 +20,7 @@ import {
 } from '../shared/domain/author-tally.js';
 import { type AuthorCounts, createAuthorCounts } from '../shared/table/author-counts.js';
 import { type AuthorFeed, createAuthorFeed } from '../shared/table/author-feed.js';
+import { createMyDataStore, type MyDataStore } from '../shared/table/my-data-store.js';
 import { createFunctionClient } from '../shared/dynamodb-client/client.js';
 import { createAddressHasher, type HashAddress } from '../shared/notify/address-hash.js';
 import { type CommentRepository, createCommentRepository } from '../shared/table/comment-repository.js';
@@ -118,6 +119,8 @@ export interface CommentDependencies {
   readonly authorKeyOf: AuthorKeyOf;
   /** Accounts' comments, for their feeds (`/api/comment/rss?user_id=`). */
   readonly authorFeed: AuthorFeed;
+  /** A commenter's download and erase (`/api/my-data`): their feed entries, mail state, erase progress and the log. */
+  readonly myData: MyDataStore;
   /** The region of a poster's IP (region/region-lookup.ts, loaded on the first submit); undefined: DISABLE_REGION. */
   readonly regionOf: ((ip: string) => Promise<string | undefined>) | undefined;
   /**
@@ -206,6 +209,7 @@ export function createCommentDependencies(
     authorOf,
     authorKeyOf: createAuthorKeyOf(hashAddress),
     authorFeed: createAuthorFeed(client, config.TABLE_NAME),
+    myData: createMyDataStore(client, config.TABLE_NAME),
     regionOf: config.DISABLE_REGION ? undefined : async (ip) => (await loadRegionOf())(ip),
     // SSO_SECRET only, as JWT_TOKEN: the SSM parameter is wired by handler.ts, on AWS.
     ssoSecret: async () => config.SSO_SECRET,

@@ -8,14 +8,14 @@ import type { AccountLimits } from '../shared/table/account-limits.js';
 const windowMs = 60 * 60 * 1000;
 
 /**
- * Counts one registration, reset request or single sign-on exchange from the request's network (an IPv6 /64,
- * as a keyed hash) in this hour, and refuses it with a 429 (`tooMany`, with the minutes left) past `perWindow`.
- * Called before anything costly: no address is looked up, no password hashed, no signature verified.
+ * Counts one registration, reset request, single sign-on exchange or data request from the request's network (an
+ * IPv6 /64, as a keyed hash) in this hour, and refuses it with a 429 (`tooMany`, with the minutes left) past
+ * `perWindow`. Called before anything costly: no address is looked up, no password hashed, no signature verified.
  */
 export async function admitNetworkAttempt(
   limits: Pick<AccountLimits, 'countAttempt'>,
   attempt: {
-    readonly action: 'register' | 'reset' | 'sso';
+    readonly action: 'register' | 'reset' | 'sso' | 'my-data';
     readonly salt: string;
     readonly sourceIp: string;
     readonly lang: Lang;

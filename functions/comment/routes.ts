@@ -83,6 +83,18 @@ export const accountLinkRouteKeys = ['POST /api/verification', 'POST /verificati
  */
 export const commentSsoRouteKeys = ['POST /api/token/sso'] as const satisfies readonly RouteKey[];
 
+/**
+ * A commenter's own data (issue 28): the request of a mailed link, the download and the erase (with that link's
+ * token or a sign-in token), the administrators' log of them, and the page. `/api` only: no widget calls them.
+ */
+export const commentDataRouteKeys = [
+  'POST /api/my-data',
+  'GET /api/my-data',
+  'DELETE /api/my-data',
+  'GET /api/my-data/log',
+  'GET /ui/my-data',
+] as const satisfies readonly RouteKey[];
+
 /** The sign-in, profile, moderation, accounts and account-life pages, beside the API (as on Waline: there is no `/api/ui`). */
 export const commentPageRouteKeys = [
   'GET /ui',
@@ -100,7 +112,8 @@ export type CommentRouteKey =
   | (typeof commentAccountRouteKeys)[number]
   | (typeof commentNotificationRouteKeys)[number]
   | (typeof commentPageRouteKeys)[number]
-  | (typeof commentSsoRouteKeys)[number];
+  | (typeof commentSsoRouteKeys)[number]
+  | (typeof commentDataRouteKeys)[number];
 
 /** Every route API Gateway sends the comment function, besides `$default` (unknown routes). */
 export const commentRouteKeys: readonly RouteKey[] = [
@@ -111,4 +124,5 @@ export const commentRouteKeys: readonly RouteKey[] = [
   ...commentNotificationRouteKeys,
   ...commentPageRouteKeys,
   ...commentSsoRouteKeys,
+  ...commentDataRouteKeys,
 ];

@@ -1,3 +1,4 @@
+import type { ErasedWithReplies } from './domain/erase-mode.js';
 import { templatePublishesMail } from './domain/avatar.js';
 import { externalIdentityLimits } from './domain/external-identity.js';
 import { parseLevels } from './domain/levels.js';
@@ -165,6 +166,12 @@ export interface Config {
    * setting above; the stack sets it to the API's address, `npm start` to the local server's.
    */
   readonly SSO_AUDIENCE?: string;
+  /**
+   * What a commenter's erase (`DELETE /api/my-data`) leaves of a comment others answered: `placeholder` (the
+   * default: `[deleted]`, as an author's own delete) or `anonymise` (its text kept, its author's name "Anonymous",
+   * address, link and user agent removed).
+   */
+  readonly ERASE_WITH_REPLIES: ErasedWithReplies;
 }
 
 /** Who may register an account: anyone, anyone an administrator then admits, or nobody. */
@@ -215,6 +222,14 @@ const ssoIssuer: Reader<string | undefined> = (raw) => {
     throw new RuleError('must be an https URL (http only on 127.0.0.1, localhost or [::1])');
   if (url.search || url.hash) throw new RuleError('must be the issuer URL alone, without ? or #');
   return issuer;
+};
+
+/** ERASE_WITH_REPLIES: `placeholder` or `anonymise` (blank: placeholder), any case. */
+const erasedWithReplies: Reader<ErasedWithReplies> = (raw) => {
+  const value = raw?.trim().toLowerCase() || 'placeholder';
+  if (value !== 'placeholder' && value !== 'anonymise')
+    throw new RuleError('must be placeholder or anonymise');
+  return value;
 };
 
 /** The name of an SSM parameter. */
@@ -314,6 +329,7 @@ const readers: { readonly [Name in Exclude<keyof Config, 'markdown'>]-?: Reader<
   SSO_ISSUER: ssoIssuer,
   // The audience is a URL (the API's): bounded like one; accounts are keyed by the site, not by it.
   SSO_AUDIENCE: (raw) => text({ max: 2048, optional: true })(raw?.trim()),
+  ERASE_WITH_REPLIES: erasedWithReplies,
 };
 
 const markdownReaders: { readonly [Feature in keyof MarkdownFeatures]: readonly [string, Reader<boolean>] } =

@@ -16,6 +16,7 @@ import { planImport, type PlanOptions } from './plan.js';
 import { createProgress } from './progress.js';
 import { readInputs } from './read-input.js';
 import { runAuthorCountStep } from '../migrate/author-counts.js';
+import { runAuthorFeedStep } from '../migrate/author-feeds.js';
 import { formatReport } from './report.js';
 import { runImport } from './run-import.js';
 import { formats, type SourceFormat } from './source.js';
@@ -88,6 +89,18 @@ async function main(): Promise<void> {
       });
       console.log(authors.report);
       if (!authors.complete) process.exitCode = 2;
+    }
+    // Every imported comment is filed under its author's key, as a live one is in its submit transaction: the
+    // commenter's download and erase find it there (a rerun puts only what is missing).
+    if (
+      outcome.imported.approved + outcome.imported.waiting + outcome.imported.spam + outcome.authorsLinked >
+      0
+    ) {
+      const feeds = await runAuthorFeedStep(target.client, target.tableName, target.ipHashSalt, {
+        dryRun: false,
+      });
+      console.log(feeds.report);
+      if (!feeds.complete) process.exitCode = 2;
     }
   } finally {
     await target.close();

@@ -7,7 +7,8 @@
  * functions' IP-hash salt: locally .data/ip-hash-salt, on AWS --ip-hash-salt or IP_HASH_SALT. It also gives
  * each article the time of its first approved comment, which READONLY_AGE counts from (first-comment-times.ts),
  * turns the administrators of before accounts into accounts (admin-accounts.ts), and gives each author their
- * level counter and wall place, recounted from the approved comments (author-counts.ts).
+ * level counter and wall place, recounted from the approved comments (author-counts.ts), and every comment its
+ * feed entry under its author's key, which a commenter's download and erase page through (author-feeds.ts).
  * Until it has run, the functions answer 503 naming this command. On DynamoDB Local it adds the indexes the table lacks; on AWS those come
  * from deploying the stack, first. Safe to rerun, and to run again after it was stopped: it finishes
  * what is left. Prints a report on stdout.
@@ -28,6 +29,7 @@ import { runMigration } from './run-migration.js';
 import { runNormalisedSuppressionStep } from './normalised-suppressions.js';
 import { runFirstCommentStep } from './first-comment-times.js';
 import { runAuthorCountStep } from './author-counts.js';
+import { runAuthorFeedStep } from './author-feeds.js';
 import { runSuppressionStep } from './suppression-keys.js';
 import { runAdminAccountStep } from './admin-accounts.js';
 
@@ -86,6 +88,11 @@ async function main(): Promise<void> {
       });
       console.log(authors.report);
       if (!authors.complete) process.exitCode = 2;
+      const feeds = await runAuthorFeedStep(target.client, target.tableName, target.ipHashSalt, {
+        dryRun: values['dry-run'],
+      });
+      console.log(feeds.report);
+      if (!feeds.complete) process.exitCode = 2;
     } finally {
       admin.destroy();
     }

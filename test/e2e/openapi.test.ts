@@ -7,7 +7,7 @@ import { parse } from 'yaml';
 import { hashPassword } from '../../functions/shared/auth/password.js';
 import { tokenFor } from '../../functions/shared/auth/token.js';
 import { routes } from '../../lib/routes.js';
-import { saveTestAdministrator, testAdministrator } from '../support/administrator.js';
+import { saveTestAccount, saveTestAdministrator, testAdministrator } from '../support/administrator.js';
 import { type LocalHttpServer, startLocalHttpServer } from '../support/local-http-server.js';
 import { createTestTable, type TestTable } from '../support/test-table.js';
 
@@ -393,6 +393,35 @@ describe('the OpenAPI document, against the local server', () => {
       status: 200,
       body: { ...body, comment: 'the legacy way' },
     });
+  });
+
+  it("describes a commenter's data routes: the request, a download, an erase and the log", async () => {
+    await call({
+      method: 'POST',
+      template: '/api/my-data',
+      url: '/api/my-data',
+      status: 400,
+      body: { email: 'not an address' },
+      component: 'BadRequest',
+    });
+    await call({ method: 'GET', template: '/api/my-data', url: '/api/my-data', status: 401 });
+    const guest = await saveTestAccount(server.services, { type: 'guest' });
+    const signIn = await fetch(`${base}/api/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: guest.email, password: guest.password }),
+    });
+    const headers = { authorization: `Bearer ${((await signIn.json()) as Json).data.token}` };
+    await call({ method: 'GET', template: '/api/my-data', url: '/api/my-data', status: 200, headers });
+    await call({ method: 'DELETE', template: '/api/my-data', url: '/api/my-data', status: 200, headers });
+    await call({
+      method: 'GET',
+      template: '/api/my-data/log',
+      url: '/api/my-data/log',
+      status: 200,
+      admin: true,
+    });
+    await call({ method: 'GET', template: '/api/my-data/log', url: '/api/my-data/log', status: 401 });
   });
 
   it('describes the reading counters, enveloped and legacy', async () => {

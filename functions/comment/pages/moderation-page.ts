@@ -133,7 +133,17 @@ testMail.addEventListener('click', async () => {
   } finally { testMail.disabled = false; }
 });
 document.getElementById('refresh-log').addEventListener('click', () => loadLog());
-if (token) { load(); loadLog(); }
+// Commenters' data requests (issue 28): one line each, by the first characters of the address's keyed hash.
+async function loadDataLog() {
+  const dataLog = document.getElementById('data-log');
+  let entries;
+  try { entries = await api('my-data/log'); } catch (error) { dataLog.replaceChildren(element('li', error.message, 'error')); return; }
+  if (!entries.length) { dataLog.replaceChildren(element('li', 'No data request yet.', 'muted')); return; }
+  dataLog.replaceChildren(...entries.map((entry) => element('li', entry.kind + ' · ' +
+    new Date(entry.at).toLocaleString() + ' · address ' + entry.hashPrefix + '… · by ' + entry.via + ' · ' + entry.outcome +
+    ' · ' + Object.entries(entry.counts).map(([name, count]) => name + ' ' + count).join(', '))));
+}
+if (token) { load(); loadLog(); loadDataLog(); }
 `;
 
 const style = `
@@ -151,7 +161,7 @@ const style = `
 
 /**
  * `GET /ui`: the moderation queues (waiting, spam), approve / spam / delete in one click, search; and the
- * notification log, with a re-drive of those not sent and a test mail to the owner.
+ * notification log, with a re-drive of those not sent and a test mail to the owner; the commenters' data requests.
  */
 export function moderationPage(): HttpResult {
   return htmlPage({
@@ -177,6 +187,11 @@ export function moderationPage(): HttpResult {
 <p id="notify-result" role="status"></p>
 <p id="log-info" class="muted"></p>
 <ul id="log"></ul>
+</section>
+<section aria-labelledby="data-requests">
+<h2 id="data-requests">Commenters' data requests</h2>
+<p class="muted">Downloads and erasures readers asked for at <code>/ui/my-data</code> or from their profile, newest 50; no address is kept.</p>
+<ul id="data-log"></ul>
 </section>
 </main>`,
     script,

@@ -1,5 +1,6 @@
 import { limits } from '../../shared/domain/limits.js';
 import type { HttpResult } from '../../shared/http/http-types.js';
+import { myDataScript } from './my-data-script.js';
 import { htmlPage } from './page-shell.js';
 import { type SiteSettings, siteOriginsScript, siteSettingsElement } from './site-origins.js';
 import { twoFactorScript, twoFactorSection } from './two-factor-section.js';
@@ -118,7 +119,12 @@ addEventListener('message', (event) => {
   load();
 });
 load();
-${twoFactorScript}`;
+${twoFactorScript}${myDataScript}
+// Your data (issue 28): the download and the erase of what the account and its address own, with its token.
+document.getElementById('data-download').addEventListener('click', () => downloadMyData('Bearer ' + token));
+document.getElementById('data-erase').addEventListener('click', async () => {
+  if (await eraseMyData('Bearer ' + token)) sessionStorage.removeItem('MARGINALIA_TOKEN');
+});`;
 
 const style = `
   .who { display: flex; gap: 1rem; align-items: center; margin-bottom: 1rem; }
@@ -170,6 +176,13 @@ export function profilePage(settings: SiteSettings): HttpResult {
     <button type="submit">Change password</button>
   </form>
   ${twoFactorSection}
+  <div id="your-data" class="card">
+    <h3>Your data</h3>
+    <p class="muted">Download your comments and everything kept for your account and address (JSON), or erase them with the account. Comments others answered stay for their replies, without your name.</p>
+    <button id="data-download" type="button">Download my data</button>
+    <button id="data-erase" type="button" class="danger">Erase my data and account</button>
+    <p id="data-status" role="status"></p>
+  </div>
   <p id="status" role="status"></p>
   <p id="error" class="error" role="alert"></p>
   <p><a href="../ui">Moderate comments</a></p>

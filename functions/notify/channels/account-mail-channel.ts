@@ -1,6 +1,7 @@
 import type { Account } from '../../shared/domain/account.js';
 import { type LinkClaims, signLinkToken } from '../../shared/notify/link-token.js';
-import { openAddress } from '../../shared/notify/sealed-address.js';
+import { normalizeAddress } from '../../shared/notify/normalize-address.js';
+import { openAddress, sealAddress } from '../../shared/notify/sealed-address.js';
 import type { SecretSource } from '../../shared/secrets/parameter-secret.js';
 import type { AccountMailSubject } from '../../shared/table/account-mail-event.js';
 import type { AccountRepository } from '../../shared/table/account-repository.js';
@@ -26,6 +27,8 @@ export type SendAccountMail = (event: AccountMailEvent) => Promise<'sent' | { re
 export const confirmAccountLinkHours = 24;
 /** How long a password-reset link works, in hours. */
 export const resetLinkHours = 1;
+/** How long a commenter's data link works, in hours. */
+export const myDataLinkHours = 1;
 
 /** What the account mail needs. */
 export interface AccountMailSettings {
@@ -126,9 +129,57 @@ export function createAccountMailChannel(settings: AccountMailSettings): SendAcc
     return address;
   }
 
+  /** The key that signs and seals; a missing one is retried (it may be set meanwhile). */
+  async function requireLinkKey(): Promise<string> {
+    const key = await linkKey();
+    if (!key)
+      throw new Error(
+        'the link key (LINK_SECRET or LINK_SECRET_PARAMETER) is not set: no link can be signed',
+      );
+    return key;
+  }
+
+  /**
+   * A commenter's data mail (`my-data`): to the address the event sealed, whether or not it has comments or an
+   * account (the request's answer never tells), with a link naming its keyed hash and the normalised address,
+   * sealed, for 1 hour from the request.
+   */
+  async function sendMyData(event: AccountMailEvent, sender: MailMessageSettings['sender']) {
+    const expiresAt = event.at + myDataLinkHours * 3_600_000;
+    if (expiresAt <= now()) return { skip: 'its link expired before it could be sent' };
+    if (!serverUrl) throw new PermanentFailure('SERVER_URL is not set: the data mails need the API address');
+    const key = await requireLinkKey();
+    const to = event.account.sealedTo ? openAddress(key, event.account.sealedTo) : undefined;
+    const { addressHash } = event.account;
+    if (!to || !addressHash) throw new PermanentFailure('the address could not be opened with the link key');
+    const claims: LinkClaims = {
+      purpose: 'my-data',
+      addressHash,
+      sealedAddress: sealAddress(key, normalizeAddress(to)),
+    };
+    const token = await signLinkToken(key, claims, expiresAt);
+    const message = await composeMailMessage(
+      {
+        to,
+        rendered: renderAccountMail(event.account, {
+          name: '',
+          link: serverUrlOf(serverUrl, 'ui/my-data', { token }),
+          site: settings.site,
+          serverUrl,
+        }),
+        lang: event.account.lang,
+        messageIdLocalPart: `${event.id}.account`,
+      },
+      { ...settings, sender },
+    );
+    await sendMailMessage(settings.transport, message);
+    return 'sent' as const;
+  }
+
   return async (event) => {
     const { sender } = settings;
     if ('problem' in sender) throw new PermanentFailure(sender.problem);
+    if (event.account.mail === 'my-data') return sendMyData(event, sender);
     const account = await accounts.findById(event.account.accountId);
     const reason = skipReason(account, event.account);
     if (reason || !account) return { skip: reason ?? 'the account no longer exists' };
@@ -167,7 +218,12 @@ export function renderAccountMail(
       site: { name, url },
       name: values.name,
       link: values.link,
-      hours: subject.mail === 'reset' ? resetLinkHours : confirmAccountLinkHours,
+      hours:
+        subject.mail === 'reset'
+          ? resetLinkHours
+          : subject.mail === 'my-data'
+            ? myDataLinkHours
+            : confirmAccountLinkHours,
       change: subject.change ?? 'password',
       loginUrl: serverUrlOf(values.serverUrl, 'ui/login'),
       forgotUrl: serverUrlOf(values.serverUrl, 'ui/forgot'),

@@ -77,6 +77,26 @@ ${button}
 </div>`,
     },
   },
+  'my-data': {
+    en: {
+      subject: '[{{ site.name }}] Your data on {{ site.name }}',
+      html: `<div style="${box}">
+<h2 style="${heading}">Your comments on ${siteLink}</h2>
+<p>Hello, someone (we hope you) asked to see or erase what {{ site.name }} keeps for this address. Open this link to download it, or to erase it:</p>
+${button}
+<p style="${small}">The link works for {{ hours }} hour; it erases once. If you did not ask, ignore this mail: nothing happens without the link.</p>
+</div>`,
+    },
+    'zh-CN': {
+      subject: '【{{ site.name }}】你在 {{ site.name }} 的数据',
+      html: `<div style="${box}">
+<h2 style="${heading}">你在 ${siteLink} 的评论</h2>
+<p>你好。有人（希望是你）申请查看或删除 {{ site.name }} 为此邮箱地址保存的数据。打开以下链接即可下载或删除：</p>
+${button}
+<p style="${small}">链接 {{ hours }} 小时内有效，删除只能进行一次。如果不是你申请的，请忽略此邮件：不打开链接就什么都不会发生。</p>
+</div>`,
+    },
+  },
   changed: {
     en: {
       subject: "[{{ site.name }}] Your {{ 'password' if change == 'password' else 'address' }} was changed",

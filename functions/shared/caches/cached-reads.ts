@@ -135,6 +135,8 @@ export function cacheListReads(
       moderate: (comment, change) => writing(comment.url, () => moderation.moderate(comment, change)),
       remove: (ref, expected) => writing(ref.url, () => moderation.remove(ref, expected)),
       removeOwn: (ref, ownerId) => writing(ref.url, () => moderation.removeOwn(ref, ownerId)),
+      eraseInThread: (ref, belongs, mode) =>
+        writing(ref.url, () => moderation.eraseInThread(ref, belongs, mode)),
     },
   };
 }

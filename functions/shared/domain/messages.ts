@@ -252,6 +252,30 @@ const catalog = {
     en: 'token: the reset link is not valid, has expired or was used already; ask for a new one.',
     'zh-CN': 'token：重置链接无效、已过期或已被使用，请重新申请。',
   },
+  tooManyDataRequests: {
+    en: 'Too many data requests from your network; try again in {minutes} minutes.',
+    'zh-CN': '来自你网络的数据请求过多，请 {minutes} 分钟后再试。',
+  },
+  dataRequestUnavailable: {
+    en: 'The captcha provider could not be reached, so the request cannot be checked; try again in a minute.',
+    'zh-CN': '无法连接人机验证服务，暂时无法处理请求；请一分钟后再试。',
+  },
+  dataLinkRequired: {
+    en: 'Authorization: send the token of the link mailed from /ui/my-data, or sign in.',
+    'zh-CN': 'Authorization：请提供 /ui/my-data 邮件中链接的令牌，或先登录。',
+  },
+  dataLinkUsed: {
+    en: 'token: this link erased the data already, or has expired; ask for a new one at /ui/my-data.',
+    'zh-CN': 'token：此链接已用于删除数据或已过期，请在 /ui/my-data 重新申请。',
+  },
+  dataLinksOff: {
+    en: 'Data links cannot be mailed: the link key (LINK_SECRET) is not set on this site.',
+    'zh-CN': '无法发送数据链接：本站未设置链接密钥（LINK_SECRET）。',
+  },
+  dataCursorInvalid: {
+    en: 'cursor: must be the `next` of the previous page, unchanged.',
+    'zh-CN': 'cursor：必须是上一页返回的 `next`，原样传回。',
+  },
 } as const satisfies Record<string, Record<Lang, string>>;
 
 /** A message of the catalog. */

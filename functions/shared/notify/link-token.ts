@@ -79,6 +79,22 @@ export interface AccountAddressClaims {
   readonly sealedAddress: string;
 }
 
+/**
+ * What a commenter's data link does (`/ui/my-data?token=`, 1 hour): with it as a Bearer, `GET /api/my-data` answers
+ * everything stored for the address (again, while it lasts) and `DELETE /api/my-data` erases it, once (the route
+ * records the token as used before it acts).
+ */
+export interface MyDataClaims {
+  readonly purpose: 'my-data';
+  /** The keyed hash of the normalised address (notify/address-hash.ts): every key of its data. */
+  readonly addressHash: string;
+  /**
+   * The normalised address, sealed with the link key (notify/sealed-address.ts): its account claim is found by it,
+   * and a link carries no address in clear.
+   */
+  readonly sealedAddress: string;
+}
+
 /** The claims a link token carries. */
 export type LinkClaims =
   | UnsubscribeClaims
@@ -86,7 +102,8 @@ export type LinkClaims =
   | ConfirmClaims
   | AccountConfirmClaims
   | AccountResetClaims
-  | AccountAddressClaims;
+  | AccountAddressClaims
+  | MyDataClaims;
 
 /** The claims of a link token of `Purpose`. */
 export type ClaimsOf<Purpose extends LinkClaims['purpose']> = Extract<LinkClaims, { purpose: Purpose }>;
@@ -172,6 +189,13 @@ function accountAddressClaims({
   return { purpose: 'account-address', accountId: reset.accountId, version: reset.version, sealedAddress };
 }
 
+/** The data link claims in `payload`, or undefined when a field is missing or malformed. */
+function myDataClaims({ addressHash, sealedAddress }: JWTPayload): MyDataClaims | undefined {
+  if (typeof addressHash !== 'string' || !addressHashPattern.test(addressHash)) return undefined;
+  if (typeof sealedAddress !== 'string' || !sealedPattern.test(sealedAddress)) return undefined;
+  return { purpose: 'my-data', addressHash, sealedAddress };
+}
+
 /** The reader of each purpose's claims. */
 const claimsOf = {
   unsubscribe: (payload: JWTPayload) => unsubscribeClaims(payload),
@@ -180,6 +204,7 @@ const claimsOf = {
   'account-confirm': accountConfirmClaims,
   'account-reset': accountResetClaims,
   'account-address': accountAddressClaims,
+  'my-data': myDataClaims,
 } as const satisfies Record<LinkClaims['purpose'], (payload: JWTPayload) => LinkClaims | undefined>;
 
 /**

@@ -12,10 +12,12 @@ import { outboxEventItem } from './outbox-event.js';
 /**
  * Which account mail: `confirm` (a new account's single-use confirmation link, 24 hours), `reset` (a
  * password-reset link, single use, 1 hour), `changed` (the password or the address was changed),
- * `already-registered` (someone tried to register with the address of an active account), and `confirm-address`
- * (to the new address an account asked for: its single-use link, 24 hours, makes the change).
+ * `already-registered` (someone tried to register with the address of an active account), `confirm-address`
+ * (to the new address an account asked for: its single-use link, 24 hours, makes the change), and `my-data` (a
+ * commenter's data link, 1 hour, to any address: it names no account, and goes to `sealedTo`).
  */
-export type AccountMailKind = 'confirm' | 'reset' | 'changed' | 'already-registered' | 'confirm-address';
+export type AccountMailKind =
+  'confirm' | 'reset' | 'changed' | 'already-registered' | 'confirm-address' | 'my-data';
 
 /** Every account mail kind, for readers of stored events. */
 export const accountMailKinds: readonly AccountMailKind[] = [
@@ -24,6 +26,7 @@ export const accountMailKinds: readonly AccountMailKind[] = [
   'changed',
   'already-registered',
   'confirm-address',
+  'my-data',
 ];
 
 /** What an account mail event is about. */
@@ -37,7 +40,8 @@ export interface AccountMailSubject {
   /**
    * Where the mail goes when it is not the account's address, sealed with the link key (notify/sealed-address.ts):
    * for `changed` of the address, the former address (the account now holds the new one); for
-   * `confirm-address`, the new address (the account does not hold it until the link is followed).
+   * `confirm-address`, the new address (the account does not hold it until the link is followed); for `my-data`, the
+   * address asked about.
    */
   readonly sealedTo?: string;
   /**
@@ -45,6 +49,8 @@ export interface AccountMailSubject {
    * so a password change or a ban since kills it, however late the mail goes out.
    */
   readonly version?: number;
+  /** `my-data` only: the keyed hash of the normalised address (notify/address-hash.ts), which its link names. */
+  readonly addressHash?: string;
 }
 
 /** Queues one account mail (a new outbox event `eventId` at `at`); the notifier sends it. */
@@ -60,6 +66,7 @@ export function fromAccountMailSubject(value: unknown): AccountMailSubject | und
   const change = subject.change === 'password' || subject.change === 'email' ? subject.change : undefined;
   const sealedTo = typeof subject.sealedTo === 'string' ? subject.sealedTo : undefined;
   const version = Number.isSafeInteger(subject.version) ? (subject.version as number) : undefined;
+  const addressHash = typeof subject.addressHash === 'string' ? subject.addressHash : undefined;
   return {
     accountId: subject.accountId,
     mail,
@@ -67,6 +74,7 @@ export function fromAccountMailSubject(value: unknown): AccountMailSubject | und
     ...(change ? { change } : {}),
     ...(sealedTo ? { sealedTo } : {}),
     ...(version === undefined ? {} : { version }),
+    ...(addressHash ? { addressHash } : {}),
   };
 }
 

@@ -1,5 +1,5 @@
 import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import { accountAuthorKey, type AuthorTally } from '../domain/author-tally.js';
+import type { AuthorTally } from '../domain/author-tally.js';
 import { attributes, entities, keys } from './keys.js';
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
@@ -71,19 +71,21 @@ export function authorCountUpdates(tableName: string, changes: readonly AuthorCo
 }
 
 /**
- * The feed entry of an account's comment (keys.authorFeed): where the comment is, so that the feed reads it
- * from the table. Never overwritten (a retried transaction puts the same). `of`, not `commentId`: that attribute
- * would put the entry into the by-id index.
+ * The feed entry of a comment under its author's key (keys.authorFeed): an account's (`user:<id>`, its feed) or an
+ * address's (`mail:<hash>`, what a commenter's download and erase page through, never a Scan). It says where the
+ * comment is, so that readers find it in the table. Never overwritten with anything else (a retried transaction
+ * puts the same). `of`, not `commentId`: that attribute would put the entry into the by-id index.
  */
 export function authorFeedPut(
   tableName: string,
-  comment: { readonly id: string; readonly url: string; readonly rid?: string; readonly userId?: string },
+  authorKey: string,
+  comment: { readonly id: string; readonly url: string; readonly rid?: string },
 ): TransactItem {
   return {
     Put: {
       TableName: tableName,
       Item: {
-        ...keys.authorFeed(accountAuthorKey(comment.userId ?? ''), comment.id),
+        ...keys.authorFeed(authorKey, comment.id),
         entity: entities.authorFeed,
         of: comment.id,
         url: comment.url,
@@ -91,4 +93,12 @@ export function authorFeedPut(
       },
     },
   };
+}
+
+/**
+ * The delete of a comment's feed entry under `authorKey`, in the transaction that deletes the comment or takes its
+ * author off it (a placeholder). Unconditional: an entry already gone is deleted again harmlessly.
+ */
+export function authorFeedDelete(tableName: string, authorKey: string, commentId: string): TransactItem {
+  return { Delete: { TableName: tableName, Key: keys.authorFeed(authorKey, commentId) } };
 }

@@ -127,6 +127,10 @@ export const entities = {
   usedLink: 'used-link',
   /** A single sign-on assertion (a hash of its issuer and `jti`) that was exchanged once: it works no more. */
   usedSsoAssertion: 'used-sso-assertion',
+  /** A commenter's erase under way or done (the address as a hash): its progress, so a cut-off one goes on. */
+  eraseJob: 'erase-job',
+  /** One download or erase of a commenter's data, for the administrators' log (no address, a hash prefix). */
+  dataRequest: 'data-request',
 } as const;
 
 /**
@@ -138,7 +142,7 @@ export function outboxDay(eventId: string): string {
 }
 
 /** What an account attempt counter counts (account-limits.ts). */
-export type AccountAttempt = 'register' | 'reset' | 'reauth' | 'confirm' | 'sso';
+export type AccountAttempt = 'register' | 'reset' | 'reauth' | 'confirm' | 'sso' | 'my-data';
 
 /**
  * Who one delivery of an event goes to: the owner's mail, a parent's author, an owner channel, or the address
@@ -271,9 +275,9 @@ export const keys = {
   /** An address an administrator approved a comment from (the address as a hash: notify/address-hash.ts). */
   trust: (addressHash: string): Key => ({ pk: `TRUST#${addressHash}`, sk: 'TRUST' }),
   /**
-   * Registrations (`register`), reset requests (`reset`) or single sign-on exchanges (`sso`) from one IP (an
-   * IPv6 /64, as a hash), or checks of one account's current password (`reauth`, the account's id as a keyed
-   * hash), in one window.
+   * Registrations (`register`), reset requests (`reset`), single sign-on exchanges (`sso`) or data requests
+   * (`my-data`) from one IP (an IPv6 /64, as a hash), or checks of one account's current password (`reauth`, the
+   * account's id as a keyed hash), in one window.
    */
   accountAttempts: (subjectHash: string, action: AccountAttempt, window: number): Key => ({
     pk: `${action === 'reauth' || action === 'confirm' ? 'REAUTH' : 'IP'}#${subjectHash}`,
@@ -288,6 +292,12 @@ export const keys = {
   usedLink: (tokenHash: string): Key => ({ pk: `LINK#${tokenHash}`, sk: 'USED' }),
   /** A single sign-on assertion that was exchanged (a hash of its issuer and `jti`: table/sso-assertions.ts). */
   usedSsoAssertion: (assertionHash: string): Key => ({ pk: `SSO#${assertionHash}`, sk: 'USED' }),
+  /** The erase of an address's data (the address as its keyed hash): under way or done. */
+  eraseJob: (addressHash: string): Key => ({ pk: `ERASE#${addressHash}`, sk: 'JOB' }),
+  /** The partition of the administrators' log of data requests: one Query reads the newest. */
+  dataRequestPartition: 'DATAREQ',
+  /** One data request in the log, by its id (a ULID: newest last). */
+  dataRequest: (id: string): Key => ({ pk: keys.dataRequestPartition, sk: `R#${id}` }),
 };
 
 /**

@@ -8,7 +8,7 @@ import {
   textBytesOf,
 } from './comment-item.js';
 import { combine, contribution, counterUpdates, noDelta } from './counter-deltas.js';
-import { authorCountUpdates } from './author-count-items.js';
+import { authorCountUpdates, authorFeedDelete } from './author-count-items.js';
 import type { AuthorTally } from '../domain/author-tally.js';
 import { attributes, entities, keys } from './keys.js';
 
@@ -193,10 +193,10 @@ const approvedDelta = (from: CommentStatus, to: CommentStatus) =>
 
 /**
  * The items of one TransactWriteItems that deletes `comments` (all of page `url`): for each, the
- * comment, its duplicate mark and a tombstone stamped `deletedAt`; then the page and site counters,
- * moved by what the comments counted for as read, and the level counters of the approved ones' authors
- * (`authorOf`: domain/author-tally.ts). Each delete is conditioned on the status it was read
- * with, so a concurrent status change refuses the whole transaction and the counters stay exact.
+ * comment, its duplicate mark, its feed entry under its author's key and a tombstone stamped `deletedAt`; then
+ * the page and site counters, moved by what the comments counted for as read, and the level counters of the
+ * approved ones' authors (`authorOf`: domain/author-tally.ts). Each delete is conditioned on the status it was
+ * read with, so a concurrent status change refuses the whole transaction and the counters stay exact.
  */
 export function removalItems(
   tableName: string,
@@ -225,6 +225,7 @@ export function removalItems(
       ...(comment.contentHash
         ? [{ Delete: { TableName: tableName, Key: keys.duplicate(comment.url, comment.contentHash) } }]
         : []),
+      ...feedDeleteOf(tableName, comment, authorOf),
       {
         Put: {
           TableName: tableName,
@@ -243,6 +244,16 @@ export function removalItems(
       }),
     ),
   ];
+}
+
+/** The delete of `comment`'s feed entry, when it has an author (`authorOf`, of any status). */
+function feedDeleteOf(
+  tableName: string,
+  comment: ModeratedComment,
+  authorOf: ((comment: ModeratedComment) => AuthorTally | undefined) | undefined,
+): TransactItem[] {
+  const tally = authorOf?.(comment);
+  return tally ? [authorFeedDelete(tableName, tally.authorKey, comment.id)] : [];
 }
 
 /**

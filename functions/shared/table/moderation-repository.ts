@@ -25,6 +25,7 @@ import {
 } from './moderation-items.js';
 import { authorCountUpdates } from './author-count-items.js';
 import { placeholderItems } from './own-comment-items.js';
+import { answeredOf, erasedItems, type ErasedWithReplies } from './erase-items.js';
 import { projection } from './projection.js';
 import { storedCount } from './stored-count.js';
 import { transactWrite } from './transact.js';
@@ -64,6 +65,20 @@ export interface ModerationRepository {
     | { readonly outcome: 'refused'; readonly refusal: OwnCommentRefusal }
   >;
   /**
+   * A commenter's erase, in the thread of `ref` (read only, consistently): of its comments, those `belongs` says
+   * are the commenter's go. One nobody else answered is deleted as {@link remove} deletes one (its duplicate mark,
+   * its feed entry, a tombstone, its counters), in transactions of at most {@link commentsPerTransaction}, replies
+   * before roots; one others answered (or answered by one that stays) stays for them, as the placeholder or
+   * anonymised (`mode`, erase-items.ts), and no page counter moves. Every approved one leaves its author's level
+   * counter. Counts what it did; `conflict` when a comment changed meanwhile (what was written stays right: run it
+   * again).
+   */
+  eraseInThread(
+    ref: CommentRef,
+    belongs: (comment: ModeratedComment) => boolean,
+    mode: ErasedWithReplies,
+  ): Promise<{ readonly removed: number; readonly kept: number } | 'conflict'>;
+  /**
    * Every comment of `status`, newest first, texts included (their cards from the card index, then the
    * items): for a search, which must see them all.
    */
@@ -80,10 +95,10 @@ export interface ModerationRepository {
 }
 
 /**
- * Comments per transaction (DynamoDB allows 100 items): three items each (the comment, its duplicate
- * mark, its tombstone), at most one author counter each, and the two counter updates.
+ * Comments per transaction (DynamoDB allows 100 items): four items each (the comment, its duplicate
+ * mark, its feed entry, its tombstone), at most one author counter each, and the two counter updates.
  */
-const commentsPerTransaction = 24;
+export const commentsPerTransaction = 19;
 
 /** A comment item as moderation reads it: with its duplicate-mark hash and whether its parent's author was told. */
 const moderated = (item: Record<string, unknown>): ModeratedComment => {
@@ -126,6 +141,22 @@ export function createModerationRepository(
       ),
     );
     return [...(visible?.items ?? []), ...(held?.items ?? [])].map(moderated);
+  };
+
+  /**
+   * Deletes `doomed` (comments of page `url`) in transactions of at most {@link commentsPerTransaction}, the roots
+   * last: if a later transaction is refused, what is left can still be found and deleted. False when one was.
+   */
+  const removeAll = async (url: string, doomed: readonly ModeratedComment[]) => {
+    const ordered = [...doomed].sort((a, b) => Number(isRoot(a)) - Number(isRoot(b)));
+    for (let start = 0; start < ordered.length; start += commentsPerTransaction) {
+      const chunk = ordered.slice(start, start + commentsPerTransaction);
+      const outcome = await transactWrite(client, {
+        TransactItems: removalItems(tableName, url, chunk, now(), authorOf),
+      });
+      if (!outcome.ok) return false;
+    }
+    return true;
   };
 
   return {
@@ -176,18 +207,8 @@ export function createModerationRepository(
       if (expected && target && target.status !== expected.status) return 'conflict';
 
       // As Waline: the comment, its direct replies, and (for a root) its whole thread.
-      // The root last: if a later transaction is refused, what is left can still be found and deleted.
-      const doomed = thread
-        .filter((c) => c.id === ref.id || c.pid === ref.id || c.rid === ref.id)
-        .sort((a, b) => Number(isRoot(a)) - Number(isRoot(b)));
-      for (let start = 0; start < doomed.length; start += commentsPerTransaction) {
-        const chunk = doomed.slice(start, start + commentsPerTransaction);
-        const outcome = await transactWrite(client, {
-          TransactItems: removalItems(tableName, ref.url, chunk, now(), authorOf),
-        });
-        if (!outcome.ok) return 'conflict';
-      }
-      return doomed.length;
+      const doomed = thread.filter((c) => c.id === ref.id || c.pid === ref.id || c.rid === ref.id);
+      return (await removeAll(ref.url, doomed)) ? doomed.length : 'conflict';
     },
 
     async removeOwn(ref, ownerId) {
@@ -203,13 +224,34 @@ export function createModerationRepository(
       const tally = target.status === 'approved' ? authorOf?.(target) : undefined;
       const items = answered
         ? [
-            ...placeholderItems(tableName, target, ownerId, now()),
+            ...placeholderItems(tableName, target, ownerId, now(), authorOf?.(target)?.authorKey),
             ...(tally ? authorCountUpdates(tableName, [{ tally, delta: -1 }]) : []),
           ]
         : removalItems(tableName, ref.url, [target], now(), authorOf);
       const outcome = await transactWrite(client, { TransactItems: items });
       if (!outcome.ok) return { outcome: 'conflict' };
       return { outcome: answered ? 'placeholder' : 'deleted' };
+    },
+
+    async eraseInThread(ref, belongs, mode) {
+      const thread = await readThread(ref);
+      const erased = new Set(thread.filter(belongs).map((comment) => comment.id));
+      const answered = answeredOf(thread, erased);
+      const doomed = thread.filter((c) => erased.has(c.id) && !answered.has(c.id));
+      if (!(await removeAll(ref.url, doomed))) return 'conflict';
+      for (const comment of thread.filter((c) => answered.has(c.id))) {
+        // The author's level counter loses an approved comment: what stays counts for nobody.
+        const tally = authorOf?.(comment);
+        const counted = comment.status === 'approved' && tally ? [{ tally, delta: -1 }] : [];
+        const outcome = await transactWrite(client, {
+          TransactItems: [
+            ...erasedItems(tableName, comment, mode, now(), tally?.authorKey),
+            ...authorCountUpdates(tableName, counted),
+          ],
+        });
+        if (!outcome.ok) return 'conflict';
+      }
+      return { removed: doomed.length, kept: answered.size };
     },
 
     async listByStatus(status) {

@@ -1,5 +1,5 @@
 import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import type { AuthorTally } from '../domain/author-tally.js';
+import { accountAuthorKey, type AuthorTally } from '../domain/author-tally.js';
 import type { CommentStatus, StoredComment } from '../domain/comment.js';
 import { authorCountUpdates, authorFeedPut } from './author-count-items.js';
 import { replyNotifiedAttribute, toCommentItem } from './comment-item.js';
@@ -152,9 +152,13 @@ export function submitItems(
     for (const update of authorCountUpdates(tableName, [{ tally: guards.author, delta: 1 }]))
       add(update, undefined);
   }
-  // An account's comment is also filed in its feed, whatever its status: the feed shows the approved ones.
-  if (comment.userId !== undefined && comment.userId !== '')
-    add(authorFeedPut(tableName, comment), undefined);
+  // Every comment with an author is filed under its author's key, whatever its status: an account's feed shows the
+  // approved ones, and a commenter's download and erase find all of theirs there.
+  // Without a tally (a caller that counts no levels), an account's comment is still filed in its feed.
+  const feedKey =
+    guards.author?.authorKey ??
+    (comment.userId !== undefined && comment.userId !== '' ? accountAuthorKey(comment.userId) : undefined);
+  if (feedKey !== undefined) add(authorFeedPut(tableName, feedKey, comment), undefined);
   // `eventId` is a ULID (its time names the outbox partition); an imported comment's id need not be one.
   const event = commentEvent('comment.submitted', eventId, now, comment);
   if (event) add(outboxPut(tableName, event), 'id_taken');

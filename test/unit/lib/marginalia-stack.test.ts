@@ -83,7 +83,7 @@ const customProps: MarginaliaStackProps = {
   readonlyAge: 90,
   markdown: { emoji: false, tex: 'katex' },
   throttleRateLimit: 5,
-  throttleBurstLimit: 48,
+  throttleBurstLimit: 60,
   logRetention: RetentionDays.ONE_WEEK,
 };
 
@@ -366,6 +366,11 @@ describe('MarginaliaStack', () => {
     ['GET /ui/forgot', 'comment'],
     ['GET /ui/reset', 'comment'],
     ['POST /api/token/sso', 'comment'],
+    ['POST /api/my-data', 'comment'],
+    ['GET /api/my-data', 'comment'],
+    ['DELETE /api/my-data', 'comment'],
+    ['GET /api/my-data/log', 'comment'],
+    ['GET /ui/my-data', 'comment'],
   ];
 
   it('creates exactly the widget and page routes plus $default when synthesized', () => {
@@ -617,7 +622,7 @@ describe('MarginaliaStack', () => {
     custom.hasResourceProperties('AWS::ApiGatewayV2::Api', {
       CorsConfiguration: Match.objectLike({ AllowOrigins: customProps.allowedOrigins }),
     });
-    expect(routeSettingsTotals(custom)).toMatchObject({ rate: 5, burst: 48 });
+    expect(routeSettingsTotals(custom)).toMatchObject({ rate: 5, burst: 60 });
     const logGroups = custom.findResources('AWS::Logs::LogGroup');
     for (const fn of [customStack.commentFunction, customStack.articleFunction]) {
       const logGroupId = customStack.getLogicalId(fn.logGroup.node.defaultChild as CfnLogGroup);

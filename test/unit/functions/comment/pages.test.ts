@@ -55,6 +55,29 @@ describe('the sign-in, profile and moderation pages', () => {
     expect((await get('/ui/users', 'POST')).statusCode).toBe(405);
   });
 
+  it('serves /ui/my-data: a nonce-only policy, never framed, the request form, and the link page that clears its token', async () => {
+    const response = await get('/ui/my-data');
+    const policy = response.headers['content-security-policy'] ?? '';
+
+    expect(response.statusCode).toBe(200);
+    expect(policy).toContain("frame-ancestors 'none'");
+    expect(policy).not.toContain('unsafe-inline');
+    expect(response.body).not.toContain('innerHTML');
+    expect(response.body).toContain("send('POST', 'my-data'");
+    expect(response.body).toContain("history.replaceState(null, '', location.pathname)");
+    expect(response.body).toContain('confirm(');
+    expect((await get('/ui/my-data', 'POST')).statusCode).toBe(405);
+  });
+
+  it('gives signed-in readers their data on /ui/profile and administrators the requests on /ui', async () => {
+    const profile = await get('/ui/profile');
+    const moderation = await get('/ui');
+
+    expect(profile.body).toContain('<h3>Your data</h3>');
+    expect(profile.body).toContain("eraseMyData('Bearer ' + token)");
+    expect(moderation.body).toContain("api('my-data/log')");
+  });
+
   it('serves /ui with a fresh nonce per response and no inline HTML from comments', async () => {
     const first = await get('/ui');
     const second = await get('/ui');

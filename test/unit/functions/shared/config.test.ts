@@ -32,6 +32,7 @@ describe('loadConfig', () => {
       RECAPTCHA_VERIFY_URL: 'https://recaptcha.net/recaptcha/api/siteverify',
       RECAPTCHA_V3_MIN_SCORE: 0.5,
       REGISTRATION: 'closed',
+      ERASE_WITH_REPLIES: 'placeholder',
       markdown: { highlight: true, emoji: true, sub: true, sup: true, tex: true },
     });
   });
@@ -59,6 +60,14 @@ describe('loadConfig', () => {
     expect(loadConfig({ ...base, ...mail, REGISTRATION: 'approval' }).REGISTRATION).toBe('approval');
     expect(() => loadConfig({ ...base, REGISTRATION: 'anyone' })).toThrow(
       /REGISTRATION: must be open, approval or closed/,
+    );
+  });
+
+  it('reads ERASE_WITH_REPLIES in any case, blank as placeholder, and refuses any other value', () => {
+    expect(loadConfig({ ...base, ERASE_WITH_REPLIES: '' }).ERASE_WITH_REPLIES).toBe('placeholder');
+    expect(loadConfig({ ...base, ERASE_WITH_REPLIES: ' Anonymise ' }).ERASE_WITH_REPLIES).toBe('anonymise');
+    expect(() => loadConfig({ ...base, ERASE_WITH_REPLIES: 'keep' })).toThrow(
+      /ERASE_WITH_REPLIES: must be placeholder or anonymise/,
     );
   });
 

@@ -48,6 +48,59 @@ const tokenOf = (text: string, path: string) => {
   return match?.[1];
 };
 
+describe('the account mail channel: data links', () => {
+  const hashOfAnn = 'A'.repeat(43);
+  const dataMail = (now = at) => {
+    const { sent } = channel(account(), now);
+    const send = createAccountMailChannel({
+      accounts: createFakeAccountRepository([]),
+      site: { SITE_NAME: 'Notes', SITE_URL: 'https://blog.example' },
+      serverUrl,
+      linkKey: async () => linkKey,
+      sender: { name: 'Notes', address: 'comments@blog.example' },
+      transport: async (message) => {
+        sent.push(message);
+      },
+      now: () => now,
+    });
+    const outcome = send({
+      id: '01EVENT',
+      at,
+      account: {
+        accountId: '',
+        mail: 'my-data',
+        lang: 'en',
+        sealedTo: sealAddress(linkKey, 'Ann+Blog@Example.com'),
+        addressHash: hashOfAnn,
+      },
+    });
+    return { outcome, sent };
+  };
+
+  it('mails the sealed address, with no account, a 1-hour data link naming the hash and the normalised address', async () => {
+    const { outcome, sent } = dataMail();
+
+    expect(await outcome).toBe('sent');
+    expect(sent[0]?.to).toBe('Ann+Blog@Example.com');
+    const parsed = await simpleParser(sent[0]?.raw ?? '');
+    expect(parsed.subject).toBe('[Notes] Your data on Notes');
+    const token = tokenOf(parsed.text ?? '', `${serverUrl}/ui/my-data`);
+    const claims = await readLinkToken(linkKey, token, 'my-data', at + hour - 1000);
+    expect(claims).toMatchObject({ purpose: 'my-data', addressHash: hashOfAnn });
+    expect(openAddress(linkKey, claims?.sealedAddress ?? '')).toBe('ann@example.com');
+    expect(await readLinkToken(linkKey, token, 'my-data', at + hour + 1000)).toBeUndefined();
+    // The link carries no address in clear.
+    expect(Buffer.from(token?.split('.')[1] ?? '', 'base64url').toString()).not.toContain('example.com');
+  });
+
+  it('skips a data mail whose link expired before it could be sent', async () => {
+    const { outcome, sent } = dataMail(at + hour + 1);
+
+    expect(await outcome).toEqual({ skip: 'its link expired before it could be sent' });
+    expect(sent).toEqual([]);
+  });
+});
+
 describe('the account mail channel', () => {
   it("mails the account's address a confirmation link for that purpose alone, valid 24 hours from the request", async () => {
     const { mail, sent } = channel(account());

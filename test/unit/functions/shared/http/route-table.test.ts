@@ -3,6 +3,7 @@ import { createArticleHandler } from '../../../../../functions/article/article-h
 import { articleRouteKeys } from '../../../../../functions/article/routes.js';
 import {
   commentAccountRouteKeys,
+  commentDataRouteKeys,
   commentNotificationRouteKeys,
   commentSsoRouteKeys,
   commentRouteKeys,
@@ -49,6 +50,7 @@ describe('the API route lists', () => {
       ...commentNotificationRouteKeys,
       ...accountApiOnly,
       ...commentSsoRouteKeys,
+      ...commentDataRouteKeys.filter((key) => key.includes(' /api/')),
     ];
     for (const keys of [commentRouteKeys, articleRouteKeys]) {
       for (const key of keys.filter((k) => k.includes(' /api/') && !apiOnly.includes(k))) {

@@ -531,6 +531,31 @@ describe('removalItems', () => {
   });
 });
 
+describe("removalItems: the authors' feed entries", () => {
+  it("deletes each comment's feed entry under its author, whatever its status, and none of a comment with no author", () => {
+    const authorOf = (deleted: ModeratedComment) =>
+      deleted.mail === '' ? undefined : { authorKey: deleted.id === '01D' ? 'user:01ACC' : 'mail:h1' };
+    const items = removalItems(
+      't',
+      '/p',
+      [
+        reply({ status: 'approved' }),
+        reply({ id: '01D', status: 'waiting' }),
+        reply({ id: '01E', status: 'spam', mail: '' }),
+      ],
+      5,
+      authorOf,
+    );
+    const feedDeletes = items
+      .filter((item) => String(item.Delete?.Key?.pk).startsWith('AUTHOR#'))
+      .map((item) => item.Delete?.Key);
+    expect(feedDeletes).toEqual([
+      { pk: 'AUTHOR#mail:h1', sk: 'FEED#01B' },
+      { pk: 'AUTHOR#user:01ACC', sk: 'FEED#01D' },
+    ]);
+  });
+});
+
 describe('moderationItems and removalItems: the level counters', () => {
   const author = { authorKey: 'mail:h1', display: { nick: 'n', link: '', avatar: 'https://a.example/x' } };
   const approval = { eventId: ulid(5), at: 5 };

@@ -270,13 +270,13 @@ describe('submitItems and the level counters', () => {
   });
 });
 
-describe("submitItems and an account's feed", () => {
+describe("submitItems and an author's feed", () => {
   it("files an account's comment, whatever its status, in its feed in the insert's transaction", () => {
     for (const status of ['approved', 'waiting'] as const) {
       const { items, refusalAt } = submitItems(
         't',
         comment({ status, userId: '01ACC', rid: '01ROOT', pid: '01ROOT' }),
-        { contentHash: 'h' },
+        { contentHash: 'h', author: { authorKey: 'user:01ACC' } },
         eventId,
       );
       const entry = items.findIndex((item) => item.Put?.Item?.entity === 'author-feed');
@@ -297,7 +297,31 @@ describe("submitItems and an account's feed", () => {
     }
   });
 
-  it('files an anonymous comment nowhere', () => {
+  it("files an anonymous comment, whatever its status, under its address's author key", () => {
+    for (const status of ['approved', 'spam'] as const) {
+      const { items } = submitItems(
+        't',
+        comment({ status }),
+        { contentHash: 'h', author: { authorKey: 'mail:HASH' } },
+        eventId,
+      );
+      const entry = items.find((item) => item.Put?.Item?.entity === 'author-feed');
+      expect(entry?.Put?.Item).toMatchObject({
+        pk: 'AUTHOR#mail:HASH',
+        sk: 'FEED#01NEW',
+        of: '01NEW',
+        url: '/p',
+      });
+    }
+  });
+
+  it("files an account's comment in its feed even when the caller gives no tally", () => {
+    const { items } = submitItems('t', comment({ userId: '01ACC' }), { contentHash: 'h' }, eventId);
+    const entry = items.find((item) => item.Put?.Item?.entity === 'author-feed');
+    expect(entry?.Put?.Item).toMatchObject({ pk: 'AUTHOR#user:01ACC', sk: 'FEED#01NEW' });
+  });
+
+  it('files a comment with no author (no account, no address) nowhere', () => {
     const { items } = submitItems('t', comment(), { contentHash: 'h' }, eventId);
     expect(items.some((item) => item.Put?.Item?.entity === 'author-feed')).toBe(false);
   });

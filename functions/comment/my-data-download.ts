@@ -1,0 +1,200 @@
+import type { Account } from '../shared/domain/account.js';
+import { AppError } from '../shared/domain/errors.js';
+import { translate } from '../shared/domain/messages.js';
+import { newUlid } from '../shared/domain/new-ulid.js';
+import { envelope } from '../shared/http/envelope.js';
+import type { Router } from '../shared/http/http-function.js';
+import type { HashAddress } from '../shared/notify/address-hash.js';
+import type { MyDataStore } from '../shared/table/my-data-store.js';
+import { authorKeysOf, createOwnership } from './my-data-ownership.js';
+import type { ResolveDataSubject } from './my-data-subject.js';
+
+/** Feed entries read per page of the download. */
+export const downloadPageEntries = 50;
+
+/** The serialised comments one page carries at most (the answer stays far under Lambda's 6 MB). */
+const pageBudgetChars = 3 * 1024 * 1024;
+
+/** What the download says of likes and reactions. */
+export const votesNote =
+  "Likes and reactions are kept under a keyed hash of the voter's IP address, never of a mail address: none can " +
+  'be found for an address, so none are listed.';
+
+/** Where the next page starts: which author key (an index into authorKeysOf) and after which comment. */
+interface Cursor {
+  readonly part: number;
+  readonly after?: string;
+}
+
+const encodeCursor = (cursor: Cursor) => Buffer.from(JSON.stringify(cursor)).toString('base64url');
+
+/** The cursor of `value`, or undefined when it is not one this route made. */
+function decodeCursor(value: string): Cursor | undefined {
+  if (value.length > 200 || !/^[A-Za-z0-9_-]+$/.test(value)) return undefined;
+  try {
+    const parsed: unknown = JSON.parse(Buffer.from(value, 'base64url').toString('utf8'));
+    if (typeof parsed !== 'object' || parsed === null) return undefined;
+    const { part, after } = parsed as Record<string, unknown>;
+    if (part !== 0 && part !== 1) return undefined;
+    if (after !== undefined && (typeof after !== 'string' || !/^[0-9A-Za-z]{1,64}$/.test(after)))
+      return undefined;
+    return { part, ...(typeof after === 'string' ? { after } : {}) };
+  } catch {
+    return undefined;
+  }
+}
+
+/** What the download shows of an account: never its password hash, second factor or session version. */
+function accountData(account: Account) {
+  return {
+    id: account.id,
+    email: account.email,
+    displayName: account.displayName,
+    ...(account.link ? { link: account.link } : {}),
+    ...(account.avatar ? { avatar: account.avatar } : {}),
+    ...(account.label ? { label: account.label } : {}),
+    type: account.type,
+    state: account.state,
+    createdAt: new Date(account.createdAt).toISOString(),
+    ...(account.updatedAt ? { updatedAt: new Date(account.updatedAt).toISOString() } : {}),
+    ...(account.identity ? { identity: { provider: account.identity.provider } } : {}),
+    secondFactor: account.totp !== undefined,
+  };
+}
+
+const iso = (value: unknown) => (Number(value) > 0 ? new Date(Number(value)).toISOString() : undefined);
+const text = (value: unknown) => (typeof value === 'string' ? value : '');
+
+/** One stored comment as the download shows it to its author. */
+function commentData(id: string, item: Record<string, unknown>) {
+  return {
+    id,
+    url: text(item.url),
+    ...(typeof item.pid === 'string' ? { pid: item.pid } : {}),
+    ...(typeof item.rid === 'string' ? { rid: item.rid } : {}),
+    status: text(item.status) || 'approved',
+    time: iso(item.insertedAt),
+    nick: text(item.nick),
+    mail: text(item.mail),
+    link: text(item.link),
+    comment: text(item.orig),
+    like: Number(item.like) || 0,
+    sticky: item.sticky === true,
+    ua: text(item.ua),
+    ...(typeof item.addr === 'string' ? { region: item.addr } : {}),
+    ...(typeof item.userId === 'string' ? { userId: item.userId } : {}),
+  };
+}
+
+/**
+ * `GET /api/my-data[?cursor=]`, with a data link's token or a sign-in token as the Bearer (my-data-subject.ts):
+ * everything stored for the address (and the account), as JSON. The first page carries the account (never its
+ * password hash or second factor's secret), the address's suppressions, reply-mail confirmations and trust mark;
+ * every page up to 50 of its comments (oldest first, each with its page, time and status, within 3 MiB of
+ * text), and `next`, the cursor of the page after it, while more follow. A GET changes nothing but the
+ * administrators' log (one entry per first page); the link may be used again while it lasts.
+ */
+export function createMyDataDownload({
+  subjectOf,
+  store,
+  hashAddress,
+  now,
+}: {
+  readonly subjectOf: ResolveDataSubject;
+  readonly store: MyDataStore;
+  readonly hashAddress: HashAddress;
+  readonly now: () => number;
+}): Router {
+  return async (request) => {
+    const subject = await subjectOf(request.authorization, request.lang);
+    const given = request.query('cursor');
+    const cursor = given === undefined || given === '' ? { part: 0 } : decodeCursor(given);
+    if (!cursor) {
+      throw new AppError('invalid_input', translate(request.lang, 'dataCursorInvalid'), {
+        cursor: 'must be the `next` of the previous page, unchanged',
+      });
+    }
+    const authorKeys = authorKeysOf(subject);
+    const owns = createOwnership(subject, hashAddress);
+    const comments: ReturnType<typeof commentData>[] = [];
+    let chars = 0;
+    let next: Cursor | undefined;
+    let part = cursor.part;
+    let after = cursor.after;
+    // One author key's page at a time, until the page is full or every key is read.
+    while (part < authorKeys.length && comments.length < downloadPageEntries && next === undefined) {
+      const authorKey = authorKeys[part] as string;
+      const page = await store.feedPage(authorKey, after, downloadPageEntries - comments.length);
+      const items = await store.commentsOf(page.entries);
+      let last: string | undefined;
+      for (const entry of page.entries) {
+        const item = items.get(entry.id);
+        if (item && owns(item)) {
+          const shown = commentData(entry.id, item);
+          const size = JSON.stringify(shown).length;
+          if (comments.length > 0 && chars + size > pageBudgetChars) {
+            next = { part, ...(last ? { after: last } : {}) };
+            break;
+          }
+          chars += size;
+          comments.push(shown);
+        }
+        last = entry.id;
+      }
+      if (next) break;
+      if (page.more) {
+        after = last;
+        if (comments.length >= downloadPageEntries) next = { part, ...(after ? { after } : {}) };
+      } else {
+        part++;
+        after = undefined;
+      }
+    }
+    if (!next && part < authorKeys.length) next = { part, ...(after ? { after } : {}) };
+
+    const first = cursor.part === 0 && cursor.after === undefined;
+    const extra = first ? await firstPageData(subject.addressHash, subject.account, store) : {};
+    if (first) {
+      await store.recordRequest({
+        id: newUlid(now()),
+        kind: 'download',
+        at: now(),
+        hashPrefix: subject.addressHash?.slice(0, 8) ?? '',
+        via: subject.via,
+        outcome: 'done',
+        counts: { comments: comments.length },
+      });
+    }
+    return envelope({
+      ...extra,
+      comments,
+      ...(next ? { next: encodeCursor(next), truncated: true } : { truncated: false }),
+    });
+  };
+}
+
+/** What the first page adds: the account, the address's mail state, and what is not kept by address. */
+async function firstPageData(
+  addressHash: string | undefined,
+  account: Account | undefined,
+  store: MyDataStore,
+) {
+  const state = addressHash ? await store.mailState(addressHash) : undefined;
+  return {
+    account: account ? accountData(account) : null,
+    suppressions: (state?.suppressions ?? []).map((item) => ({
+      scope: text(item.sk) === 'SITE' ? 'site' : 'thread',
+      ...(typeof item.rootId === 'string' ? { rootId: item.rootId } : {}),
+      reason: text(item.reason),
+      at: iso(item.at),
+    })),
+    replyMail: Object.fromEntries(
+      (state?.confirmations ?? []).map((item) => [
+        text(item.sk) === 'CONFIRMED' ? 'confirmedAt' : 'askedAt',
+        iso(item.at),
+      ]),
+    ),
+    trustedAt: state?.trust ? (iso(state.trust.at) ?? null) : null,
+    votes: votesNote,
+  };
+}

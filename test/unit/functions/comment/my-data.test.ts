@@ -1,0 +1,426 @@
+import { describe, expect, it } from 'vitest';
+import type { CaptchaGuard } from '../../../../functions/comment/captcha-guard.js';
+import { createMyDataDownload, downloadPageEntries } from '../../../../functions/comment/my-data-download.js';
+import { createMyDataErase } from '../../../../functions/comment/my-data-erase.js';
+import { createMyDataRequest, dataRequestsPerWindow } from '../../../../functions/comment/my-data-request.js';
+import { createDataSubjectResolver } from '../../../../functions/comment/my-data-subject.js';
+import { createLinkReader } from '../../../../functions/comment/read-link.js';
+import { AppError } from '../../../../functions/shared/domain/errors.js';
+import { createAddressHasher } from '../../../../functions/shared/notify/address-hash.js';
+import { readLinkToken, signLinkToken } from '../../../../functions/shared/notify/link-token.js';
+import { openAddress, sealAddress } from '../../../../functions/shared/notify/sealed-address.js';
+import type { AccountLimits } from '../../../../functions/shared/table/account-limits.js';
+import type { AccountMailSubject } from '../../../../functions/shared/table/account-mail-event.js';
+import { answeredOf, erasedItems } from '../../../../functions/shared/table/erase-items.js';
+import type { EraseJob, MyDataStore } from '../../../../functions/shared/table/my-data-store.js';
+import { createFakeAccountRepository } from '../../../support/fake-account-repository.js';
+import { routeAnswer } from '../../../support/route-answer.js';
+import { testConfig } from '../../../support/test-config.js';
+
+const linkSecret = 'l'.repeat(40);
+const start = 1_800_000_000_000;
+const hour = 3_600_000;
+const config = testConfig({ LINK_SECRET: linkSecret });
+const hashAddress = createAddressHasher(config.IP_HASH_SALT);
+
+/** In-memory limits with the contract's rules: counters, capped slots, marks claimed once. */
+function fakeLimits(): AccountLimits & { readonly counted: string[] } {
+  const counts = new Map<string, number>();
+  const slots = new Map<string, number>();
+  const used = new Set<string>();
+  const counted: string[] = [];
+  return {
+    counted,
+    async countAttempt(action, ipHash, window) {
+      const key = `${action} ${ipHash} ${window}`;
+      counted.push(action);
+      counts.set(key, (counts.get(key) ?? 0) + 1);
+      return counts.get(key) ?? 0;
+    },
+    async takeMailSlot(addressHash, window, max) {
+      const key = `${addressHash} ${window}`;
+      if ((slots.get(key) ?? 0) >= max) return false;
+      slots.set(key, (slots.get(key) ?? 0) + 1);
+      return true;
+    },
+    async claimLink(tokenHash) {
+      if (used.has(tokenHash)) return false;
+      used.add(tokenHash);
+      return true;
+    },
+  };
+}
+
+const noCaptcha: CaptchaGuard = {
+  demand: async () => ({ kind: 'none' }),
+  verify: async () => ({ passed: true }),
+};
+
+function requestSetUp(captcha: CaptchaGuard = noCaptcha) {
+  const limits = fakeLimits();
+  const mails: AccountMailSubject[] = [];
+  let ids = 0;
+  const route = createMyDataRequest({
+    limits,
+    captcha,
+    queueMail: async (_id, _at, subject) => {
+      mails.push(subject);
+    },
+    hashAddress,
+    linkSecret: async () => linkSecret,
+    config,
+    now: () => start,
+    newId: () => `01NEW${String(++ids).padStart(21, '0')}`,
+  });
+  const ask = (email: string, sourceIp = '198.51.100.7') =>
+    routeAnswer(route, { method: 'POST', path: '/api/my-data', body: { email }, sourceIp });
+  return { limits, mails, ask };
+}
+
+describe('POST /api/my-data (the request of a data link)', () => {
+  it('answers the same and queues the same mail for an address whatever is stored for it', async () => {
+    const { mails, ask } = requestSetUp();
+
+    const first = await ask('ann@example.com');
+    const second = await ask('nobody@example.com');
+
+    expect(first).toEqual({ statusCode: 200, body: { errno: 0, errmsg: '', data: '' } });
+    expect(second).toEqual(first);
+    expect(mails).toHaveLength(2);
+    expect(mails[0]).toMatchObject({
+      accountId: '',
+      mail: 'my-data',
+      addressHash: hashAddress('ann@example.com'),
+    });
+    // The address travels sealed with the link key, never in clear.
+    expect(JSON.stringify(mails)).not.toContain('ann@example.com');
+    expect(openAddress(linkSecret, mails[0]?.sealedTo ?? '')).toBe('ann@example.com');
+  });
+
+  it('mails an address at most 3 times a day, answering the same past that', async () => {
+    const { mails, ask } = requestSetUp();
+
+    const answers = [];
+    for (let i = 0; i < 4; i++) answers.push(await ask('Ann+x@Example.com', `198.51.100.${i}`));
+
+    expect(new Set(answers.map((answer) => JSON.stringify(answer))).size).toBe(1);
+    expect(mails).toHaveLength(3);
+  });
+
+  it(`refuses a network past ${dataRequestsPerWindow} requests an hour with a 429, before any mail`, async () => {
+    const { mails, ask } = requestSetUp();
+
+    for (let i = 0; i < dataRequestsPerWindow; i++) await ask(`reader${i}@example.com`);
+    const refused = await ask('one-more@example.com');
+
+    expect(refused.statusCode).toBe(429);
+    expect(mails).toHaveLength(dataRequestsPerWindow);
+  });
+
+  it('asks for the captcha token before anything is counted or mailed', async () => {
+    const refusing: CaptchaGuard = {
+      demand: async () => {
+        throw new AppError('forbidden', 'turnstile: required');
+      },
+      verify: async () => ({ passed: true }),
+    };
+    const { limits, mails, ask } = requestSetUp(refusing);
+
+    const answer = await ask('ann@example.com');
+
+    expect(answer.statusCode).toBe(403);
+    expect(limits.counted).toEqual([]);
+    expect(mails).toEqual([]);
+  });
+
+  it('names the field and the rule of a bad address', async () => {
+    const { ask } = requestSetUp();
+
+    const answer = await ask('not an address');
+
+    expect(answer.statusCode).toBe(400);
+    expect(answer.body).toMatchObject({ errmsg: expect.stringContaining('email') });
+  });
+});
+
+describe('the data link token', () => {
+  const claims = {
+    purpose: 'my-data',
+    addressHash: hashAddress('ann@example.com'),
+    sealedAddress: sealAddress(linkSecret, 'ann@example.com'),
+  } as const;
+
+  it('is read back for its purpose only, and not once expired', async () => {
+    const token = await signLinkToken(linkSecret, claims, start + hour);
+
+    expect(await readLinkToken(linkSecret, token, 'my-data', start)).toEqual(claims);
+    expect(await readLinkToken(linkSecret, token, 'unsubscribe', start)).toBeUndefined();
+    expect(await readLinkToken(linkSecret, token, 'account-reset', start)).toBeUndefined();
+    expect(await readLinkToken(linkSecret, token, 'my-data', start + hour + 1000)).toBeUndefined();
+  });
+
+  it('is refused for a malformed hash or sealed address, and another purpose is refused as a data link', async () => {
+    for (const bad of [
+      { ...claims, addressHash: 'short' },
+      { ...claims, sealedAddress: 'ann@example.com' },
+    ]) {
+      const token = await signLinkToken(linkSecret, bad, start + hour);
+      expect(await readLinkToken(linkSecret, token, 'my-data', start), JSON.stringify(bad)).toBeUndefined();
+    }
+    const unsubscribe = await signLinkToken(
+      linkSecret,
+      { purpose: 'unsubscribe', addressHash: claims.addressHash },
+      start + hour,
+    );
+    expect(await readLinkToken(linkSecret, unsubscribe, 'my-data', start)).toBeUndefined();
+  });
+
+  it('names its subject, with its account when the address has one; a forged one is a 401', async () => {
+    const accounts = createFakeAccountRepository([
+      {
+        id: '01ANN',
+        email: 'Ann@Example.com',
+        displayName: 'Ann',
+        type: 'guest',
+        state: 'active',
+        passwordHash: 'x',
+        sessionVersion: 0,
+        createdAt: start,
+      },
+    ]);
+    const subjectOf = createDataSubjectResolver({
+      readLink: createLinkReader({ linkSecret: async () => linkSecret, now: () => start }),
+      linkSecret: async () => linkSecret,
+      caller: async () => ({ kind: 'anonymous' }),
+      accounts,
+      hashAddress,
+    });
+    const token = await signLinkToken(linkSecret, claims, start + hour);
+
+    expect(await subjectOf(`Bearer ${token}`, 'en')).toMatchObject({
+      via: 'link',
+      addressHash: claims.addressHash,
+      address: 'ann@example.com',
+      account: { id: '01ANN' },
+    });
+    const forged = await signLinkToken('f'.repeat(40), claims, start + hour);
+    await expect(subjectOf(`Bearer ${forged}`, 'en')).rejects.toMatchObject({ code: 'unauthorized' });
+    await expect(subjectOf(undefined, 'en')).rejects.toMatchObject({ code: 'unauthorized' });
+  });
+});
+
+describe('DELETE /api/my-data (the erase)', () => {
+  /** A store with nothing of the address left to erase: only the job and the log are kept. */
+  function emptyStore(): MyDataStore & { readonly log: string[] } {
+    const jobs = new Map<string, EraseJob>();
+    const log: string[] = [];
+    return {
+      log,
+      feedPage: async () => ({ entries: [], more: false }),
+      commentsOf: async () => new Map(),
+      dropFeedEntries: async () => undefined,
+      mailState: async () => ({ suppressions: [], confirmations: [], trust: undefined }),
+      eraseMailState: async () => 2,
+      dropAuthorCount: async () => true,
+      eraseJob: async (key) => jobs.get(key),
+      saveEraseJob: async (key, job) => {
+        jobs.set(key, job);
+      },
+      recordRequest: async (entry) => {
+        log.push(`${entry.kind} ${entry.outcome} ${entry.hashPrefix}`);
+      },
+      requests: async () => [],
+    };
+  }
+
+  it('erases once per link: the same link again is a 400 that says to ask for a new one', async () => {
+    const store = emptyStore();
+    const addressHash = hashAddress('ann@example.com');
+    const route = createMyDataErase({
+      subjectOf: async () => ({ via: 'link', token: 'the-token', addressHash, address: 'ann@example.com' }),
+      store,
+      moderation: { eraseInThread: async () => ({ removed: 0, kept: 0 }) },
+      accounts: { remove: async () => true },
+      limits: fakeLimits(),
+      hashAddress,
+      config,
+      now: () => start,
+    });
+    const erase = () => routeAnswer(route, { method: 'DELETE', path: '/api/my-data' });
+
+    const first = await erase();
+    const second = await erase();
+
+    expect(first.body).toMatchObject({ data: { done: true, suppressions: 2, account: 0 } });
+    expect(second.statusCode).toBe(400);
+    expect(second.body).toMatchObject({ errmsg: expect.stringContaining('token') });
+    expect(store.log).toEqual([`erase done ${addressHash.slice(0, 8)}`]);
+  });
+});
+
+describe('what an erase keeps of a thread', () => {
+  const thread = [
+    { id: 'R' },
+    { id: 'A', pid: 'R', rid: 'R' },
+    { id: 'B', pid: 'A', rid: 'R' },
+    { id: 'C', pid: 'R', rid: 'R' },
+  ];
+
+  it('keeps an erased comment another answered, and one answered by a kept one; lets the rest go', () => {
+    // The commenter wrote R, A and C; B (someone else) answers A, which answers R.
+    expect([...answeredOf(thread, new Set(['R', 'A', 'C']))].sort()).toEqual(['A', 'R']);
+    // Nobody else in the thread: all of it goes.
+    expect(answeredOf(thread, new Set(['R', 'A', 'B', 'C'])).size).toBe(0);
+    // A reply nobody answered goes, even in someone else's thread.
+    expect(answeredOf(thread, new Set(['C'])).size).toBe(0);
+  });
+
+  it('anonymises (text kept) or leaves the placeholder, and takes the author off either way', () => {
+    const comment = {
+      id: 'A',
+      url: '/p',
+      rid: 'R',
+      pid: 'R',
+      nick: 'Ann',
+      mail: 'ann@example.com',
+      link: 'https://ann.example',
+      browser: '',
+      os: '',
+      orig: 'hello',
+      html: '<p>hello</p>',
+      status: 'approved',
+      like: 0,
+      sticky: false,
+      insertedAt: start,
+      contentHash: 'H',
+    } as const;
+    const values = (mode: 'placeholder' | 'anonymise') => {
+      const [update, ...rest] = erasedItems('t', comment, mode, start, 'mail:HASH');
+      return { update: update?.Update, rest };
+    };
+
+    const anonymised = values('anonymise');
+    expect(Object.values(anonymised.update?.ExpressionAttributeValues ?? {})).toEqual(
+      expect.arrayContaining(['Anonymous', '']),
+    );
+    expect(Object.values(anonymised.update?.ExpressionAttributeNames ?? {})).not.toContain('orig');
+    expect(Object.values(anonymised.update?.ExpressionAttributeNames ?? {})).toEqual(
+      expect.arrayContaining(['userId', 'ipHash', 'contentHash', 'addr']),
+    );
+    const placeholder = values('placeholder');
+    expect(Object.values(placeholder.update?.ExpressionAttributeValues ?? {})).toContain('[deleted]');
+    for (const { rest } of [anonymised, placeholder]) {
+      expect(rest).toEqual([
+        { Delete: { TableName: 't', Key: { pk: 'URL#/p', sk: 'DUP#H' } } },
+        { Delete: { TableName: 't', Key: { pk: 'AUTHOR#mail:HASH', sk: 'FEED#A' } } },
+      ]);
+    }
+  });
+});
+
+describe('GET /api/my-data (the download)', () => {
+  const addressHash = hashAddress('ann@example.com');
+  const account = {
+    id: '01ANN',
+    email: 'ann@example.com',
+    displayName: 'Ann',
+    type: 'guest' as const,
+    state: 'active' as const,
+    passwordHash: 'scrypt$secret',
+    sessionVersion: 0,
+    createdAt: start,
+    totp: { secret: 'TOTPSECRET', lastStep: 0, recoveryHashes: [] },
+  };
+  /** 70 comments under the account, 60 under the address (one of them someone else's), in feed order. */
+  const feeds: Record<string, { id: string; url: string; mail: string; userId?: string }[]> = {
+    'user:01ANN': Array.from({ length: 70 }, (_, i) => ({
+      id: `U${String(i).padStart(3, '0')}`,
+      url: '/a',
+      mail: 'ann@example.com',
+      userId: '01ANN',
+    })),
+    [`mail:${addressHash}`]: Array.from({ length: 60 }, (_, i) => ({
+      id: `M${String(i).padStart(3, '0')}`,
+      url: '/b',
+      mail: i === 7 ? 'someone@example.com' : 'Ann+x@example.com',
+    })),
+  };
+  const store = {
+    feedPage: async (authorKey: string, after: string | undefined, limit: number) => {
+      const all = feeds[authorKey] ?? [];
+      const from = after === undefined ? 0 : all.findIndex((entry) => entry.id === after) + 1;
+      return { entries: all.slice(from, from + limit), more: from + limit < all.length };
+    },
+    commentsOf: async (entries: readonly { id: string }[]) => {
+      const all = Object.values(feeds).flat();
+      return new Map(
+        entries.map((entry) => {
+          const found = all.find((item) => item.id === entry.id);
+          return [entry.id, { ...found, orig: `text of ${entry.id}`, status: 'approved', insertedAt: start }];
+        }),
+      );
+    },
+    mailState: async () => ({
+      suppressions: [{ pk: 'MUTE#x', sk: 'SITE', reason: 'unsubscribe', at: start }],
+      confirmations: [],
+      trust: undefined,
+    }),
+    recordRequest: async () => undefined,
+  } as unknown as MyDataStore;
+
+  it('pages every comment of the account and its address, 50 at a time, with the account (no secrets) first', async () => {
+    const route = createMyDataDownload({
+      subjectOf: async () => ({ via: 'account', account, addressHash, address: 'ann@example.com' }),
+      store,
+      hashAddress,
+      now: () => start,
+    });
+    const ids: string[] = [];
+    let cursor: string | undefined;
+    let pages = 0;
+    let first: Record<string, unknown> | undefined;
+    do {
+      const answer = await routeAnswer(route, {
+        method: 'GET',
+        path: '/api/my-data',
+        ...(cursor ? { query: `cursor=${cursor}` } : {}),
+      });
+      const data = (answer.body as { data: Record<string, unknown> }).data;
+      first ??= data;
+      const comments = data.comments as { id: string }[];
+      expect(comments.length).toBeLessThanOrEqual(downloadPageEntries);
+      ids.push(...comments.map((comment) => comment.id));
+      cursor = data.next as string | undefined;
+      expect(data.truncated).toBe(cursor !== undefined);
+      pages++;
+    } while (cursor && pages < 10);
+
+    expect(pages).toBe(3);
+    expect(ids).toHaveLength(129);
+    expect(ids).not.toContain('M007');
+    expect(new Set(ids).size).toBe(129);
+    expect(first?.account).toMatchObject({ id: '01ANN', secondFactor: true });
+    expect(JSON.stringify(first)).not.toMatch(/scrypt|TOTPSECRET/);
+    expect(first?.suppressions).toEqual([
+      { scope: 'site', reason: 'unsubscribe', at: new Date(start).toISOString() },
+    ]);
+  });
+
+  it('refuses a cursor it did not make, naming the field', async () => {
+    const route = createMyDataDownload({
+      subjectOf: async () => ({ via: 'account', account }),
+      store,
+      hashAddress,
+      now: () => start,
+    });
+
+    const answer = await routeAnswer(route, {
+      method: 'GET',
+      path: '/api/my-data',
+      query: 'cursor=bm90IG1pbmU',
+    });
+
+    expect(answer.statusCode).toBe(400);
+    expect(answer.body).toMatchObject({ errmsg: expect.stringContaining('cursor') });
+  });
+});
