@@ -31,6 +31,7 @@ import { loginPage } from './pages/login-page.js';
 import { moderationPage } from './pages/moderation-page.js';
 import { profilePage } from './pages/profile-page.js';
 import { usersPage } from './pages/users-page.js';
+import { createPasskeyRoutes } from './passkeys.js';
 import { createLinkReader } from './read-link.js';
 import { createRecentComments } from './recent-comments.js';
 import { createIssueSession } from './issue-session.js';
@@ -184,6 +185,7 @@ export function createCommentHandler(
   const moderationLink = { readLink, comments, moderation, siteUrl: config.SITE_URL };
   const confirmLink = { readLink, confirmations: dependencies.confirmations, now, site };
   const accountLife = createAccountLifeRoutes({ ...dependencies, captcha, readLink });
+  const passkey = createPasskeyRoutes({ ...dependencies, viewer, issueSession });
 
   /** `GET /api/comment` is four reads, told apart by `?type=` (Waline's contract: one path for all). */
   const readComments: Router = async (request) => {
@@ -238,6 +240,12 @@ export function createCommentHandler(
       profilePage({ allowedOrigins: config.ALLOWED_ORIGINS, siteUrl: config.SITE_URL }),
     'GET /ui/users': async () => usersPage(),
     ...accountLife,
+    'GET /api/passkey': passkey.list,
+    'POST /api/passkey/options': passkey.registrationOptions,
+    'POST /api/passkey': passkey.register,
+    'DELETE /api/passkey/{id}': passkey.remove,
+    'POST /api/token/passkey/options': passkey.signInOptions,
+    'POST /api/token/passkey': passkey.signIn,
   };
   const dispatch: Router = dispatchRouteKey(table, async (request) => {
     // API Gateway's $default: every path no route matches. A route's path with a trailing slash is that

@@ -147,6 +147,11 @@ export interface Config {
    * mail a confirmation link, so they need mail configured (refused at load otherwise).
    */
   readonly REGISTRATION: Registration;
+  /**
+   * The WebAuthn relying party id passkeys are made for (a domain: the API's host or a parent of it); unset, the
+   * host the request reached (the API's own). Set it when the API answers at more than one address.
+   */
+  readonly PASSKEY_RP_ID?: string;
 }
 
 /** Who may register an account: anyone, anyone an administrator then admits, or nobody. */
@@ -225,6 +230,24 @@ const avatarTemplate: Reader<string | undefined> = (raw) => {
   return template;
 };
 
+/**
+ * A WebAuthn relying party id: a domain name (lower case, dot-separated labels), never an IP address or a URL,
+ * which browsers refuse as an RP ID.
+ */
+const passkeyRelyingParty: Reader<string | undefined> = (raw) => {
+  const value = raw?.trim().toLowerCase();
+  if (!value) return undefined;
+  if (
+    value.length > 253 ||
+    !/^(?=.*[a-z])[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/.test(
+      value,
+    )
+  ) {
+    throw new RuleError('must be a domain name such as comments.example.com (no scheme, port or path)');
+  }
+  return value;
+};
+
 /** Each setting read from the variable of its name, but `markdown`, read from the five MARKDOWN_* below. */
 const readers: { readonly [Name in Exclude<keyof Config, 'markdown'>]-?: Reader<Config[Name]> } = {
   TABLE_NAME: text({ min: 3, max: 255 }),
@@ -272,6 +295,7 @@ const readers: { readonly [Name in Exclude<keyof Config, 'markdown'>]-?: Reader<
   SITE_URL: optionalUrl,
   SITE_NAME: (raw) => text({ max: 200, optional: true })(raw?.trim()),
   REGISTRATION: registration,
+  PASSKEY_RP_ID: passkeyRelyingParty,
 };
 
 const markdownReaders: { readonly [Feature in keyof MarkdownFeatures]: readonly [string, Reader<boolean>] } =

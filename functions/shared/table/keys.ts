@@ -125,6 +125,10 @@ export const entities = {
   accountMailCount: 'account-mail',
   /** An account link (a keyed hash of its token) that was used once: it works no more (account-limits.ts). */
   usedLink: 'used-link',
+  /** One passkey of an account (WebAuthn: its credential id, public key and sign counter). */
+  passkey: 'passkey',
+  /** A WebAuthn challenge handed out and not yet answered: taken once, expiring within minutes. */
+  passkeyChallenge: 'passkey-challenge',
 } as const;
 
 /**
@@ -136,7 +140,7 @@ export function outboxDay(eventId: string): string {
 }
 
 /** What an account attempt counter counts (account-limits.ts). */
-export type AccountAttempt = 'register' | 'reset' | 'reauth' | 'confirm';
+export type AccountAttempt = 'register' | 'reset' | 'reauth' | 'confirm' | 'passkey';
 
 /**
  * Who one delivery of an event goes to: the owner's mail, a parent's author, an owner channel, or the address
@@ -269,8 +273,9 @@ export const keys = {
   /** An address an administrator approved a comment from (the address as a hash: notify/address-hash.ts). */
   trust: (addressHash: string): Key => ({ pk: `TRUST#${addressHash}`, sk: 'TRUST' }),
   /**
-   * Registrations (`register`) or reset requests (`reset`) from one IP (an IPv6 /64, as a hash), or checks of
-   * one account's current password (`reauth`, the account's id as a keyed hash), in one window.
+   * Registrations (`register`), reset requests (`reset`) or passkey sign-in requests (`passkey`) from one IP (an
+   * IPv6 /64, as a hash), or checks of one account's current password (`reauth`, the account's id as a keyed
+   * hash), in one window.
    */
   accountAttempts: (subjectHash: string, action: AccountAttempt, window: number): Key => ({
     pk: `${action === 'reauth' || action === 'confirm' ? 'REAUTH' : 'IP'}#${subjectHash}`,
@@ -283,7 +288,20 @@ export const keys = {
   }),
   /** An account link that was used (a keyed hash of its token). */
   usedLink: (tokenHash: string): Key => ({ pk: `LINK#${tokenHash}`, sk: 'USED' }),
+  /**
+   * One passkey of an account, in the account's own partition: one Query of `PASSKEY#` lists an account's
+   * passkeys, and a sign-in (the user handle is the account id) reads one with one GetItem.
+   */
+  passkey: (accountId: string, credentialId: string): Key => ({
+    pk: `USER#${accountId}`,
+    sk: `${passkeySkPrefix}${credentialId}`,
+  }),
+  /** A WebAuthn challenge not yet answered (base64url, as the browser returns it). */
+  passkeyChallenge: (challenge: string): Key => ({ pk: `WEBAUTHN#${challenge}`, sk: 'CHALLENGE' }),
 };
+
+/** The sort-key prefix of an account's passkeys in its partition (`keys.passkey`). */
+export const passkeySkPrefix = 'PASSKEY#';
 
 /**
  * The sort-key range of a thread of `url`: `visible` is the root and its approved replies, `held` its
