@@ -2,6 +2,7 @@ import { limits } from '../../shared/domain/limits.js';
 import type { HttpResult } from '../../shared/http/http-types.js';
 import { htmlPage } from './page-shell.js';
 import { type SiteSettings, siteOriginsScript, siteSettingsElement } from './site-origins.js';
+import { passkeyScript, passkeySection } from './passkey-section.js';
 import { twoFactorScript, twoFactorSection } from './two-factor-section.js';
 
 // Runs in the browser. The widget opens this page with the administrator's token in the query
@@ -74,6 +75,7 @@ async function load() {
   // Kept for this tab only: a reload, and the moderation page, stay signed in.
   sessionStorage.setItem('MARGINALIA_TOKEN', token);
   show(answer.data);
+  loadPasskeys();
 }
 
 async function save(body, done) {
@@ -118,7 +120,7 @@ addEventListener('message', (event) => {
   load();
 });
 load();
-${twoFactorScript}`;
+${twoFactorScript}${passkeyScript}`;
 
 const style = `
   .who { display: flex; gap: 1rem; align-items: center; margin-bottom: 1rem; }
@@ -170,6 +172,7 @@ export function profilePage(settings: SiteSettings): HttpResult {
     <button type="submit">Change password</button>
   </form>
   ${twoFactorSection}
+  ${passkeySection}
   <p id="status" role="status"></p>
   <p id="error" class="error" role="alert"></p>
   <p><a href="../ui">Moderate comments</a></p>
