@@ -1,4 +1,6 @@
 import { isIP } from 'node:net';
+// Loaded with this module on the first passkey request only (comment-handler.ts): with its ASN.1 and X.509
+// libraries it is about 320 KB, which no other route's cold start pays for.
 import {
   generateAuthenticationOptions,
   generateRegistrationOptions,
@@ -86,6 +88,16 @@ export interface PasskeyDependencies {
   readonly issueSession: IssueSession;
 }
 
+/** The passkey routes' handlers (see {@link createPasskeyRoutes}). */
+export interface PasskeyRoutes {
+  readonly list: Router;
+  readonly registrationOptions: Router;
+  readonly register: Router;
+  readonly remove: Router;
+  readonly signInOptions: Router;
+  readonly signIn: Router;
+}
+
 /** The relying party a request is for: its id, and the origins a browser may have answered from. */
 interface RelyingParty {
   readonly id: string;
@@ -152,14 +164,7 @@ function accountIdOf(userHandle: string): string | undefined {
  * account without one (made from an external identity) must have signed in within `passkeyLimits.freshSignInMs`.
  * A stolen token alone adds no passkey.
  */
-export function createPasskeyRoutes(dependencies: PasskeyDependencies): {
-  readonly list: Router;
-  readonly registrationOptions: Router;
-  readonly register: Router;
-  readonly remove: Router;
-  readonly signInOptions: Router;
-  readonly signIn: Router;
-} {
+export function createPasskeyRoutes(dependencies: PasskeyDependencies): PasskeyRoutes {
   const { viewer, accounts, passkeys, accountLimits, tokenSecret, config, now, issueSession } = dependencies;
   const relyingParty = (request: ApiRequest) => relyingPartyOf(request, config.PASSKEY_RP_ID);
 

@@ -83,7 +83,7 @@ const customProps: MarginaliaStackProps = {
   readonlyAge: 90,
   markdown: { emoji: false, tex: 'katex' },
   throttleRateLimit: 5,
-  throttleBurstLimit: 48,
+  throttleBurstLimit: 60,
   logRetention: RetentionDays.ONE_WEEK,
 };
 
@@ -351,6 +351,12 @@ describe('MarginaliaStack', () => {
     ['POST /api/notification/moderate', 'comment'],
     ['GET /api/notification/confirm', 'comment'],
     ['POST /api/notification/confirm', 'comment'],
+    ['GET /api/passkey', 'comment'],
+    ['POST /api/passkey/options', 'comment'],
+    ['POST /api/passkey', 'comment'],
+    ['DELETE /api/passkey/{id}', 'comment'],
+    ['POST /api/token/passkey/options', 'comment'],
+    ['POST /api/token/passkey', 'comment'],
     ['GET /ui', 'comment'],
     ['GET /ui/login', 'comment'],
     ['GET /ui/profile', 'comment'],
@@ -616,7 +622,7 @@ describe('MarginaliaStack', () => {
     custom.hasResourceProperties('AWS::ApiGatewayV2::Api', {
       CorsConfiguration: Match.objectLike({ AllowOrigins: customProps.allowedOrigins }),
     });
-    expect(routeSettingsTotals(custom)).toMatchObject({ rate: 5, burst: 48 });
+    expect(routeSettingsTotals(custom)).toMatchObject({ rate: 5, burst: 60 });
     const logGroups = custom.findResources('AWS::Logs::LogGroup');
     for (const fn of [customStack.commentFunction, customStack.articleFunction]) {
       const logGroupId = customStack.getLogicalId(fn.logGroup.node.defaultChild as CfnLogGroup);

@@ -4,6 +4,7 @@ import { articleRouteKeys } from '../../../../../functions/article/routes.js';
 import {
   commentAccountRouteKeys,
   commentNotificationRouteKeys,
+  commentPasskeyRouteKeys,
   commentRouteKeys,
 } from '../../../../../functions/comment/routes.js';
 import { allRouteKeys, apiRoutes } from '../../../../../functions/api-routes.js';
@@ -44,7 +45,11 @@ describe('the API route lists', () => {
   it('create every /api route of each function also without /api, for the v2 client, but the notification and account routes', () => {
     // The account routes but the confirmation link's (Waline's mails link /verification) are /api only.
     const accountApiOnly = commentAccountRouteKeys.filter((key) => !key.endsWith('/api/verification'));
-    const apiOnly: readonly string[] = [...commentNotificationRouteKeys, ...accountApiOnly];
+    const apiOnly: readonly string[] = [
+      ...commentNotificationRouteKeys,
+      ...accountApiOnly,
+      ...commentPasskeyRouteKeys,
+    ];
     for (const keys of [commentRouteKeys, articleRouteKeys]) {
       for (const key of keys.filter((k) => k.includes(' /api/') && !apiOnly.includes(k))) {
         expect(keys).toContain(key.replace(' /api/', ' /'));
