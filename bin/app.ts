@@ -119,6 +119,7 @@ new MarginaliaStack(app, 'Marginalia', {
   recaptchaV3MinScore: number('recaptchaV3MinScore'),
   siteUrl: text('siteUrl'),
   siteName: text('siteName'),
+  passkeyRpId: text('passkeyRpId'),
   markdown: {
     highlight: flag('markdownHighlight'),
     emoji: flag('markdownEmoji'),
