@@ -1,4 +1,7 @@
+import { readFileSync } from 'node:fs';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { hashPassword } from '../../../functions/shared/auth/password.js';
 import { tokenFor } from '../../../functions/shared/auth/token.js';
 import type { Account } from '../../../functions/shared/domain/account.js';
@@ -15,6 +18,17 @@ const password = 'a long enough password';
 const jwt = 'j'.repeat(40);
 const host = 'localhost:8443';
 const origin = `http://${host}`;
+
+/** A schema of docs/openapi.yaml's components, compiled with the rest of them. */
+function documentedSchema(name: string) {
+  const document = parse(readFileSync(new URL('../../../docs/openapi.yaml', import.meta.url), 'utf8')) as {
+    components: unknown;
+  };
+  return new Ajv2020({ strict: false, allErrors: true }).compile({
+    $ref: `#/components/schemas/${name}`,
+    components: document.components,
+  });
+}
 
 interface Answer {
   errno: number;
@@ -98,6 +112,8 @@ describe('passkeys on DynamoDB Local', () => {
     expect(added.status).toBe(200);
     expect(added.body.data).toMatchObject({ id: credential.id, name: 'Phone', createdAt: time });
     const listed = await call('GET', '/api/passkey', { token });
+    expect(documentedSchema('PasskeyList')(listed.body.data)).toBe(true);
+    expect(documentedSchema('Passkey')(added.body.data)).toBe(true);
     expect(listed.body.data).toEqual({
       passkeys: [{ id: credential.id, name: 'Phone', createdAt: time, backedUp: false }],
       max: passkeyLimits.perAccount,
