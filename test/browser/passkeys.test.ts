@@ -115,7 +115,7 @@ describe('passkeys in Chromium with a virtual authenticator', () => {
       authenticatorId: popupAuthenticator.authenticatorId,
       credential: credentials[0]!,
     });
-    await login.getByRole('button', { name: 'Sign in with a passkey' }).click();
+    await login.getByRole('button', { name: 'Use a passkey' }).click();
     await login.waitForEvent('close');
     const signedInAs = page.locator('a.wl-login-nick', { hasText: /\S/ });
     await expect.poll(() => signedInAs.textContent()).toBe(reader.name);
@@ -134,7 +134,7 @@ describe('passkeys in Chromium with a virtual authenticator', () => {
     await expect.poll(() => page.locator('#passkey-list li').count()).toBe(0);
     expect(await server.services.passkeys.list(reader.id)).toEqual([]);
     await page.goto(`${base}/ui/login`);
-    await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
+    await page.getByRole('button', { name: 'Use a passkey' }).click();
     await expect.poll(() => page.locator('#error').textContent()).toMatch(/not accepted/);
 
     expect([...blocked, ...pageErrors, ...popupErrors]).toEqual([]);

@@ -120,7 +120,7 @@ export function loginPage(settings: SiteSettings & { readonly captcha?: CaptchaW
   <label><span><input name="remember" type="checkbox" checked> Remember me on this device</span></label>
   ${captcha?.field === 'turnstile' ? '<div id="captcha"></div>' : ''}
   <button type="submit">Sign in</button>
-  <button type="button" id="passkey-sign-in" class="secondary" hidden>Sign in with a passkey</button>
+  <button type="button" id="passkey-sign-in" class="secondary" hidden>Use a passkey</button>
   <p id="error" class="error" role="alert"></p>
 </form>
 <p><a href="register">Create an account</a> · <a href="forgot">Forgot your password?</a></p>

@@ -118,7 +118,7 @@ describe('the sign-in, profile and moderation pages', () => {
       expect(page.body).not.toMatch(/<script[^>]*\bsrc=/);
       expect(page.headers['content-security-policy']).toMatch(/script-src 'nonce-[^' ]+';/);
     }
-    expect(login.body).toContain('Sign in with a passkey');
+    expect(login.body).toContain('Use a passkey');
     expect(login.body).toContain("'token/passkey/options'");
     expect(profile.body).toContain('<section id="passkeys"');
     expect(profile.body).toContain("'passkey/options'");
