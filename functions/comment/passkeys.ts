@@ -140,7 +140,8 @@ const refused = (lang: Lang) => new AppError('unauthorized', translate(lang, 'pa
 /** The account id a user handle (base64url of the id's UTF-8) names; undefined for anything else. */
 function accountIdOf(userHandle: string): string | undefined {
   const id = Buffer.from(userHandle, 'base64url').toString('utf8');
-  return /^[A-Za-z0-9_-]{1,64}$/.test(id) ? id : undefined;
+  // WebAuthn's user handle is at most 64 bytes; account ids are ULIDs, or kept from before (printable, no `#`).
+  return /^[\x21-\x22\x24-\x7e]{1,64}$/.test(id) ? id : undefined;
 }
 
 /**
@@ -225,12 +226,15 @@ export function createPasskeyRoutes(dependencies: PasskeyDependencies): PasskeyR
         translate(request.lang, 'passkeyLimit', { max: passkeyLimits.perAccount }),
       );
     }
+    const userId = new TextEncoder().encode(account.id);
+    // The user handle carries the id (WebAuthn allows 64 bytes): an id of another era that is longer cannot.
+    if (userId.length > 64) throw invalidField(request.lang, 'account', 'has an id too long for a passkey');
     const { displayName, email } = account.account;
     const options = await generateRegistrationOptions({
       rpName: config.SITE_NAME ?? party.id,
       rpID: party.id,
       userName: email || displayName,
-      userID: new TextEncoder().encode(account.id),
+      userID: userId,
       userDisplayName: displayName,
       timeout: ceremonyTimeoutMs,
       attestationType: 'none',
