@@ -71,6 +71,7 @@ const registerBodySchema = z.object({
   credential: registrationSchema,
 });
 const signInBodySchema = z.object({ credential: authenticationSchema });
+const removePathSchema = z.object({ id: credentialIdSchema });
 
 /** What the passkey routes take. */
 export interface PasskeyDependencies {
@@ -306,7 +307,7 @@ export function createPasskeyRoutes(dependencies: PasskeyDependencies): PasskeyR
 
   const remove: Router = async (request) => {
     const account = await requireAccount(viewer, request.authorization, request.lang);
-    const id = parseInput(credentialIdSchema, request.id, request.lang);
+    const { id } = parseInput(removePathSchema, { id: request.id }, request.lang);
     await proveFresh(request, account);
     if (!(await passkeys.remove(account.id, id))) {
       throw new AppError(

@@ -33,6 +33,7 @@ function documentedSchema(name: string) {
 interface Answer {
   errno: number;
   errmsg?: string;
+  details?: Record<string, string>;
   data: Record<string, unknown> & { token?: string };
 }
 
@@ -245,11 +246,13 @@ describe('passkeys on DynamoDB Local', () => {
       token,
     });
     const again = await call('DELETE', `/api/passkey/${first.credential.id}`, { body: { password }, token });
+    const malformed = await call('DELETE', '/api/passkey/not%2Ban%2Bid', { body: { password }, token });
 
     expect(full.status).toBe(409);
     expect(withoutPassword.status).toBe(400);
     expect(removed.status).toBe(200);
     expect(again.status).toBe(404);
+    expect([malformed.status, Object.keys(malformed.body.details ?? {})]).toEqual([400, ['id']]);
     const names = (
       (await call('GET', '/api/passkey', { token })).body.data.passkeys as { name: string }[]
     ).map((passkey) => passkey.name);
