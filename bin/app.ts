@@ -122,6 +122,7 @@ new MarginaliaStack(app, 'Marginalia', {
   ssoAudience: text('ssoAudience'),
   siteUrl: text('siteUrl'),
   siteName: text('siteName'),
+  passkeyRpId: text('passkeyRpId'),
   markdown: {
     highlight: flag('markdownHighlight'),
     emoji: flag('markdownEmoji'),

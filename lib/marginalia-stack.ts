@@ -173,6 +173,11 @@ export interface MarginaliaStackProps extends StackProps {
   /** The site's name, for the titles of the comment feeds (Waline `SITE_NAME`). */
   readonly siteName?: string;
   /**
+   * The domain passkeys are made for (`PASSKEY_RP_ID`): the API's custom domain or a parent of it. Unset, the
+   * host each request reached; set it when the API answers at more than one address.
+   */
+  readonly passkeyRpId?: string;
+  /**
    * Waline's markdown switches, each on unless false: `MARKDOWN_HIGHLIGHT`, `MARKDOWN_EMOJI`,
    * `MARKDOWN_SUB`, `MARKDOWN_SUP`; and `MARKDOWN_TEX` (`mathjax`, `katex` or `false`). Unset, Waline's
    * defaults: everything on.
@@ -386,6 +391,7 @@ export class MarginaliaStack extends Stack {
       ...(props.blockedIpHashes?.length ? { BLOCKED_IP_HASHES: props.blockedIpHashes.join(',') } : {}),
       ...(props.siteUrl === undefined ? {} : { SITE_URL: props.siteUrl }),
       ...(props.siteName === undefined ? {} : { SITE_NAME: props.siteName }),
+      ...(props.passkeyRpId === undefined ? {} : { PASSKEY_RP_ID: props.passkeyRpId }),
     };
 
     const comment = new MarginaliaFunction(this, 'CommentFunction', {

@@ -19,6 +19,7 @@ import { routes } from './routes.js';
  * commenter's data routes (`…/my-data`) and their page.
  * Reading counts (`…/article`: one small item read or updated) get the largest. The v2 client's bare
  * paths get less than the v3 client's `/api` ones.
+ * Passkeys (`/api/passkey…`, `/api/token/passkey…`: rare, a signature check each) get half a share each.
  * The comment feeds (`GET …/comment/rss`: one Query, polled by feed readers) get a small share too, as
  * do the notification log and its actions (`…/notification`, used from `/ui`), and the user wall (`GET …/user`: one
  * Query and one batch read, cached per instance). The links in a mail have
@@ -31,7 +32,7 @@ export const routeShares: Readonly<Record<string, number>> = {
   'POST /api/comment': 2,
   'PUT /api/comment/{id}': 2,
   'DELETE /api/comment/{id}': 1,
-  'GET /api/article': 16.5,
+  'GET /api/article': 13.5,
   'POST /api/article': 15.5,
   'GET /api/token': 1,
   'POST /api/token': 1,
@@ -49,6 +50,12 @@ export const routeShares: Readonly<Record<string, number>> = {
   'POST /api/user/password': 0.5,
   'GET /api/notification': 1,
   'POST /api/notification': 1,
+  'GET /api/passkey': 0.5,
+  'POST /api/passkey/options': 0.5,
+  'POST /api/passkey': 0.5,
+  'DELETE /api/passkey/{id}': 0.5,
+  'POST /api/token/passkey/options': 0.5,
+  'POST /api/token/passkey': 0.5,
   'GET /comment': 5,
   'GET /comment/rss': 1,
   'POST /comment': 1,

@@ -31,6 +31,8 @@ import { loginPage } from './pages/login-page.js';
 import { moderationPage } from './pages/moderation-page.js';
 import { profilePage } from './pages/profile-page.js';
 import { usersPage } from './pages/users-page.js';
+import type { PasskeyRoutes } from './passkeys.js';
+import { once } from '../shared/once.js';
 import { createLinkReader } from './read-link.js';
 import { createRecentComments } from './recent-comments.js';
 import { createIssueSession } from './issue-session.js';
@@ -209,6 +211,14 @@ export function createCommentHandler(
       async (request) => (await loadMyData())[key](request),
     ]),
   ) as Record<(typeof commentDataRouteKeys)[number], Router>;
+  // Passkeys load their module, and @simplewebauthn/server with it (~320 KB), on their first request only.
+  const passkeyRoutes = once(async () =>
+    (await import('./passkeys.js')).createPasskeyRoutes({ ...dependencies, viewer, issueSession }),
+  );
+  const passkey =
+    (route: keyof PasskeyRoutes): Router =>
+    async (request) =>
+      (await passkeyRoutes())[route](request);
 
   /** `GET /api/comment` is four reads, told apart by `?type=` (Waline's contract: one path for all). */
   const readComments: Router = async (request) => {
@@ -265,6 +275,12 @@ export function createCommentHandler(
     'GET /ui/users': async () => usersPage(),
     ...accountLife,
     ...myData,
+    'GET /api/passkey': passkey('list'),
+    'POST /api/passkey/options': passkey('registrationOptions'),
+    'POST /api/passkey': passkey('register'),
+    'DELETE /api/passkey/{id}': passkey('remove'),
+    'POST /api/token/passkey/options': passkey('signInOptions'),
+    'POST /api/token/passkey': passkey('signIn'),
   };
   const dispatch: Router = dispatchRouteKey(table, async (request) => {
     // API Gateway's $default: every path no route matches. A route's path with a trailing slash is that

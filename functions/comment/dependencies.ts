@@ -8,6 +8,7 @@ import { type AccountRepository, createAccountRepository } from '../shared/table
 import { createSignInRecords, type SignInRecords } from '../shared/table/sign-in-records.js';
 import { cacheAuthorProfiles, type CachedAuthorProfiles } from '../shared/caches/cached-author-profiles.js';
 import { type AccountTotpStore, createAccountTotpStore } from '../shared/table/account-totp.js';
+import { createPasskeyStore, type PasskeyStore } from '../shared/table/passkey-store.js';
 import { cacheCounterReads } from '../shared/caches/cached-counters.js';
 import { createAuthorProfileReader } from '../shared/table/author-profiles.js';
 import { cacheListReads } from '../shared/caches/cached-reads.js';
@@ -65,6 +66,8 @@ export interface CommentDependencies {
   readonly authorProfiles: CachedAuthorProfiles;
   /** The second factor's conditional writes on account items (TOTP: two-factor.ts, second-factor.ts). */
   readonly accountTotp: AccountTotpStore;
+  /** Accounts' passkeys and the WebAuthn challenges handed out (passkeys.ts). */
+  readonly passkeys: PasskeyStore;
   /** The notification log for `/ui` (re-drive, test mail) and the suppressions the unsubscribe links record. */
   readonly outbox: OutboxRepository;
   /** Readers' confirmations of reply mail, which the confirmation links record (REPLY_MAIL=confirmed). */
@@ -178,6 +181,7 @@ export function createCommentDependencies(
       ttlMs: config.LIST_CACHE_MS,
     }),
     accountTotp: createAccountTotpStore(client, config.TABLE_NAME),
+    passkeys: createPasskeyStore(client, config.TABLE_NAME),
     outbox: createOutboxRepository(client, config.TABLE_NAME),
     confirmations: createReplyConfirmations(client, config.TABLE_NAME),
     accountLimits: createAccountLimits(client, config.TABLE_NAME),

@@ -106,9 +106,23 @@ export const commentPageRouteKeys = [
   'GET /ui/reset',
 ] as const satisfies readonly RouteKey[];
 
+/**
+ * Passkeys (issue 28, passkeys.ts): an account's own list, registration and removal, and the sign-in with one.
+ * `/api` only: no widget calls them, the profile and sign-in pages do.
+ */
+export const commentPasskeyRouteKeys = [
+  'GET /api/passkey',
+  'POST /api/passkey/options',
+  'POST /api/passkey',
+  'DELETE /api/passkey/{id}',
+  'POST /api/token/passkey/options',
+  'POST /api/token/passkey',
+] as const satisfies readonly RouteKey[];
+
 /** A route the comment function's table answers. */
 export type CommentRouteKey =
   | (typeof commentApiRouteKeys)[number]
+  | (typeof commentPasskeyRouteKeys)[number]
   | (typeof commentAccountRouteKeys)[number]
   | (typeof commentNotificationRouteKeys)[number]
   | (typeof commentPageRouteKeys)[number]
@@ -122,6 +136,7 @@ export const commentRouteKeys: readonly RouteKey[] = [
   ...commentAccountRouteKeys,
   ...accountLegacyRouteKeys,
   ...commentNotificationRouteKeys,
+  ...commentPasskeyRouteKeys,
   ...commentPageRouteKeys,
   ...commentSsoRouteKeys,
   ...commentDataRouteKeys,

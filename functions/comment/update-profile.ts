@@ -59,10 +59,11 @@ function refuseAdministratorFields(body: unknown, lang: Lang): void {
 
 /**
  * A change of the password or the address needs the current password: counted per account and window before
- * it is hashed (a token read off the blog cannot guess it fast), then verified.
+ * it is hashed (a token read off the blog cannot guess it fast), then verified. Adding or removing a passkey
+ * asks for it too (passkeys.ts).
  */
-async function checkCurrentPassword(
-  dependencies: UpdateProfileDependencies,
+export async function checkCurrentPassword(
+  dependencies: Pick<UpdateProfileDependencies, 'config' | 'accountLimits'>,
   viewer: Viewer,
   given: string | undefined,
   lang: Lang,

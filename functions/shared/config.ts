@@ -172,6 +172,11 @@ export interface Config {
    * address, link and user agent removed).
    */
   readonly ERASE_WITH_REPLIES: ErasedWithReplies;
+  /**
+   * The WebAuthn relying party id passkeys are made for (a domain: the API's host or a parent of it); unset, the
+   * host the request reached (the API's own). Set it when the API answers at more than one address.
+   */
+  readonly PASSKEY_RP_ID?: string;
 }
 
 /** Who may register an account: anyone, anyone an administrator then admits, or nobody. */
@@ -277,6 +282,24 @@ const avatarTemplate: Reader<string | undefined> = (raw) => {
   return template;
 };
 
+/**
+ * A WebAuthn relying party id: a domain name (lower case, dot-separated labels), never an IP address or a URL,
+ * which browsers refuse as an RP ID.
+ */
+const passkeyRelyingParty: Reader<string | undefined> = (raw) => {
+  const value = raw?.trim().toLowerCase();
+  if (!value) return undefined;
+  if (
+    value.length > 253 ||
+    !/^(?=.*[a-z])[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/.test(
+      value,
+    )
+  ) {
+    throw new RuleError('must be a domain name such as comments.example.com (no scheme, port or path)');
+  }
+  return value;
+};
+
 /** Each setting read from the variable of its name, but `markdown`, read from the five MARKDOWN_* below. */
 const readers: { readonly [Name in Exclude<keyof Config, 'markdown'>]-?: Reader<Config[Name]> } = {
   TABLE_NAME: text({ min: 3, max: 255 }),
@@ -330,6 +353,7 @@ const readers: { readonly [Name in Exclude<keyof Config, 'markdown'>]-?: Reader<
   // The audience is a URL (the API's): bounded like one; accounts are keyed by the site, not by it.
   SSO_AUDIENCE: (raw) => text({ max: 2048, optional: true })(raw?.trim()),
   ERASE_WITH_REPLIES: erasedWithReplies,
+  PASSKEY_RP_ID: passkeyRelyingParty,
 };
 
 const markdownReaders: { readonly [Feature in keyof MarkdownFeatures]: readonly [string, Reader<boolean>] } =

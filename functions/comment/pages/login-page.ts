@@ -7,6 +7,7 @@ import {
 } from './captcha-widget.js';
 import { handOffScript } from './hand-off-script.js';
 import { htmlPage } from './page-shell.js';
+import { webauthnScript } from './webauthn-script.js';
 import { type SiteSettings, siteOriginsScript, siteSettingsElement } from './site-origins.js';
 
 // Runs in the browser. The token goes only to a configured origin: an ALLOWED_ORIGINS entry (not `*`),
@@ -14,7 +15,7 @@ import { type SiteSettings, siteOriginsScript, siteSettingsElement } from './sit
 // says what to configure: there is no way for a stranger's page to collect a sign-in, even with a click.
 // The opener is told by postMessage aimed at each configured origin: the browser delivers it only to an
 // opener on that very origin, whatever `document.referrer` claims or hides.
-const script = String.raw`${siteOriginsScript}${handOffScript}${captchaTokenScript}
+const script = String.raw`${siteOriginsScript}${handOffScript}${captchaTokenScript}${webauthnScript}
 const root = location.pathname.replace(/\/ui(\/.*)?$/, '/');
 const params = new URLSearchParams(location.search);
 const redirect = params.get('redirect');
@@ -65,6 +66,33 @@ form.addEventListener('submit', async (event) => {
   if (answer.errno) { error.textContent = answer.errmsg || 'Sign-in failed.'; return; }
   handOff({ ...answer.data, remember: form.remember.checked }, redirect, error);
 });
+// A passkey alone (a discoverable credential: the authenticator names the account), handed off as the password's.
+const passkeyButton = document.getElementById('passkey-sign-in');
+passkeyButton.hidden = !passkeysSupported;
+passkeyButton.addEventListener('click', async () => {
+  error.textContent = '';
+  const post = async (path, body) => (await fetch(root + 'api/' + path, {
+    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body),
+  })).json();
+  let answer;
+  try {
+    const options = await post('token/passkey/options', {});
+    if (options.errno) { error.textContent = options.errmsg || 'Passkey sign-in is not available.'; return; }
+    let credential;
+    try {
+      credential = await getPasskey(options.data);
+    } catch (failure) {
+      error.textContent = 'No passkey was used (' + (failure && failure.name ? failure.name : 'cancelled') + ').';
+      return;
+    }
+    answer = await post('token/passkey', { credential });
+  } catch {
+    error.textContent = 'The server did not answer.';
+    return;
+  }
+  if (answer.errno) { error.textContent = answer.errmsg || 'Sign-in failed.'; return; }
+  handOff({ ...answer.data, remember: form.remember.checked }, redirect, error);
+});
 `;
 
 /**
@@ -92,6 +120,7 @@ export function loginPage(settings: SiteSettings & { readonly captcha?: CaptchaW
   <label><span><input name="remember" type="checkbox" checked> Remember me on this device</span></label>
   ${captcha?.field === 'turnstile' ? '<div id="captcha"></div>' : ''}
   <button type="submit">Sign in</button>
+  <button type="button" id="passkey-sign-in" class="secondary" hidden>Use a passkey</button>
   <p id="error" class="error" role="alert"></p>
 </form>
 <p><a href="register">Create an account</a> · <a href="forgot">Forgot your password?</a></p>

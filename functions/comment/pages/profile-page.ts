@@ -3,6 +3,7 @@ import type { HttpResult } from '../../shared/http/http-types.js';
 import { myDataScript } from './my-data-script.js';
 import { htmlPage } from './page-shell.js';
 import { type SiteSettings, siteOriginsScript, siteSettingsElement } from './site-origins.js';
+import { passkeyScript, passkeySection } from './passkey-section.js';
 import { twoFactorScript, twoFactorSection } from './two-factor-section.js';
 
 // Runs in the browser. The widget opens this page with the administrator's token in the query
@@ -75,6 +76,7 @@ async function load() {
   // Kept for this tab only: a reload, and the moderation page, stay signed in.
   sessionStorage.setItem('MARGINALIA_TOKEN', token);
   show(answer.data);
+  loadPasskeys();
 }
 
 async function save(body, done) {
@@ -124,7 +126,8 @@ ${twoFactorScript}${myDataScript}
 document.getElementById('data-download').addEventListener('click', () => downloadMyData('Bearer ' + token));
 document.getElementById('data-erase').addEventListener('click', async () => {
   if (await eraseMyData('Bearer ' + token)) sessionStorage.removeItem('MARGINALIA_TOKEN');
-});`;
+});
+${passkeyScript}`;
 
 const style = `
   .who { display: flex; gap: 1rem; align-items: center; margin-bottom: 1rem; }
@@ -183,6 +186,7 @@ export function profilePage(settings: SiteSettings): HttpResult {
     <button id="data-erase" type="button" class="danger">Erase my data and account</button>
     <p id="data-status" role="status"></p>
   </div>
+  ${passkeySection}
   <p id="status" role="status"></p>
   <p id="error" class="error" role="alert"></p>
   <p><a href="../ui">Moderate comments</a></p>

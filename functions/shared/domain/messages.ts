@@ -276,6 +276,26 @@ const catalog = {
     en: 'cursor: must be the `next` of the previous page, unchanged.',
     'zh-CN': 'cursor：必须是上一页返回的 `next`，原样传回。',
   },
+  passkeyRefused: {
+    en: 'That passkey was not accepted; try again, or sign in with your password.',
+    'zh-CN': '该通行密钥未被接受；请重试，或使用密码登录。',
+  },
+  passkeyLimit: {
+    en: 'This account has {max} passkeys already; remove one first.',
+    'zh-CN': '此账户已有 {max} 个通行密钥；请先删除一个。',
+  },
+  passkeyNeedsFreshSignIn: {
+    en: 'Sign in again (within {minutes} minutes) to add or remove a passkey: this account has no password to confirm it with.',
+    'zh-CN': '请重新登录（{minutes} 分钟内）后再添加或删除通行密钥：此账户没有可用于确认的密码。',
+  },
+  passkeyHost: {
+    en: 'Passkeys work only where this server is reached by its domain name ({rpId}); it was reached at {host}.',
+    'zh-CN': '通行密钥只能在通过域名（{rpId}）访问本服务器时使用；当前访问地址为 {host}。',
+  },
+  tooManyPasskeySignIns: {
+    en: 'Too many passkey sign-ins from your network; try again in {minutes} minutes.',
+    'zh-CN': '你的网络通行密钥登录次数过多，请 {minutes} 分钟后再试。',
+  },
 } as const satisfies Record<string, Record<Lang, string>>;
 
 /** A message of the catalog. */

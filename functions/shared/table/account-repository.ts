@@ -16,6 +16,7 @@ import {
 } from './account-item.js';
 import { batchGet, keyId } from './batch-get.js';
 import { attributes, entities, indexNames, type Key, keys } from './keys.js';
+import { createPasskeyStore } from './passkey-store.js';
 import { projection } from './projection.js';
 import { queryUpTo } from './query-up-to.js';
 import { scanEntity } from './scan-entity.js';
@@ -75,7 +76,10 @@ export interface AccountRepository {
    * version the caller's token carried).
    */
   update(id: string, changes: AccountChanges, expectedVersion?: number): Promise<AccountUpdate>;
-  /** Deletes the account and its address claim (or its identity's link); false when there was none. */
+  /**
+   * Deletes the account and its address claim (or its identity's link), then its passkeys; false when there was
+   * none.
+   */
   remove(id: string): Promise<boolean>;
   /**
    * One page of accounts for administrators, newest first: a bounded read of an index (never a Scan), with
@@ -101,6 +105,7 @@ export function createAccountRepository(
   const get = async (key: Key) =>
     (await client.send(new GetCommand({ TableName: tableName, Key: key, ConsistentRead: true }))).Item;
   const findById = async (id: string) => toAccount(await get(keys.account(id)));
+  const passkeys = createPasskeyStore(client, tableName);
   /** The id of the account whose address normalises like `email`, if one claimed it. */
   const claimant = async (email: string) => {
     const claim = await get(keys.accountEmail(normalizeAddress(email)));
@@ -318,6 +323,8 @@ export function createAccountRepository(
           countChange(-1),
         ],
       });
+      // Its passkeys go after it: they could not sign in without it anyway (passkey sign-in reads the account).
+      if (outcome.ok) await passkeys.removeAllOf(id);
       return outcome.ok;
     },
 

@@ -131,6 +131,10 @@ export const entities = {
   eraseJob: 'erase-job',
   /** One download or erase of a commenter's data, for the administrators' log (no address, a hash prefix). */
   dataRequest: 'data-request',
+  /** One passkey of an account (WebAuthn: its credential id, public key and sign counter). */
+  passkey: 'passkey',
+  /** A WebAuthn challenge handed out and not yet answered: taken once, expiring within minutes. */
+  passkeyChallenge: 'passkey-challenge',
 } as const;
 
 /**
@@ -142,7 +146,7 @@ export function outboxDay(eventId: string): string {
 }
 
 /** What an account attempt counter counts (account-limits.ts). */
-export type AccountAttempt = 'register' | 'reset' | 'reauth' | 'confirm' | 'sso' | 'my-data';
+export type AccountAttempt = 'register' | 'reset' | 'reauth' | 'confirm' | 'sso' | 'my-data' | 'passkey';
 
 /**
  * Who one delivery of an event goes to: the owner's mail, a parent's author, an owner channel, or the address
@@ -275,9 +279,9 @@ export const keys = {
   /** An address an administrator approved a comment from (the address as a hash: notify/address-hash.ts). */
   trust: (addressHash: string): Key => ({ pk: `TRUST#${addressHash}`, sk: 'TRUST' }),
   /**
-   * Registrations (`register`), reset requests (`reset`), single sign-on exchanges (`sso`) or data requests
-   * (`my-data`) from one IP (an IPv6 /64, as a hash), or checks of one account's current password (`reauth`, the
-   * account's id as a keyed hash), in one window.
+   * Registrations (`register`), reset requests (`reset`), single sign-on exchanges (`sso`), data requests
+   * (`my-data`) or passkey sign-in requests (`passkey`) from one IP (an IPv6 /64, as a hash), or checks of one
+   * account's current password (`reauth`, the account's id as a keyed hash), in one window.
    */
   accountAttempts: (subjectHash: string, action: AccountAttempt, window: number): Key => ({
     pk: `${action === 'reauth' || action === 'confirm' ? 'REAUTH' : 'IP'}#${subjectHash}`,
@@ -298,7 +302,20 @@ export const keys = {
   dataRequestPartition: 'DATAREQ',
   /** One data request in the log, by its id (a ULID: newest last). */
   dataRequest: (id: string): Key => ({ pk: keys.dataRequestPartition, sk: `R#${id}` }),
+  /**
+   * One passkey of an account, in the account's own partition: one Query of `PASSKEY#` lists an account's
+   * passkeys, and a sign-in (the user handle is the account id) reads one with one GetItem.
+   */
+  passkey: (accountId: string, credentialId: string): Key => ({
+    pk: `USER#${accountId}`,
+    sk: `${passkeySkPrefix}${credentialId}`,
+  }),
+  /** A WebAuthn challenge not yet answered (base64url, as the browser returns it). */
+  passkeyChallenge: (challenge: string): Key => ({ pk: `WEBAUTHN#${challenge}`, sk: 'CHALLENGE' }),
 };
+
+/** The sort-key prefix of an account's passkeys in its partition (`keys.passkey`). */
+export const passkeySkPrefix = 'PASSKEY#';
 
 /**
  * The sort-key range of a thread of `url`: `visible` is the root and its approved replies, `held` its

@@ -132,6 +132,21 @@ describe('the sign-in, profile and moderation pages', () => {
     expect(response.body).toMatch(/set <code>SITE_URL<\/code>.*<code>ALLOWED_ORIGINS<\/code>/);
   });
 
+  it('offers passkeys on /ui/login and /ui/profile from the page script itself, with no script source added', async () => {
+    const [login, profile] = await Promise.all([get('/ui/login'), get('/ui/profile')]);
+
+    for (const page of [login, profile]) {
+      expect(page.body).toContain('navigator.credentials');
+      expect(page.body.match(/<script nonce=/g)).toHaveLength(1);
+      expect(page.body).not.toMatch(/<script[^>]*\bsrc=/);
+      expect(page.headers['content-security-policy']).toMatch(/script-src 'nonce-[^' ]+';/);
+    }
+    expect(login.body).toContain('Use a passkey');
+    expect(login.body).toContain("'token/passkey/options'");
+    expect(profile.body).toContain('<section id="passkeys"');
+    expect(profile.body).toContain("'passkey/options'");
+  });
+
   it('answers /api/ui with 404 and a POST to the pages with 405', async () => {
     expect((await get('/api/ui/login')).statusCode).toBe(404);
     expect((await get('/ui/login', 'POST')).statusCode).toBe(405);

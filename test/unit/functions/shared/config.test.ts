@@ -53,6 +53,25 @@ describe('loadConfig', () => {
     );
   });
 
+  it('reads PASSKEY_RP_ID as a lower-case domain name, blank as unset, and refuses an address, port or URL', () => {
+    expect(loadConfig({ ...base, PASSKEY_RP_ID: ' Comments.Example.COM ' }).PASSKEY_RP_ID).toBe(
+      'comments.example.com',
+    );
+    expect(loadConfig({ ...base, PASSKEY_RP_ID: ' ' }).PASSKEY_RP_ID).toBeUndefined();
+    expect(loadConfig(base).PASSKEY_RP_ID).toBeUndefined();
+    for (const bad of [
+      'https://example.com',
+      'example.com:443',
+      '192.0.2.1',
+      'example.com/path',
+      '-bad.example',
+    ]) {
+      expect(() => loadConfig({ ...base, PASSKEY_RP_ID: bad }), bad).toThrow(
+        /PASSKEY_RP_ID: must be a domain name/,
+      );
+    }
+  });
+
   it('reads REGISTRATION in any case, blank as closed, and refuses any other value', () => {
     const mail = { SMTP_HOST: 'smtp.example.com' };
     expect(loadConfig({ ...base, REGISTRATION: ' ' }).REGISTRATION).toBe('closed');

@@ -6,6 +6,7 @@ import {
   commentDataRouteKeys,
   commentNotificationRouteKeys,
   commentSsoRouteKeys,
+  commentPasskeyRouteKeys,
   commentRouteKeys,
 } from '../../../../../functions/comment/routes.js';
 import { allRouteKeys, apiRoutes } from '../../../../../functions/api-routes.js';
@@ -51,6 +52,7 @@ describe('the API route lists', () => {
       ...accountApiOnly,
       ...commentSsoRouteKeys,
       ...commentDataRouteKeys.filter((key) => key.includes(' /api/')),
+      ...commentPasskeyRouteKeys,
     ];
     for (const keys of [commentRouteKeys, articleRouteKeys]) {
       for (const key of keys.filter((k) => k.includes(' /api/') && !apiOnly.includes(k))) {
