@@ -14,12 +14,11 @@ import { routes } from './routes.js';
  * may call Akismet, writes in a transaction), like and moderation (`PUT`/`DELETE …/comment/{id}`),
  * sign-in (`POST …/token`: a password hash), the profile (`PUT …/user`: rare, may hash a password), the user
  * wall and the administrators' account routes (`…/user`, `…/user/{id}`); registration and the reset
- * (`POST …/user`, `…/user/password`: rare, hash a password) and their pages get half a share each, as do
- * the site's single sign-on (`POST /api/token/sso`: once per member's sign-in on the site; `/api` only) and a
- * commenter's data routes (`…/my-data`) and their page.
+ * (`POST …/user`, `…/user/password`: rare, hash a password) and their pages get half a share each. The
+ * rarest get a quarter each: the site's single sign-on (`POST /api/token/sso`: once per member's sign-in on
+ * the site), a commenter's data routes (`…/my-data`) and their page, and passkeys.
  * Reading counts (`…/article`: one small item read or updated) get the largest. The v2 client's bare
  * paths get less than the v3 client's `/api` ones.
- * Passkeys (`/api/passkey…`, `/api/token/passkey…`: rare, a signature check each) get half a share each.
  * The comment feeds (`GET …/comment/rss`: one Query, polled by feed readers) get a small share too, as
  * do the notification log and its actions (`…/notification`, used from `/ui`), and the user wall (`GET …/user`: one
  * Query and one batch read, cached per instance). The links in a mail have
@@ -32,11 +31,11 @@ export const routeShares: Readonly<Record<string, number>> = {
   'POST /api/comment': 2,
   'PUT /api/comment/{id}': 2,
   'DELETE /api/comment/{id}': 1,
-  'GET /api/article': 13.5,
-  'POST /api/article': 15.5,
+  'GET /api/article': 17.5,
+  'POST /api/article': 14.5,
   'GET /api/token': 1,
   'POST /api/token': 1,
-  'POST /api/token/sso': 0.5,
+  'POST /api/token/sso': 0.25,
   'DELETE /api/token': 1,
   'GET /api/token/2fa': 1,
   'POST /api/token/2fa': 1,
@@ -50,12 +49,12 @@ export const routeShares: Readonly<Record<string, number>> = {
   'POST /api/user/password': 0.5,
   'GET /api/notification': 1,
   'POST /api/notification': 1,
-  'GET /api/passkey': 0.5,
-  'POST /api/passkey/options': 0.5,
-  'POST /api/passkey': 0.5,
-  'DELETE /api/passkey/{id}': 0.5,
-  'POST /api/token/passkey/options': 0.5,
-  'POST /api/token/passkey': 0.5,
+  'GET /api/passkey': 0.25,
+  'POST /api/passkey/options': 0.25,
+  'POST /api/passkey': 0.25,
+  'DELETE /api/passkey/{id}': 0.25,
+  'POST /api/token/passkey/options': 0.25,
+  'POST /api/token/passkey': 0.25,
   'GET /comment': 5,
   'GET /comment/rss': 1,
   'POST /comment': 1,
@@ -81,11 +80,11 @@ export const routeShares: Readonly<Record<string, number>> = {
   'GET /ui/forgot': 0.5,
   'GET /ui/reset': 0.5,
   // A commenter's own data (issue 28): rare, each bounded (a mail, a page of comments, an erase's 5 s).
-  'POST /api/my-data': 0.5,
-  'GET /api/my-data': 0.5,
-  'DELETE /api/my-data': 0.5,
-  'GET /api/my-data/log': 0.5,
-  'GET /ui/my-data': 0.5,
+  'POST /api/my-data': 0.25,
+  'GET /api/my-data': 0.25,
+  'DELETE /api/my-data': 0.25,
+  'GET /api/my-data/log': 0.25,
+  'GET /ui/my-data': 0.25,
   [defaultRouteKey]: 1,
 };
 

@@ -55,7 +55,6 @@ import { createShowUnsubscribe, createUnsubscribe } from './unsubscribe.js';
 import { createUpdateProfile } from './update-profile.js';
 import { createUserWall } from './user-wall.js';
 import { createLevelsOf } from '../shared/domain/comment-levels.js';
-import { once } from '../shared/once.js';
 
 /**
  * The comment function: comments (list, count, recent, feeds, submit, like, moderation), sign-in

@@ -63,7 +63,10 @@ function refuseAdministratorFields(body: unknown, lang: Lang): void {
  * asks for it too (passkeys.ts).
  */
 export async function checkCurrentPassword(
-  dependencies: Pick<UpdateProfileDependencies, 'config' | 'accountLimits'>,
+  dependencies: {
+    readonly config: Pick<Config, 'IP_HASH_SALT'>;
+    readonly accountLimits: Pick<AccountLimits, 'countAttempt'>;
+  },
   viewer: Viewer,
   given: string | undefined,
   lang: Lang,
