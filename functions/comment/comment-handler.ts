@@ -35,6 +35,8 @@ import { createLinkReader } from './read-link.js';
 import { createRecentComments } from './recent-comments.js';
 import { createIssueSession } from './issue-session.js';
 import { createSignIn } from './sign-in.js';
+import { createOAuthRoutes } from './oauth-routes.js';
+import { createAccountOfIdentity } from './sign-in-with-identity.js';
 import {
   accountLinkRouteKeys,
   type CommentRouteKey,
@@ -184,6 +186,16 @@ export function createCommentHandler(
   const moderationLink = { readLink, comments, moderation, siteUrl: config.SITE_URL };
   const confirmLink = { readLink, confirmations: dependencies.confirmations, now, site };
   const accountLife = createAccountLifeRoutes({ ...dependencies, captcha, readLink });
+  // Sign-in with an OpenID Connect issuer or GitHub (issue 28): its buttons on /ui/login, its flow and callback.
+  const signInProviders = dependencies.signInProviders;
+  const oauth = createOAuthRoutes({
+    providers: signInProviders,
+    flows: dependencies.oauthFlows,
+    accountOfIdentity: createAccountOfIdentity({ ...dependencies, config }),
+    issueSession,
+    config,
+    now,
+  });
 
   /** `GET /api/comment` is four reads, told apart by `?type=` (Waline's contract: one path for all). */
   const readComments: Router = async (request) => {
@@ -233,11 +245,14 @@ export function createCommentHandler(
         allowedOrigins: config.ALLOWED_ORIGINS,
         siteUrl: config.SITE_URL,
         captcha: captchaWidgetOf(config),
+        providers: signInProviders.map(({ key, label }) => ({ key, label })),
       }),
     'GET /ui/profile': async () =>
       profilePage({ allowedOrigins: config.ALLOWED_ORIGINS, siteUrl: config.SITE_URL }),
     'GET /ui/users': async () => usersPage(),
     ...accountLife,
+    'GET /api/oauth/{id}': oauth.begin,
+    'GET /api/oauth/callback': oauth.callback,
   };
   const dispatch: Router = dispatchRouteKey(table, async (request) => {
     // API Gateway's $default: every path no route matches. A route's path with a trailing slash is that

@@ -44,6 +44,10 @@ import {
   type ReadSubmitMarks,
 } from '../shared/table/submit-marks.js';
 
+import { createOAuthFlows, type OAuthFlows } from '../shared/table/oauth-flows.js';
+import type { SignInProvider } from './sign-in-provider.js';
+import { createSignInProviders } from './sign-in-providers.js';
+
 /** Everything the comment function's routes use, built once per cold start (comment-handler.ts hands each route its part). */
 export interface CommentDependencies {
   readonly config: Config;
@@ -119,6 +123,13 @@ export interface CommentDependencies {
   readonly authorFeed: AuthorFeed;
   /** The region of a poster's IP (region/region-lookup.ts, loaded on the first submit); undefined: DISABLE_REGION. */
   readonly regionOf: ((ip: string) => Promise<string | undefined>) | undefined;
+  /**
+   * The OpenID Connect issuers and GitHub readers may sign in with (issue 28), in the order of their buttons; their
+   * secrets' SSM parameters are wired by handler.ts, on AWS.
+   */
+  readonly signInProviders: readonly SignInProvider[];
+  /** Their sign-ins under way, each taken once by its callback. */
+  readonly oauthFlows: OAuthFlows;
 }
 
 /** Builds the comment function's dependencies for `config`; `overrides` lets tests and local mode swap any part. */
@@ -199,6 +210,8 @@ export function createCommentDependencies(
     authorKeyOf: createAuthorKeyOf(hashAddress),
     authorFeed: createAuthorFeed(client, config.TABLE_NAME),
     regionOf: config.DISABLE_REGION ? undefined : async (ip) => (await loadRegionOf())(ip),
+    signInProviders: createSignInProviders(config, undefined, Date.now),
+    oauthFlows: createOAuthFlows(client, config.TABLE_NAME),
     ...overrides,
   };
 }

@@ -88,8 +88,18 @@ export const commentPageRouteKeys = [
   'GET /ui/reset',
 ] as const satisfies readonly RouteKey[];
 
+/**
+ * Sign-in with an OpenID Connect issuer or GitHub (issue 28): the login page's links (`{id}`: `oidc-1`, `github`)
+ * and the one callback every provider sends readers back to. `/api` only: browsers follow them, no widget calls them.
+ */
+export const commentOAuthRouteKeys = [
+  'GET /api/oauth/{id}',
+  'GET /api/oauth/callback',
+] as const satisfies readonly RouteKey[];
+
 /** A route the comment function's table answers. */
 export type CommentRouteKey =
+  | (typeof commentOAuthRouteKeys)[number]
   | (typeof commentApiRouteKeys)[number]
   | (typeof commentAccountRouteKeys)[number]
   | (typeof commentNotificationRouteKeys)[number]
@@ -103,4 +113,5 @@ export const commentRouteKeys: readonly RouteKey[] = [
   ...accountLegacyRouteKeys,
   ...commentNotificationRouteKeys,
   ...commentPageRouteKeys,
+  ...commentOAuthRouteKeys,
 ];
