@@ -21,6 +21,8 @@ import { routes } from './routes.js';
  * do the notification log and its actions (`…/notification`, used from `/ui`), and the user wall (`GET …/user`: one
  * Query and one batch read, cached per instance). The links in a mail have
  * no share: `linkRouteThrottles`.
+ * Sign-in with an issuer or GitHub (`…/oauth/{id}`, `…/oauth/callback`: a flow item written, then taken, and one
+ * exchange with the provider) get half a share each, taken from reading counts.
  * `$default` answers 404s and, for `…/comment/` with a trailing slash, lists: 1%.
  */
 export const routeShares: Readonly<Record<string, number>> = {
@@ -29,7 +31,7 @@ export const routeShares: Readonly<Record<string, number>> = {
   'POST /api/comment': 2,
   'PUT /api/comment/{id}': 2,
   'DELETE /api/comment/{id}': 1,
-  'GET /api/article': 19,
+  'GET /api/article': 18,
   'POST /api/article': 16,
   'GET /api/token': 1,
   'POST /api/token': 1,
@@ -70,6 +72,8 @@ export const routeShares: Readonly<Record<string, number>> = {
   'GET /ui/register': 0.5,
   'GET /ui/forgot': 0.5,
   'GET /ui/reset': 0.5,
+  'GET /api/oauth/{id}': 0.5,
+  'GET /api/oauth/callback': 0.5,
   [defaultRouteKey]: 1,
 };
 

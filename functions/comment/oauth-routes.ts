@@ -1,5 +1,4 @@
 import { createHash, randomBytes } from 'node:crypto';
-import * as oauth from 'oauth4webapi';
 import type { Config } from '../shared/config.js';
 import { AppError } from '../shared/domain/errors.js';
 import type { Router } from '../shared/http/http-function.js';
@@ -75,14 +74,15 @@ export function createOAuthRoutes({
     const browser = known && browserValuePattern.test(known) ? known : randomValue();
     const state = randomValue();
     const nonce = randomValue();
-    const codeVerifier = oauth.generateRandomCodeVerifier();
+    // PKCE (RFC 7636): 32 random bytes as the verifier, its SHA-256 as the challenge (S256).
+    const codeVerifier = randomValue();
     let location: URL;
     try {
       location = await provider.authorizationUrl({
         redirectUri: server.redirectUri,
         state,
         nonce,
-        codeChallenge: await oauth.calculatePKCECodeChallenge(codeVerifier),
+        codeChallenge: sha256(codeVerifier),
       });
     } catch (error) {
       return refusalPage(error);

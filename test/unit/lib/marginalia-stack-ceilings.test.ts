@@ -45,7 +45,7 @@ function reservedConcurrency(stack: MarginaliaStack, template: Template, fn: Mar
 const customProps: MarginaliaStackProps = {
   allowedOrigins: ['https://blog.example.com'],
   throttleRateLimit: 10,
-  throttleBurstLimit: 48,
+  throttleBurstLimit: 50,
   commentConcurrency: 3,
   articleConcurrency: 2,
   maxReadUnits: 40,
@@ -71,7 +71,7 @@ describe('MarginaliaStack ceilings', () => {
     expect(settings['GET /api/comment']).toEqual({ ThrottlingRateLimit: 7.5, ThrottlingBurstLimit: 15 });
     expect(settings['POST /api/comment']).toEqual({ ThrottlingRateLimit: 1, ThrottlingBurstLimit: 2 });
     expect(settings['PUT /api/comment/{id}']).toEqual({ ThrottlingRateLimit: 1, ThrottlingBurstLimit: 2 });
-    expect(settings['GET /api/article']).toEqual({ ThrottlingRateLimit: 9.5, ThrottlingBurstLimit: 17 });
+    expect(settings['GET /api/article']).toEqual({ ThrottlingRateLimit: 9, ThrottlingBurstLimit: 15 });
     expect(settings.$default).toEqual({ ThrottlingRateLimit: 0.5, ThrottlingBurstLimit: 1 });
     // A route missing from the route settings would get the smallest share, not the account's limit.
     template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
@@ -201,7 +201,7 @@ describe('MarginaliaStack ceilings', () => {
     expect(settings.reduce((sum, setting) => sum + Math.round(setting.ThrottlingRateLimit * 100), 0)).toBe(
       1000,
     );
-    expect(settings.reduce((sum, setting) => sum + setting.ThrottlingBurstLimit, 0)).toBe(48);
+    expect(settings.reduce((sum, setting) => sum + setting.ThrottlingBurstLimit, 0)).toBe(50);
     expect(reservedConcurrency(customStack, custom, customStack.commentFunction)).toBe(3);
     expect(reservedConcurrency(customStack, custom, customStack.articleFunction)).toBe(2);
     custom.hasResourceProperties('AWS::DynamoDB::GlobalTable', {

@@ -83,7 +83,7 @@ const customProps: MarginaliaStackProps = {
   readonlyAge: 90,
   markdown: { emoji: false, tex: 'katex' },
   throttleRateLimit: 5,
-  throttleBurstLimit: 48,
+  throttleBurstLimit: 50,
   logRetention: RetentionDays.ONE_WEEK,
 };
 
@@ -365,6 +365,8 @@ describe('MarginaliaStack', () => {
     ['GET /ui/register', 'comment'],
     ['GET /ui/forgot', 'comment'],
     ['GET /ui/reset', 'comment'],
+    ['GET /api/oauth/{id}', 'comment'],
+    ['GET /api/oauth/callback', 'comment'],
   ];
 
   it('creates exactly the widget and page routes plus $default when synthesized', () => {
@@ -616,7 +618,7 @@ describe('MarginaliaStack', () => {
     custom.hasResourceProperties('AWS::ApiGatewayV2::Api', {
       CorsConfiguration: Match.objectLike({ AllowOrigins: customProps.allowedOrigins }),
     });
-    expect(routeSettingsTotals(custom)).toMatchObject({ rate: 5, burst: 48 });
+    expect(routeSettingsTotals(custom)).toMatchObject({ rate: 5, burst: 50 });
     const logGroups = custom.findResources('AWS::Logs::LogGroup');
     for (const fn of [customStack.commentFunction, customStack.articleFunction]) {
       const logGroupId = customStack.getLogicalId(fn.logGroup.node.defaultChild as CfnLogGroup);
