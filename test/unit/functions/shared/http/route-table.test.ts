@@ -4,6 +4,7 @@ import { articleRouteKeys } from '../../../../../functions/article/routes.js';
 import {
   commentAccountRouteKeys,
   commentNotificationRouteKeys,
+  commentOAuthRouteKeys,
   commentRouteKeys,
 } from '../../../../../functions/comment/routes.js';
 import { allRouteKeys, apiRoutes } from '../../../../../functions/api-routes.js';
@@ -41,10 +42,14 @@ describe('a function route table', () => {
 });
 
 describe('the API route lists', () => {
-  it('create every /api route of each function also without /api, for the v2 client, but the notification and account routes', () => {
+  it('create every /api route of each function also without /api, for the v2 client, but the notification, account and sign-in-provider routes', () => {
     // The account routes but the confirmation link's (Waline's mails link /verification) are /api only.
     const accountApiOnly = commentAccountRouteKeys.filter((key) => !key.endsWith('/api/verification'));
-    const apiOnly: readonly string[] = [...commentNotificationRouteKeys, ...accountApiOnly];
+    const apiOnly: readonly string[] = [
+      ...commentNotificationRouteKeys,
+      ...accountApiOnly,
+      ...commentOAuthRouteKeys,
+    ];
     for (const keys of [commentRouteKeys, articleRouteKeys]) {
       for (const key of keys.filter((k) => k.includes(' /api/') && !apiOnly.includes(k))) {
         expect(keys).toContain(key.replace(' /api/', ' /'));
