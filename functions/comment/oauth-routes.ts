@@ -167,6 +167,12 @@ function notThisBrowsers(): HttpResult {
 /** A refusal's page: the provider's refusal or the account's (banned, unconfirmed) as it says; anything else bland. */
 function refusalPage(error: unknown): HttpResult {
   if (error instanceof SignInRefusal) {
+    // What the library refused, for the operator setting an issuer up: its message names a claim or a status,
+    // never a code or a token. A reader's refusal (`denied`) is theirs to make, and not logged.
+    if (error.reason !== 'denied') {
+      const cause = error.cause instanceof Error ? `${error.cause.name}: ${error.cause.message}` : undefined;
+      logError('an external sign-in was refused', { reason: error.reason, ...(cause ? { cause } : {}) });
+    }
     const status = error.reason === 'unreachable' ? 502 : error.reason === 'unavailable' ? 503 : 400;
     return oauthRefusedPage(status, error.message);
   }
