@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Provider from 'oidc-provider';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type BadIdTokenIssuer, startBadIdTokenIssuer } from '../support/bad-id-token-issuer.js';
+import { type BadIdTokenIssuer, startBadIdTokenIssuer, subjectOf } from '../support/bad-id-token-issuer.js';
 import { type FakeGithub, startFakeGithub } from '../support/fake-github.js';
 import { type LocalHttpServer, startLocalHttpServer } from '../support/local-http-server.js';
 import { createTestTable, type TestTable } from '../support/test-table.js';
@@ -279,7 +279,7 @@ describe('sign-in with an OpenID Connect issuer and GitHub, end to end', () => {
       expect(refusalOf(html)).toMatch(/could not be verified/);
       expect(html).not.toMatch(/eyJ/);
       expect(
-        await api.services.accounts.findByIdentity(`oidc:${badIssuer.issuer}`, 'mallory'),
+        await api.services.accounts.findByIdentity(`oidc:${badIssuer.issuer}`, subjectOf(fault)),
       ).toBeUndefined();
     },
   );
@@ -290,6 +290,9 @@ describe('sign-in with an OpenID Connect issuer and GitHub, end to end', () => {
     const redirected = await get((await begin('oidc-2', jar)).toString());
     const page = await get(redirected.headers.get('location') ?? '', jar);
     expect(page.status).toBe(200);
+    expect(
+      await api.services.accounts.findByIdentity(`oidc:${badIssuer.issuer}`, subjectOf('none')),
+    ).toBeDefined();
   });
 
   it('exchanges no code for a refused state', async () => {

@@ -19,6 +19,9 @@ export interface BadIdTokenIssuer {
   close(): Promise<void>;
 }
 
+/** The `sub` of the ID tokens signed with `fault`: one per fault, so a test can tell their accounts apart. */
+export const subjectOf = (fault: IdTokenFault): string => (fault === 'none' ? 'mallory' : `mallory-${fault}`);
+
 /** Starts the issuer for client `clientId`; stop it with close(). */
 export async function startBadIdTokenIssuer(clientId: string): Promise<BadIdTokenIssuer> {
   const { privateKey, publicKey } = await generateKeyPair('RS256');
@@ -71,7 +74,7 @@ export async function startBadIdTokenIssuer(clientId: string): Promise<BadIdToke
         })
           .setProtectedHeader({ alg: 'RS256', kid: 'test' })
           .setIssuer(issuer)
-          .setSubject('mallory')
+          .setSubject(subjectOf(fault))
           .setAudience(fault === 'wrong-audience' ? 'another-client' : clientId)
           .setIssuedAt(issuedAt)
           .setExpirationTime(issuedAt + (fault === 'expired' ? 3600 : 300))
