@@ -1,6 +1,6 @@
 import { App } from 'aws-cdk-lib';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
-import { MarginaliaStack } from '../lib/marginalia-stack.js';
+import { MarginaliaStack, signInProviderVariables } from '../lib/marginalia-stack.js';
 import { notificationVariables } from '../lib/notification-settings.js';
 import { originsFromSecureDomains } from '../functions/shared/http/secure-domains.js';
 import { parseLevels } from '../functions/shared/domain/levels.js';
@@ -134,4 +134,6 @@ new MarginaliaStack(app, 'Marginalia', {
   upgradeIndexes: number('upgradeIndexes') ?? (flag('rootsByLikeIndex') === false ? 1 : undefined),
   // Under Waline's names (-c AUTHOR_EMAIL=owner@example.com -c SMTP_HOST=...): docs/notifications-setup.md.
   notifications: Object.fromEntries(notificationVariables.map((name) => [name, text(name)])),
+  // Under the function's names (-c OIDC_ISSUER=... -c GITHUB_CLIENT_ID=...): docs/sign-in-providers.md.
+  signInProviders: Object.fromEntries(signInProviderVariables.map((name) => [name, text(name)])),
 });

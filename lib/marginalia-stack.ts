@@ -32,6 +32,7 @@ import { MarginaliaFunction } from './marginalia-function.js';
 import { MarginaliaNotifier } from './marginalia-notifier.js';
 import { type NotificationVariables, planNotifications, secretVariables } from './notification-settings.js';
 import { allowParameterRead, parametersExtension } from './parameter-access.js';
+import { readSignInProviders } from '../functions/shared/sign-in-provider-settings.js';
 import { routeThrottles } from './route-throttles.js';
 import { routes } from './routes.js';
 import { siteOrigins } from './site-origins.js';
@@ -203,7 +204,26 @@ export interface MarginaliaStackProps extends StackProps {
    * skipped.
    */
   readonly notifications?: NotificationVariables;
+  /**
+   * Sign-in with OpenID Connect issuers and GitHub (issue 28, docs/sign-in-providers.md), under the function's
+   * names: `OIDC_ISSUER`, `OIDC_CLIENT_ID`, `OIDC_CLIENT_SECRET_PARAMETER`, `OIDC_LABEL` (comma lists aligned by
+   * position), `GITHUB_CLIENT_ID`, `GITHUB_CLIENT_SECRET_PARAMETER`, `GITHUB_URL`, `GITHUB_API_URL`. The secrets
+   * are SSM SecureStrings the comment function alone may read. Default none: no sign-in button.
+   */
+  readonly signInProviders?: Readonly<Partial<Record<(typeof signInProviderVariables)[number], string>>>;
 }
+
+/** The comment function's variables of the sign-in providers a stack passes on (never a secret's value). */
+export const signInProviderVariables = [
+  'OIDC_ISSUER',
+  'OIDC_CLIENT_ID',
+  'OIDC_CLIENT_SECRET_PARAMETER',
+  'OIDC_LABEL',
+  'GITHUB_CLIENT_ID',
+  'GITHUB_CLIENT_SECRET_PARAMETER',
+  'GITHUB_URL',
+  'GITHUB_API_URL',
+] as const;
 
 const entry = (relative: string): string => fileURLToPath(new URL(relative, import.meta.url));
 
@@ -561,6 +581,35 @@ export class MarginaliaStack extends Stack {
       if (value !== undefined) comment.function.addEnvironment(variable, String(value));
     }
     // ---- End of the captcha ----------------------------------------------------------------------
+
+    // ---- Sign-in with OpenID Connect issuers and GitHub --------------------------------------------
+    // Checked here by the reader the function runs at cold start (a bad list stops synth, not every cold start).
+    // The client secrets are SSM SecureStrings, read at runtime like the Akismet key: only their names are here.
+    for (const secret of ['OIDC_CLIENT_SECRET', 'GITHUB_CLIENT_SECRET']) {
+      if (this.node.tryGetContext(secret) !== undefined) {
+        throw new Error(
+          `${secret}: client secrets are not taken from context, which puts them into the template; store each ` +
+            `as an SSM SecureString and name it with ${secret}_PARAMETER`,
+        );
+      }
+    }
+    const providerSettings = Object.fromEntries(
+      Object.entries(props.signInProviders ?? {}).filter(([, value]) => value !== undefined && value !== ''),
+    ) as Record<string, string>;
+    const providers = readSignInProviders(providerSettings);
+    if (providers.problems.length > 0) throw new Error(`signInProviders: ${providers.problems.join('; ')}`);
+    for (const [variable, value] of Object.entries(providerSettings)) {
+      comment.function.addEnvironment(variable, value);
+    }
+    for (const setting of [...providers.oidcIssuers, ...(providers.github ? [providers.github] : [])]) {
+      if (setting.clientSecretParameter) allowParameterRead(comment.function, setting.clientSecretParameter);
+    }
+    // Issuers send readers back to SERVER_URL's callback when the API has a custom domain; else to the host asked.
+    const providersConfigured = providers.oidcIssuers.length > 0 || providers.github !== undefined;
+    if (providersConfigured && notifications.serverUrl !== undefined) {
+      comment.function.addEnvironment('SERVER_URL', notifications.serverUrl);
+    }
+    // ---- End of the sign-in providers -------------------------------------------------------------
 
     const integrations = {
       comment: new HttpLambdaIntegration('CommentIntegration', comment.function),

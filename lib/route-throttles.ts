@@ -23,6 +23,8 @@ import { routes } from './routes.js';
  * do the notification log and its actions (`…/notification`, used from `/ui`), and the user wall (`GET …/user`: one
  * Query and one batch read, cached per instance). The links in a mail have
  * no share: `linkRouteThrottles`.
+ * Sign-in with an issuer or GitHub (`…/oauth/{id}`, `…/oauth/callback`: a flow item written, then taken, and one
+ * exchange with the provider) get half a share each, taken from reading counts.
  * `$default` answers 404s and, for `…/comment/` with a trailing slash, lists: 1%.
  */
 export const routeShares: Readonly<Record<string, number>> = {
@@ -31,7 +33,7 @@ export const routeShares: Readonly<Record<string, number>> = {
   'POST /api/comment': 2,
   'PUT /api/comment/{id}': 2,
   'DELETE /api/comment/{id}': 1,
-  'GET /api/article': 17.5,
+  'GET /api/article': 17,
   'POST /api/article': 14.5,
   'GET /api/token': 1,
   'POST /api/token': 1,
@@ -85,6 +87,8 @@ export const routeShares: Readonly<Record<string, number>> = {
   'DELETE /api/my-data': 0.25,
   'GET /api/my-data/log': 0.25,
   'GET /ui/my-data': 0.25,
+  'GET /api/oauth/{id}': 0.25,
+  'GET /api/oauth/callback': 0.25,
   [defaultRouteKey]: 1,
 };
 

@@ -37,6 +37,7 @@ import { createLinkReader } from './read-link.js';
 import { createRecentComments } from './recent-comments.js';
 import { createIssueSession } from './issue-session.js';
 import { createSignIn } from './sign-in.js';
+import { createOAuthRoutes } from './oauth-routes.js';
 import { createAccountOfIdentity } from './sign-in-with-identity.js';
 import { createSignInWithSso, ssoAssertionVerifier } from './sign-in-with-sso.js';
 import {
@@ -218,6 +219,16 @@ export function createCommentHandler(
     (route: keyof PasskeyRoutes): Router =>
     async (request) =>
       (await passkeyRoutes())[route](request);
+  // Sign-in with an OpenID Connect issuer or GitHub (issue 28): its buttons on /ui/login, its flow and callback.
+  const signInProviders = dependencies.signInProviders;
+  const oauth = createOAuthRoutes({
+    providers: signInProviders,
+    flows: dependencies.oauthFlows,
+    accountOfIdentity: createAccountOfIdentity({ ...dependencies, config }),
+    issueSession,
+    config,
+    now,
+  });
 
   /** `GET /api/comment` is four reads, told apart by `?type=` (Waline's contract: one path for all). */
   const readComments: Router = async (request) => {
@@ -268,6 +279,7 @@ export function createCommentHandler(
         allowedOrigins: config.ALLOWED_ORIGINS,
         siteUrl: config.SITE_URL,
         captcha: captchaWidgetOf(config),
+        providers: signInProviders.map(({ key, label }) => ({ key, label })),
       }),
     'GET /ui/profile': async () =>
       profilePage({ allowedOrigins: config.ALLOWED_ORIGINS, siteUrl: config.SITE_URL }),
@@ -280,6 +292,8 @@ export function createCommentHandler(
     'DELETE /api/passkey/{id}': passkey('remove'),
     'POST /api/token/passkey/options': passkey('signInOptions'),
     'POST /api/token/passkey': passkey('signIn'),
+    'GET /api/oauth/{id}': oauth.begin,
+    'GET /api/oauth/callback': oauth.callback,
   };
   const dispatch: Router = dispatchRouteKey(table, async (request) => {
     // API Gateway's $default: every path no route matches. A route's path with a trailing slash is that

@@ -47,6 +47,10 @@ import {
   type ReadSubmitMarks,
 } from '../shared/table/submit-marks.js';
 
+import { createOAuthFlows, type OAuthFlows } from '../shared/table/oauth-flows.js';
+import type { SignInProvider } from './sign-in-provider.js';
+import { createSignInProviders } from './sign-in-providers.js';
+
 /** Everything the comment function's routes use, built once per cold start (comment-handler.ts hands each route its part). */
 export interface CommentDependencies {
   readonly config: Config;
@@ -133,6 +137,13 @@ export interface CommentDependencies {
   readonly ssoSecret: SecretSource;
   /** Records a single sign-on assertion's `jti` as used; false when it was used before. */
   readonly claimSsoAssertion: ClaimSsoAssertion;
+  /**
+   * The OpenID Connect issuers and GitHub readers may sign in with (issue 28), in the order of their buttons; their
+   * secrets' SSM parameters are wired by handler.ts, on AWS.
+   */
+  readonly signInProviders: readonly SignInProvider[];
+  /** Their sign-ins under way, each taken once by its callback. */
+  readonly oauthFlows: OAuthFlows;
 }
 
 /** Builds the comment function's dependencies for `config`; `overrides` lets tests and local mode swap any part. */
@@ -218,6 +229,8 @@ export function createCommentDependencies(
     // SSO_SECRET only, as JWT_TOKEN: the SSM parameter is wired by handler.ts, on AWS.
     ssoSecret: async () => config.SSO_SECRET,
     claimSsoAssertion: createSsoAssertionClaimer(client, config.TABLE_NAME),
+    signInProviders: createSignInProviders(config, undefined, Date.now),
+    oauthFlows: createOAuthFlows(client, config.TABLE_NAME),
     ...overrides,
   };
 }

@@ -8,6 +8,7 @@ import { createTokenSecret } from '../shared/secrets/token-secret.js';
 import { allRouteKeys } from '../api-routes.js';
 import { createCommentHandler } from './comment-handler.js';
 import { createCommentDependencies } from './dependencies.js';
+import { createSignInProviders } from './sign-in-providers.js';
 
 const config = loadConfig();
 // The Parameters and Secrets extension (a layer of this function only) reads the SSM secrets.
@@ -24,6 +25,7 @@ export const handler = createCommentHandler(
     linkSecret: createLinkSecret(config, extension),
     captchaSecret: createCaptchaSecret(config, extension),
     ssoSecret: createSsoSecret(config, extension),
+    signInProviders: createSignInProviders(config, extension, Date.now),
     ...(akismetKey
       ? {
           spamCheck: createAkismetCheckWithKeySource(akismetKey, {

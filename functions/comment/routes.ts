@@ -119,8 +119,18 @@ export const commentPasskeyRouteKeys = [
   'POST /api/token/passkey',
 ] as const satisfies readonly RouteKey[];
 
+/**
+ * Sign-in with an OpenID Connect issuer or GitHub (issue 28): the login page's links (`{id}`: `oidc-1`, `github`)
+ * and the one callback every provider sends readers back to. `/api` only: browsers follow them, no widget calls them.
+ */
+export const commentOAuthRouteKeys = [
+  'GET /api/oauth/{id}',
+  'GET /api/oauth/callback',
+] as const satisfies readonly RouteKey[];
+
 /** A route the comment function's table answers. */
 export type CommentRouteKey =
+  | (typeof commentOAuthRouteKeys)[number]
   | (typeof commentApiRouteKeys)[number]
   | (typeof commentPasskeyRouteKeys)[number]
   | (typeof commentAccountRouteKeys)[number]
@@ -140,4 +150,5 @@ export const commentRouteKeys: readonly RouteKey[] = [
   ...commentPageRouteKeys,
   ...commentSsoRouteKeys,
   ...commentDataRouteKeys,
+  ...commentOAuthRouteKeys,
 ];

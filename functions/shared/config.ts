@@ -5,6 +5,11 @@ import { parseLevels } from './domain/levels.js';
 import { originsFromSecureDomains } from './http/secure-domains.js';
 import type { MarkdownFeatures } from './domain/render-markdown.js';
 import {
+  type GithubSetting,
+  type OidcIssuerSetting,
+  readSignInProviders,
+} from './sign-in-provider-settings.js';
+import {
   commaSeparated,
   decimal,
   flag,
@@ -177,6 +182,15 @@ export interface Config {
    * host the request reached (the API's own). Set it when the API answers at more than one address.
    */
   readonly PASSKEY_RP_ID?: string;
+  /**
+   * The API's public address (as the notifier's SERVER_URL), for the address issuers send readers back to
+   * (`<SERVER_URL>/api/oauth/callback`); unset, the address the request came to.
+   */
+  readonly SERVER_URL?: string;
+  /** The OpenID Connect issuers readers may sign in with (OIDC_ISSUER and its lists); absent when none. */
+  readonly oidcIssuers?: readonly OidcIssuerSetting[];
+  /** GitHub sign-in (GITHUB_CLIENT_ID and its secret); absent when not configured. */
+  readonly github?: GithubSetting;
 }
 
 /** Who may register an account: anyone, anyone an administrator then admits, or nobody. */
@@ -300,8 +314,13 @@ const passkeyRelyingParty: Reader<string | undefined> = (raw) => {
   return value;
 };
 
-/** Each setting read from the variable of its name, but `markdown`, read from the five MARKDOWN_* below. */
-const readers: { readonly [Name in Exclude<keyof Config, 'markdown'>]-?: Reader<Config[Name]> } = {
+/**
+ * Each setting read from the variable of its name, but `markdown`, read from the five MARKDOWN_* below, and the
+ * sign-in providers, read from their lists (sign-in-provider-settings.ts).
+ */
+const readers: {
+  readonly [Name in Exclude<keyof Config, 'markdown' | 'oidcIssuers' | 'github'>]-?: Reader<Config[Name]>;
+} = {
   TABLE_NAME: text({ min: 3, max: 255 }),
   DYNAMODB_ENDPOINT: optionalUrl,
   DYNAMODB_CONNECT_TIMEOUT_MS: wholeNumber({ min: 10, max: 60_000, default: 1000 }),
@@ -354,6 +373,7 @@ const readers: { readonly [Name in Exclude<keyof Config, 'markdown'>]-?: Reader<
   SSO_AUDIENCE: (raw) => text({ max: 2048, optional: true })(raw?.trim()),
   ERASE_WITH_REPLIES: erasedWithReplies,
   PASSKEY_RP_ID: passkeyRelyingParty,
+  SERVER_URL: optionalUrl,
 };
 
 const markdownReaders: { readonly [Feature in keyof MarkdownFeatures]: readonly [string, Reader<boolean>] } =
@@ -394,9 +414,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const markdown = Object.fromEntries(
     Object.entries(markdownReaders).map(([feature, [name, reader]]) => [feature, read(name, reader)]),
   );
-  problems.push(...captchaKeyProblems(source), ...registrationProblems(source), ...ssoProblems(source));
+  const providers = readSignInProviders(source);
+  problems.push(
+    ...captchaKeyProblems(source),
+    ...registrationProblems(source),
+    ...ssoProblems(source),
+    ...providers.problems,
+  );
   if (problems.length > 0) throw new Error(`Invalid configuration: ${problems.join('; ')}`);
-  return { ...settings, markdown } as unknown as Config;
+  return {
+    ...settings,
+    markdown,
+    ...(providers.oidcIssuers.length > 0 ? { oidcIssuers: providers.oidcIssuers } : {}),
+    ...(providers.github ? { github: providers.github } : {}),
+  } as unknown as Config;
 }
 
 /**

@@ -679,6 +679,15 @@ describe('the OpenAPI document, against the local server', () => {
       const page = await call({ method: 'GET', template, url: template, status: 200 });
       expect(page).toContain('<html');
     }
+    // No provider is configured here: a sign-in link answers a page that says so, as does a bare callback.
+    const refusal = await call({
+      method: 'GET',
+      template: '/api/oauth/{id}',
+      url: '/api/oauth/oidc-1',
+      status: 404,
+    });
+    expect(refusal).toContain('No such sign-in');
+    await call({ method: 'GET', template: '/api/oauth/callback', url: '/api/oauth/callback', status: 400 });
     await call({
       method: 'PATCH',
       template: '/api/comment',

@@ -6,7 +6,7 @@ import {
   captchaTokenScript,
 } from './captcha-widget.js';
 import { handOffScript } from './hand-off-script.js';
-import { htmlPage } from './page-shell.js';
+import { escapeHtml, htmlPage } from './page-shell.js';
 import { webauthnScript } from './webauthn-script.js';
 import { type SiteSettings, siteOriginsScript, siteSettingsElement } from './site-origins.js';
 
@@ -23,6 +23,17 @@ const form = document.getElementById('login');
 const error = document.getElementById('error');
 const target = document.getElementById('target');
 const codeField = document.getElementById('code-field');
+const providers = document.getElementById('providers');
+// An issuer's or GitHub's sign-in: this window goes there and back (a popup stays the widget's popup), and the
+// callback's page hands the user on as this page would, to the same redirect.
+for (const link of document.querySelectorAll('a[data-provider]')) {
+  link.addEventListener('click', (event) => {
+    event.preventDefault();
+    const query = new URLSearchParams({ remember: form.remember.checked ? '1' : '0' });
+    if (redirect) query.set('redirect', redirect);
+    location.href = root + 'api/oauth/' + encodeURIComponent(link.dataset.provider) + '?' + query;
+  });
+}
 const referrer = originOf(document.referrer);
 // Where the token would go: the redirect's site, the opener's (as far as the referrer tells), or here.
 const destination = redirect ? originOf(redirect) : window.opener ? referrer : location.origin;
@@ -30,6 +41,7 @@ if (redirect ? !configured(destination) : window.opener && referrer && !configur
   document.getElementById('unknown-site').textContent = destination || redirect;
   document.getElementById('refused').hidden = false;
   form.hidden = true;
+  if (providers) providers.hidden = true;
 } else if (destination) {
   target.textContent = 'Signing in for ' + destination;
 }
@@ -101,8 +113,14 @@ passkeyButton.addEventListener('click', async () => {
  * captcha site key, the page loads the provider's script (its policy lets that provider in, this page only)
  * and sends its token with the sign-in.
  */
-export function loginPage(settings: SiteSettings & { readonly captcha?: CaptchaWidget }): HttpResult {
-  const { captcha, ...site } = settings;
+export function loginPage(
+  settings: SiteSettings & {
+    readonly captcha?: CaptchaWidget;
+    /** The OpenID Connect issuers and GitHub (issue 28): a "Sign in with <label>" button each. */
+    readonly providers?: readonly { readonly key: string; readonly label: string }[];
+  },
+): HttpResult {
+  const { captcha, providers = [], ...site } = settings;
   return htmlPage({
     title: 'Sign in · Marginalia',
     body: `<main>
@@ -123,11 +141,29 @@ export function loginPage(settings: SiteSettings & { readonly captcha?: CaptchaW
   <button type="button" id="passkey-sign-in" class="secondary" hidden>Use a passkey</button>
   <p id="error" class="error" role="alert"></p>
 </form>
-<p><a href="register">Create an account</a> · <a href="forgot">Forgot your password?</a></p>
+${providerButtons(providers)}<p><a href="register">Create an account</a> · <a href="forgot">Forgot your password?</a></p>
 ${siteSettingsElement(site)}
 ${captchaSettingsElement(captcha)}
 </main>`,
     script,
+    style: `#providers { max-width: 22rem; display: grid; gap: .5rem; margin: 1rem 0; }
+  a.provider { display: block; text-align: center; padding: .45rem .6rem; border-radius: .4rem;
+    border: 1px solid #8886; color: inherit; text-decoration: none; }`,
     ...(captcha ? { thirdParty: captchaSources(captcha) } : {}),
   });
+}
+
+/** A link styled as a button per provider, which the page's script sends with its redirect and "remember me". */
+function providerButtons(providers: readonly { readonly key: string; readonly label: string }[]): string {
+  if (providers.length === 0) return '';
+  const links = providers
+    .map(
+      ({ key, label }) =>
+        `<a class="provider" data-provider="${escapeHtml(key)}" href="../api/oauth/${encodeURIComponent(key)}">Sign in with ${escapeHtml(label)}</a>`,
+    )
+    .join('\n  ');
+  return `<div id="providers" class="card">
+  ${links}
+</div>
+`;
 }

@@ -45,6 +45,11 @@ export interface ApiRequest {
    * links' form posts (cross-site.ts lets those routes through). Absent on requests tests build by hand.
    */
   textBody?(): string;
+  /**
+   * The value of cookie `name` (API Gateway's payload 2.0 passes cookies apart from the headers). Absent on
+   * requests tests build by hand.
+   */
+  cookie?(name: string): string | undefined;
 }
 
 /** Reads an API Gateway event into an ApiRequest. */
@@ -69,7 +74,18 @@ export function toApiRequest(event: HttpEvent): ApiRequest {
     query: (name) => params.get(name) ?? undefined,
     jsonBody: () => readJsonBody(event, lang),
     textBody: () => readTextBody(event, lang),
+    cookie: (name) => cookieOf(event, name),
   };
+}
+
+/** The first cookie of `name` the request carries: from payload 2.0's `cookies`, or a `cookie` header. */
+function cookieOf(event: HttpEvent, name: string): string | undefined {
+  const pairs = event.cookies ?? event.headers?.cookie?.split(';') ?? [];
+  for (const pair of pairs) {
+    const separator = pair.indexOf('=');
+    if (separator > 0 && pair.slice(0, separator).trim() === name) return pair.slice(separator + 1).trim();
+  }
+  return undefined;
 }
 
 /**

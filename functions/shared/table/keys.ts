@@ -115,6 +115,8 @@ export const entities = {
   ownerMailHour: 'owner-mail-hour',
   /** A captcha token (a keyed hash of it) that passed once: it passes no more. */
   captchaToken: 'captcha-token',
+  /** A sign-in with an issuer or GitHub under way (issue 28): taken once by its callback, or gone by TTL. */
+  oauthFlow: 'oauth-flow',
   /** An address's consent to reply mail: confirmed, or a confirmation mail sent (REPLY_MAIL=confirmed). */
   replyConfirmation: 'reply-confirmation',
   /** An address (a hash of it) an administrator approved a comment from: trusted under `COMMENT_AUDIT=first`. */
@@ -271,6 +273,8 @@ export const keys = {
   ownerMailHour: (hour: string): Key => ({ pk: keys.ownerMailPartition, sk: `H#${hour}` }),
   /** A captcha token that was used (a keyed hash of it: spam/captcha-token-hash.ts). */
   captchaToken: (tokenHash: string): Key => ({ pk: `CAPTCHA#${tokenHash}`, sk: 'USED' }),
+  /** A sign-in flow under way, by a hash of its `state` (table/oauth-flows.ts). */
+  oauthFlow: (stateHash: string): Key => ({ pk: `OAUTH#${stateHash}`, sk: 'FLOW' }),
   /** An address's confirmation of reply mail (`CONFIRMED`), or the confirmation mail sent to it (`ASKED`). */
   replyConfirmation: (addressHash: string, part: 'confirmed' | 'asked'): Key => ({
     pk: `CONFIRM#${addressHash}`,

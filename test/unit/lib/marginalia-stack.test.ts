@@ -84,7 +84,7 @@ const customProps: MarginaliaStackProps = {
   readonlyAge: 90,
   markdown: { emoji: false, tex: 'katex' },
   throttleRateLimit: 5,
-  throttleBurstLimit: 60,
+  throttleBurstLimit: 70,
   logRetention: RetentionDays.ONE_WEEK,
 };
 
@@ -378,6 +378,8 @@ describe('MarginaliaStack', () => {
     ['DELETE /api/my-data', 'comment'],
     ['GET /api/my-data/log', 'comment'],
     ['GET /ui/my-data', 'comment'],
+    ['GET /api/oauth/{id}', 'comment'],
+    ['GET /api/oauth/callback', 'comment'],
   ];
 
   it('creates exactly the widget and page routes plus $default when synthesized', () => {
@@ -629,7 +631,7 @@ describe('MarginaliaStack', () => {
     custom.hasResourceProperties('AWS::ApiGatewayV2::Api', {
       CorsConfiguration: Match.objectLike({ AllowOrigins: customProps.allowedOrigins }),
     });
-    expect(routeSettingsTotals(custom)).toMatchObject({ rate: 5, burst: 60 });
+    expect(routeSettingsTotals(custom)).toMatchObject({ rate: 5, burst: 70 });
     const logGroups = custom.findResources('AWS::Logs::LogGroup');
     for (const fn of [customStack.commentFunction, customStack.articleFunction]) {
       const logGroupId = customStack.getLogicalId(fn.logGroup.node.defaultChild as CfnLogGroup);

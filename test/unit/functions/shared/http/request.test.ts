@@ -21,4 +21,26 @@ describe('a request read from an API Gateway event', () => {
     expect(request.header('if-none-match')).toBeUndefined();
     expect(request.routeKey).toBe('GET /api/comment/rss');
   });
+
+  it('reads a cookie from payload 2.0 cookies, by its exact name, its value whole', () => {
+    const request = toApiRequest({
+      ...buildEvent({ path: '/api/oauth/callback' }),
+      cookies: ['amarginalia=prefix', ' marginalia = a=b ', 'marginalia=second', 'broken', '=x'],
+    });
+
+    expect(request.cookie?.('marginalia')).toBe('a=b');
+    expect(request.cookie?.('amarginalia')).toBe('prefix');
+    expect(request.cookie?.('other')).toBeUndefined();
+    expect(request.cookie?.('broken')).toBeUndefined();
+  });
+
+  it('reads a cookie from a cookie header when the event has no cookies list', () => {
+    const request = toApiRequest(
+      buildEvent({ path: '/api/oauth/callback', headers: { cookie: 'a=1; b=2' } }),
+    );
+
+    expect(request.cookie?.('b')).toBe('2');
+    expect(request.cookie?.('a')).toBe('1');
+    expect(toApiRequest(buildEvent({ path: '/api/oauth/callback' })).cookie?.('a')).toBeUndefined();
+  });
 });

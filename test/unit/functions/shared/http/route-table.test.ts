@@ -7,6 +7,7 @@ import {
   commentNotificationRouteKeys,
   commentSsoRouteKeys,
   commentPasskeyRouteKeys,
+  commentOAuthRouteKeys,
   commentRouteKeys,
 } from '../../../../../functions/comment/routes.js';
 import { allRouteKeys, apiRoutes } from '../../../../../functions/api-routes.js';
@@ -44,7 +45,7 @@ describe('a function route table', () => {
 });
 
 describe('the API route lists', () => {
-  it('create every /api route of each function also without /api, for the v2 client, but the notification, account and SSO routes', () => {
+  it('create every /api route of each function also without /api, for the v2 client, but the notification, account, SSO, data, passkey and sign-in-provider routes', () => {
     // The account routes but the confirmation link's (Waline's mails link /verification) are /api only.
     const accountApiOnly = commentAccountRouteKeys.filter((key) => !key.endsWith('/api/verification'));
     const apiOnly: readonly string[] = [
@@ -53,6 +54,7 @@ describe('the API route lists', () => {
       ...commentSsoRouteKeys,
       ...commentDataRouteKeys.filter((key) => key.includes(' /api/')),
       ...commentPasskeyRouteKeys,
+      ...commentOAuthRouteKeys,
     ];
     for (const keys of [commentRouteKeys, articleRouteKeys]) {
       for (const key of keys.filter((k) => k.includes(' /api/') && !apiOnly.includes(k))) {

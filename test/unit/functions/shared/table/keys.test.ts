@@ -236,6 +236,10 @@ describe('notification keys', () => {
     expect(keys.captchaToken('h')).toEqual({ pk: 'CAPTCHA#h', sk: 'USED' });
   });
 
+  it("keys a sign-in flow under way by its state's hash alone", () => {
+    expect(keys.oauthFlow('h')).toEqual({ pk: 'OAUTH#h', sk: 'FLOW' });
+  });
+
   it("keys account attempts by network or account, each action apart, an address's account mails by kind and day, and a used account link", () => {
     expect(keys.accountAttempts('n', 'register', 7)).toEqual({ pk: 'IP#n', sk: 'REGISTER#7' });
     expect(keys.accountAttempts('n', 'reset', 7)).toEqual({ pk: 'IP#n', sk: 'RESET#7' });
