@@ -45,7 +45,7 @@ function reservedConcurrency(stack: MarginaliaStack, template: Template, fn: Mar
 const customProps: MarginaliaStackProps = {
   allowedOrigins: ['https://blog.example.com'],
   throttleRateLimit: 10,
-  throttleBurstLimit: 60,
+  throttleBurstLimit: 70,
   commentConcurrency: 3,
   articleConcurrency: 2,
   maxReadUnits: 40,
@@ -68,14 +68,14 @@ describe('MarginaliaStack ceilings', () => {
     const settings = routeSettings(template);
 
     expect(Object.keys(settings).sort()).toEqual(routeKeys().sort());
-    expect(settings['GET /api/comment']).toEqual({ ThrottlingRateLimit: 7.5, ThrottlingBurstLimit: 14 });
+    expect(settings['GET /api/comment']).toEqual({ ThrottlingRateLimit: 7.5, ThrottlingBurstLimit: 11 });
     expect(settings['POST /api/comment']).toEqual({ ThrottlingRateLimit: 1, ThrottlingBurstLimit: 2 });
     expect(settings['PUT /api/comment/{id}']).toEqual({ ThrottlingRateLimit: 1, ThrottlingBurstLimit: 2 });
-    expect(settings['GET /api/article']).toEqual({ ThrottlingRateLimit: 8.25, ThrottlingBurstLimit: 14 });
+    expect(settings['GET /api/article']).toEqual({ ThrottlingRateLimit: 8.5, ThrottlingBurstLimit: 11 });
     expect(settings.$default).toEqual({ ThrottlingRateLimit: 0.5, ThrottlingBurstLimit: 1 });
     // A route missing from the route settings would get the smallest share, not the account's limit.
     template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
-      DefaultRouteSettings: { ThrottlingRateLimit: 0.25, ThrottlingBurstLimit: 1 },
+      DefaultRouteSettings: { ThrottlingRateLimit: 0.12, ThrottlingBurstLimit: 1 },
     });
   });
 
@@ -201,7 +201,7 @@ describe('MarginaliaStack ceilings', () => {
     expect(settings.reduce((sum, setting) => sum + Math.round(setting.ThrottlingRateLimit * 100), 0)).toBe(
       1000,
     );
-    expect(settings.reduce((sum, setting) => sum + setting.ThrottlingBurstLimit, 0)).toBe(60);
+    expect(settings.reduce((sum, setting) => sum + setting.ThrottlingBurstLimit, 0)).toBe(70);
     expect(reservedConcurrency(customStack, custom, customStack.commentFunction)).toBe(3);
     expect(reservedConcurrency(customStack, custom, customStack.articleFunction)).toBe(2);
     custom.hasResourceProperties('AWS::DynamoDB::GlobalTable', {

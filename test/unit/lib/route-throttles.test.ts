@@ -50,8 +50,8 @@ describe('routeThrottles', () => {
     [50, 100],
     // The smallest burst: one request for each route that shares the ceiling.
     [1, sharedRouteKeys().length],
-    [5, 53],
-    [7.33, 53],
+    [5, 62],
+    [7.33, 62],
     [1000, 2000],
   ])('splits a ceiling of %s requests/s and %s burst into route limits that add up to it', (rate, burst) => {
     const throttles = routeThrottles({ rateLimit: rate, burstLimit: burst });
@@ -69,13 +69,13 @@ describe('routeThrottles', () => {
     const throttles = routeThrottles({ rateLimit: 50, burstLimit: 100 });
 
     expect(throttles).toMatchObject({
-      'GET /api/comment': { rateLimit: 7.5, burstLimit: 14 },
+      'GET /api/comment': { rateLimit: 7.5, burstLimit: 11 },
       'POST /api/comment': { rateLimit: 1, burstLimit: 2 },
       'PUT /api/comment/{id}': { rateLimit: 1, burstLimit: 2 },
       'DELETE /api/comment/{id}': { rateLimit: 0.5, burstLimit: 1 },
-      'GET /api/article': { rateLimit: 8.25, burstLimit: 14 },
-      'POST /api/article': { rateLimit: 7.75, burstLimit: 14 },
-      'POST /api/token/sso': { rateLimit: 0.25, burstLimit: 1 },
+      'GET /api/article': { rateLimit: 8.5, burstLimit: 11 },
+      'POST /api/article': { rateLimit: 7.25, burstLimit: 11 },
+      'POST /api/token/sso': { rateLimit: 0.13, burstLimit: 1 },
       'POST /api/token': { rateLimit: 0.5, burstLimit: 1 },
       'GET /comment': { rateLimit: 2.5, burstLimit: 5 },
       'GET /api/token/2fa': { rateLimit: 0.5, burstLimit: 1 },
