@@ -109,7 +109,7 @@ export function createGithubSignIn(
       try {
         const user = await api('/user', token);
         const emails = await api('/user/emails', token);
-        const identity = identityOfGithubUser(user, emails);
+        const identity = identityOfGithubUser(user, emails, githubProvider(setting.url));
         if (identity) return identity;
       } catch (cause) {
         throw new SignInRefusal('unreachable', 'GitHub could not be asked who you are. Try again later.', {
@@ -122,10 +122,23 @@ export function createGithubSignIn(
 }
 
 /**
- * The identity of GitHub's `GET /user` and `GET /user/emails` answers: `github` and the numeric id, never the
- * login (which its owner may change, and someone else then take); the primary address only if verified.
+ * The provider of accounts from the GitHub at `url`: `github` for github.com, `github:<url>` for an Enterprise
+ * server, whose numeric ids are another GitHub's (user 42 there is not github.com's user 42).
  */
-export function identityOfGithubUser(user: unknown, emails: unknown): ExternalIdentity | undefined {
+export function githubProvider(url: string): string {
+  return url === 'https://github.com' ? 'github' : `github:${url}`;
+}
+
+/**
+ * The identity of GitHub's `GET /user` and `GET /user/emails` answers: `provider` (see {@link githubProvider}) and
+ * the numeric id, never the login (which its owner may change, and someone else then take); the primary address
+ * only if verified.
+ */
+export function identityOfGithubUser(
+  user: unknown,
+  emails: unknown,
+  provider = 'github',
+): ExternalIdentity | undefined {
   if (typeof user !== 'object' || user === null) return undefined;
   const { id, login, name, avatar_url: avatarUrl, html_url: htmlUrl, blog } = user as Record<string, unknown>;
   if (typeof id !== 'number' || !Number.isSafeInteger(id) || id <= 0) return undefined;
@@ -146,7 +159,7 @@ export function identityOfGithubUser(user: unknown, emails: unknown): ExternalId
     webUrlOf(htmlUrl);
   const avatar = webUrlOf(avatarUrl);
   return {
-    provider: 'github',
+    provider,
     subject: String(id),
     profile: {
       displayName: displayNameOf(name, login),

@@ -12,8 +12,11 @@ import type { ResolveDataSubject } from './my-data-subject.js';
 /** Feed entries read per page of the download. */
 export const downloadPageEntries = 50;
 
-/** The serialised comments one page carries at most (the answer stays far under Lambda's 6 MB). */
-const pageBudgetChars = 3 * 1024 * 1024;
+/**
+ * The serialised comments one page carries at most, in UTF-8 bytes (the answer stays far under Lambda's 6 MB
+ * whatever the script: a CJK character is 3 bytes, 1 UTF-16 unit).
+ */
+const pageBudgetBytes = 3 * 1024 * 1024;
 
 /** What the download says of likes and reactions. */
 export const votesNote =
@@ -131,8 +134,8 @@ export function createMyDataDownload({
         const item = items.get(entry.id);
         if (item && owns(item)) {
           const shown = commentData(entry.id, item);
-          const size = JSON.stringify(shown).length;
-          if (comments.length > 0 && chars + size > pageBudgetChars) {
+          const size = Buffer.byteLength(JSON.stringify(shown), 'utf8');
+          if (comments.length > 0 && chars + size > pageBudgetBytes) {
             next = { part, ...(last ? { after: last } : {}) };
             break;
           }

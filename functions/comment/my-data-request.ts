@@ -1,3 +1,4 @@
+import { normalizeAddress } from '../shared/domain/normalize-address.js';
 import type { Config } from '../shared/config.js';
 import { AppError } from '../shared/domain/errors.js';
 import { translate } from '../shared/domain/messages.js';
@@ -64,7 +65,9 @@ export function createMyDataRequest(dependencies: MyDataRequestDependencies): Ro
         accountId: '',
         mail: 'my-data',
         lang: request.lang,
-        sealedTo: sealAddress(key, body.email.trim()),
+        // The mailbox whose data the link opens: the normalised address (`+tag` and Gmail's dots dropped), so
+        // proving `ann+x@…` never opens the data of every `ann…@…`.
+        sealedTo: sealAddress(key, normalizeAddress(body.email)),
         addressHash,
       });
     }

@@ -64,7 +64,8 @@ export function createDataSubjectResolver({
     const who = claims ? { kind: 'anonymous' as const } : await caller(authorization);
     if (who.kind !== 'account') throw new AppError('unauthorized', translate(lang, 'dataLinkRequired'));
     const { account } = who.viewer;
-    const plain = isPlainAddress(account.email);
+    // An address a provider did not verify is a contact, never proof: it names no comments of that address.
+    const plain = account.emailVerified !== false && isPlainAddress(account.email);
     return {
       via: 'account',
       account,

@@ -180,7 +180,8 @@ export function createPasskeyRoutes(dependencies: PasskeyDependencies): PasskeyR
     const secret = await tokenSecret();
     const check = secret ? await checkToken(secret, bearerToken(request.authorization), now()) : undefined;
     const issuedAt = check?.ok ? check.claims.exp * 1000 - config.TOKEN_TTL_HOURS * 3_600_000 : 0;
-    if (now() - issuedAt > passkeyLimits.freshSignInMs) {
+    // A token that would have been issued in the future was issued under a longer TOKEN_TTL_HOURS: not fresh.
+    if (now() - issuedAt > passkeyLimits.freshSignInMs || issuedAt > now()) {
       throw new AppError(
         'forbidden',
         translate(request.lang, 'passkeyNeedsFreshSignIn', { minutes: passkeyLimits.freshSignInMs / 60_000 }),
@@ -273,6 +274,10 @@ export function createPasskeyRoutes(dependencies: PasskeyDependencies): PasskeyR
     }
     if (!verification.verified) throw invalidField(request.lang, 'credential', 'was not accepted');
     const { credential, credentialDeviceType, credentialBackedUp } = verification.registrationInfo;
+    // The id stored is the signed one; it must be the id the body gave (and its bound checked), not another.
+    if (credential.id !== body.credential.id) {
+      throw invalidField(request.lang, 'credential', 'id must be the id of the credential it attests');
+    }
     const publicKey = Buffer.from(credential.publicKey).toString('base64url');
     if (publicKey.length > passkeyLimits.publicKeyChars) {
       throw invalidField(request.lang, 'credential', 'has a public key larger than this server keeps');

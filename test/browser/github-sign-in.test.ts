@@ -1,3 +1,4 @@
+import { githubProvider } from '../../functions/comment/github-sign-in.js';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../../scripts/chromium.js';
@@ -74,7 +75,9 @@ describe('sign-in with GitHub, through the real widget (v3)', () => {
     const stored = JSON.parse(
       (await page.evaluate<string | null>("localStorage.getItem('WALINE_USER')")) ?? 'null',
     ) as { objectId?: string } | null;
-    expect(stored?.objectId).toBe((await server.services.accounts.findByIdentity('github', '9001'))?.id);
+    expect(stored?.objectId).toBe(
+      (await server.services.accounts.findByIdentity(githubProvider(github.url), '9001'))?.id,
+    );
     expect(popupErrors).toEqual([]);
     expect(opened.pageErrors).toEqual([]);
   });

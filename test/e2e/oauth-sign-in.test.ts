@@ -1,3 +1,4 @@
+import { githubProvider } from '../../functions/comment/github-sign-in.js';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Provider from 'oidc-provider';
@@ -342,11 +343,11 @@ describe('sign-in with an OpenID Connect issuer and GitHub, end to end', () => {
       github.signInAs({ id: 4242, login: 'octo-renamed', emails: [email] });
       const second = await signInWithGithub();
       expect(handedOff(second.html).user.objectId).toBe(user.objectId);
-      expect(await api.services.accounts.findByIdentity('github', '4242')).toMatchObject({
+      expect(await api.services.accounts.findByIdentity(githubProvider(github.url), '4242')).toMatchObject({
         id: user.objectId,
         emailVerified: true,
       });
-      expect(await api.services.accounts.findByIdentity('github', 'octo')).toBeUndefined();
+      expect(await api.services.accounts.findByIdentity(githubProvider(github.url), 'octo')).toBeUndefined();
     });
 
     it('takes no address GitHub does not say is verified', async () => {
@@ -361,7 +362,7 @@ describe('sign-in with an OpenID Connect issuer and GitHub, end to end', () => {
       const { status, html } = await signInWithGithub();
       expect(status, html).toBe(200);
       expect(handedOff(html).user).toMatchObject({ display_name: 'unverified', email: '' });
-      const account = await api.services.accounts.findByIdentity('github', '77');
+      const account = await api.services.accounts.findByIdentity(githubProvider(github.url), '77');
       expect(account?.email).toBe('');
     });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { identityOfGithubUser } from '../../../../functions/comment/github-sign-in.js';
+import { githubProvider, identityOfGithubUser } from '../../../../functions/comment/github-sign-in.js';
 
 const user = {
   id: 583231,
@@ -43,5 +43,13 @@ describe('identityOfGithubUser', () => {
     expect(identityOfGithubUser({ ...user, id: 0 }, [])).toBeUndefined();
     expect(identityOfGithubUser({ ...user, id: 1.5 }, [])).toBeUndefined();
     expect(identityOfGithubUser(null, [])).toBeUndefined();
+  });
+
+  it("keys a GitHub Enterprise server apart from github.com: its numeric ids are another GitHub's", () => {
+    expect(githubProvider('https://github.com')).toBe('github');
+    expect(githubProvider('https://git.example.com')).toBe('github:https://git.example.com');
+    expect(identityOfGithubUser(user, [], githubProvider('https://git.example.com'))?.provider).toBe(
+      'github:https://git.example.com',
+    );
   });
 });

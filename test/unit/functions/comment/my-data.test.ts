@@ -207,6 +207,49 @@ describe('the data link token', () => {
     await expect(subjectOf(`Bearer ${forged}`, 'en')).rejects.toMatchObject({ code: 'unauthorized' });
     await expect(subjectOf(undefined, 'en')).rejects.toMatchObject({ code: 'unauthorized' });
   });
+
+  it("gives a signed-in account its address's comments only when the address is proven, never a provider's unverified one", async () => {
+    const account = (id: string, emailVerified?: boolean) => ({
+      id,
+      email: 'ann@example.com',
+      displayName: 'Ann',
+      type: 'guest' as const,
+      state: 'active' as const,
+      passwordHash: '',
+      sessionVersion: 0,
+      createdAt: start,
+      ...(emailVerified === undefined ? {} : { emailVerified }),
+    });
+    const subjectFor = (signedIn: ReturnType<typeof account>) =>
+      createDataSubjectResolver({
+        readLink: createLinkReader({ linkSecret: async () => linkSecret, now: () => start }),
+        linkSecret: async () => linkSecret,
+        caller: async () => ({
+          kind: 'account',
+          viewer: {
+            id: signedIn.id,
+            email: signedIn.email,
+            type: 'guest',
+            sessionVersion: 0,
+            account: signedIn,
+          },
+        }),
+        accounts: createFakeAccountRepository([signedIn]),
+        hashAddress,
+      })('Bearer a-sign-in-token', 'en');
+
+    // An issuer that never checked the address: its account is its own, the address's comments are not.
+    const unverified = await subjectFor(account('01UNVERIFIED', false));
+    expect(unverified).toMatchObject({ via: 'account' });
+    expect(unverified).not.toHaveProperty('addressHash');
+    expect(await subjectFor(account('01VERIFIED', true))).toMatchObject({
+      addressHash: hashAddress('ann@example.com'),
+    });
+    // A password account confirmed its address by mail (no flag).
+    expect(await subjectFor(account('01PASSWORD'))).toMatchObject({
+      addressHash: hashAddress('ann@example.com'),
+    });
+  });
 });
 
 describe('DELETE /api/my-data (the erase)', () => {
