@@ -41,6 +41,8 @@ export function erasedItems(
     {
       removed: [userIdAttribute, 'ipHash', 'contentHash', regionAttribute],
       ...(authorKey ? { authorKey } : {}),
+      // Two erases that read the thread at once: only the first takes it (and its author's count), once.
+      once: true,
     },
   );
 }

@@ -39,9 +39,15 @@ export function takenFromAuthorItems(
   tableName: string,
   comment: ModeratedComment,
   shown: Readonly<Record<string, unknown>>,
-  options: { readonly removed: readonly string[]; readonly ownerId?: string; readonly authorKey?: string },
+  options: {
+    readonly removed: readonly string[];
+    readonly ownerId?: string;
+    readonly authorKey?: string;
+    /** Refuse a comment already taken from its author (a placeholder or anonymised: it has `deletedAt`). */
+    readonly once?: true;
+  },
 ): TransactItem[] {
-  const { removed, ownerId, authorKey } = options;
+  const { removed, ownerId, authorKey, once } = options;
   const sets = Object.entries(shown);
   return [
     {
@@ -54,12 +60,15 @@ export function takenFromAuthorItems(
         // Only the comment as read (still its owner's, when one is named): a status change meanwhile (its counters
         // were read with it) or a placeholder made already (no account id left) refuses it, and no bare item is
         // created.
-        ConditionExpression: `attribute_exists(pk) AND #status = :read${ownerId === undefined ? '' : ' AND #owner = :owner'}`,
+        ConditionExpression:
+          `attribute_exists(pk) AND #status = :read${ownerId === undefined ? '' : ' AND #owner = :owner'}` +
+          (once ? ' AND attribute_not_exists(#deletedAt)' : ''),
         ExpressionAttributeNames: {
           ...Object.fromEntries(sets.map(([name], i) => [`#a${i}`, name])),
           ...Object.fromEntries(removed.map((name, i) => [`#r${i}`, name])),
           '#status': 'status',
           ...(ownerId === undefined ? {} : { '#owner': userIdAttribute }),
+          ...(once ? { '#deletedAt': 'deletedAt' } : {}),
         },
         ExpressionAttributeValues: {
           ...Object.fromEntries(sets.map(([, value], i) => [`:a${i}`, value])),

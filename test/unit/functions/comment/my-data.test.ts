@@ -352,6 +352,11 @@ describe('what an erase keeps of a thread', () => {
     );
     const placeholder = values('placeholder');
     expect(Object.values(placeholder.update?.ExpressionAttributeValues ?? {})).toContain('[deleted]');
+    // A second erase that read the thread before the first wrote takes nothing (and no count) twice.
+    for (const { update } of [anonymised, placeholder]) {
+      expect(update?.ConditionExpression).toContain('attribute_not_exists(#deletedAt)');
+      expect(update?.ExpressionAttributeNames?.['#deletedAt']).toBe('deletedAt');
+    }
     for (const { rest } of [anonymised, placeholder]) {
       expect(rest).toEqual([
         { Delete: { TableName: 't', Key: { pk: 'URL#/p', sk: 'DUP#H' } } },
