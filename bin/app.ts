@@ -46,6 +46,13 @@ const registrationOf = (value: string | undefined): 'open' | 'approval' | 'close
   if (given === 'open' || given === 'approval' || given === 'closed') return given;
   throw new Error(`context registration: "${given}" is not open, approval or closed`);
 };
+/** `eraseWithReplies` (or `ERASE_WITH_REPLIES`): placeholder or anonymise, any case. */
+const eraseWithRepliesOf = (value: string | undefined): 'placeholder' | 'anonymise' | undefined => {
+  const given = (value ?? text('ERASE_WITH_REPLIES'))?.trim().toLowerCase();
+  if (given === undefined) return undefined;
+  if (given === 'placeholder' || given === 'anonymise') return given;
+  throw new Error(`context eraseWithReplies: "${given}" is not placeholder or anonymise`);
+};
 const retention = (key: string): RetentionDays | undefined => {
   const days = number(key);
   if (days === undefined) return undefined;
@@ -106,6 +113,7 @@ new MarginaliaStack(app, 'Marginalia', {
   linkSecretParameterName: text('linkSecretParameterName'),
   commentAudit: /^first$/i.test(text('commentAudit') ?? '') ? 'first' : flag('commentAudit'),
   registration: registrationOf(text('registration')),
+  eraseWithReplies: eraseWithRepliesOf(text('eraseWithReplies')),
   forbiddenWords: list('forbiddenWords'),
   blockedWords: list('blockedWords'),
   restrictedNames: list('restrictedNames'),

@@ -121,6 +121,11 @@ export interface MarginaliaStackProps extends StackProps {
    * `closed` (the default). Both open kinds mail a confirmation link, so they need mail (SES or SMTP).
    */
   readonly registration?: 'open' | 'approval' | 'closed';
+  /**
+   * What a commenter's erase leaves of a comment others answered (`ERASE_WITH_REPLIES`): `placeholder` (the
+   * default: `[deleted]`) or `anonymise` (its text kept, its author's name "Anonymous").
+   */
+  readonly eraseWithReplies?: 'placeholder' | 'anonymise';
   /** Words that mark a comment as spam, in its text, nick or link (Waline `FORBIDDEN_WORDS`); default none. */
   readonly forbiddenWords?: readonly string[];
   /** Words that refuse a comment (403) in its text, nick or link (Twikoo `BLOCKED_WORDS`); default none. */
@@ -404,6 +409,7 @@ export class MarginaliaStack extends Stack {
       ...(registration === 'closed'
         ? {}
         : { REGISTRATION: registration, MAIL_TRANSPORT: notifications.mailTransport ?? '' }),
+      ...(props.eraseWithReplies ? { ERASE_WITH_REPLIES: props.eraseWithReplies } : {}),
       ...(props.forbiddenWords?.length ? { FORBIDDEN_WORDS: props.forbiddenWords.join(',') } : {}),
       ...(props.blockedWords?.length ? { BLOCKED_WORDS: props.blockedWords.join(',') } : {}),
       ...(props.restrictedNames?.length ? { RESTRICTED_NAMES: props.restrictedNames.join(',') } : {}),

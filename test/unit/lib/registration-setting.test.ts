@@ -26,4 +26,16 @@ describe('MarginaliaStack and REGISTRATION', () => {
   it('refuses to synthesize an open registration without mail, which must carry the confirmation link', () => {
     expect(() => synth({ registration: 'open' })).toThrow(/registration: open needs mail/);
   });
+
+  it("passes the erase's choice for answered comments (ERASE_WITH_REPLIES), and nothing by default", () => {
+    const plain = synth();
+    const anonymising = synth({ eraseWithReplies: 'anonymise' });
+
+    expect(environmentOf(plain.template, plain.stack, plain.stack.commentFunction)).not.toHaveProperty(
+      'ERASE_WITH_REPLIES',
+    );
+    expect(
+      environmentOf(anonymising.template, anonymising.stack, anonymising.stack.commentFunction),
+    ).toMatchObject({ ERASE_WITH_REPLIES: 'anonymise' });
+  });
 });
