@@ -68,7 +68,8 @@ describe('sign-in with GitHub, through the real widget (v3)', () => {
     const popup = await popupOf(page, () => loginButton.click());
     await popup.waitForURL((url) => url.pathname === '/ui/login');
     await popup.getByRole('link', { name: 'Sign in with GitHub' }).click();
-    await popup.waitForEvent('close');
+    // Several hops (the fake GitHub, the callback's exchanges, the hand-off): more than one local page's wait.
+    await popup.waitForEvent('close', { timeout: 20_000 });
 
     const signedInAs = page.locator('a.wl-login-nick', { hasText: /\S/ });
     await expect.poll(() => signedInAs.textContent()).toBe('Gina Hub');
