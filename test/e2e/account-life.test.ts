@@ -1,14 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { loadNotifyConfig } from '../../functions/notify/notify-config.js';
+import type { LocalHttpServer } from '../support/local-http-server.js';
+import { type MailedSite, startMailedSite } from '../support/mailed-site.js';
+import type { SmtpSink } from '../support/smtp-sink.js';
+import type { TestTable } from '../support/test-table.js';
 import { hashPassword } from '../../functions/shared/auth/password.js';
 import { createDocumentClient } from '../../functions/shared/dynamodb-client/client.js';
 import { createAccountRepository } from '../../functions/shared/table/account-repository.js';
-import { type RunningNotifier, startLocalNotifier } from '../../scripts/local-stream/local-notifier.js';
-import { type LocalHttpServer, startLocalHttpServer } from '../support/local-http-server.js';
-import { type SmtpSink, startSmtpSink } from '../support/smtp-sink.js';
-import { createPollerFiles, type PollerFiles } from '../support/stream-poller.js';
-import { testConfig } from '../support/test-config.js';
-import { createTestTable, type TestTable } from '../support/test-table.js';
 
 /**
  * An account's life over the local HTTP API, as `npm start` runs it: registration writes the account and an
@@ -29,53 +26,22 @@ const ann = {
 type Json = any;
 
 describe('an account from registration to a reset, end to end', () => {
+  let site: MailedSite;
   let sink: SmtpSink;
   let table: TestTable;
   let server: LocalHttpServer;
-  let files: PollerFiles;
-  let notifier: RunningNotifier;
 
   beforeAll(async () => {
-    sink = await startSmtpSink();
-    table = await createTestTable();
-    const settings = {
-      IPQPS: '0',
-      LIST_CACHE_MS: '0',
-      REGISTRATION: 'open',
-      JWT_TOKEN: 'accounts-e2e-secret-0123456789abcdef-0123',
-      LINK_SECRET: 'accounts-e2e-links-0123456789abcdef-01234',
-      SITE_NAME: 'Test Blog',
-      SERVER_URL: serverUrl,
-      SMTP_HOST: '127.0.0.1',
-      SMTP_PORT: String(sink.port),
-      SENDER_EMAIL: 'noreply@blog.example.test',
-      SENDER_NAME: 'Test Blog',
-    };
-    server = await startLocalHttpServer(table, settings);
-    files = await createPollerFiles();
-    notifier = await startLocalNotifier({
-      config: testConfig({
-        TABLE_NAME: table.tableName,
-        DYNAMODB_ENDPOINT: table.endpoint,
-        DYNAMODB_CONNECT_TIMEOUT_MS: '10000',
-        DYNAMODB_REQUEST_TIMEOUT_MS: '20000',
-        ...settings,
-      }),
-      notify: loadNotifyConfig(settings),
-      checkpointPath: files.checkpointPath,
-      deadLetterPath: files.deadLetterPath,
-      poller: { pollIntervalMs: 25, batchingWindowMs: 0, retryDelayMs: 50, maxRetryDelayMs: 100 },
-      sweepIntervalMs: 0,
-      log: () => {},
+    site = await startMailedSite({
+      serverUrl,
+      keys: {
+        jwt: 'accounts-e2e-secret-0123456789abcdef-0123',
+        link: 'accounts-e2e-links-0123456789abcdef-01234',
+      },
     });
+    ({ sink, table, server } = site);
   });
-  afterAll(async () => {
-    await notifier?.stop();
-    await files?.remove();
-    await server?.close();
-    await table?.drop();
-    await sink?.stop();
-  });
+  afterAll(() => site?.stop());
 
   const send = async (method: string, path: string, body?: unknown, authorization?: string) => {
     const response = await fetch(`${server.base}${path}`, {

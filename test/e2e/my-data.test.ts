@@ -1,15 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { loadNotifyConfig } from '../../functions/notify/notify-config.js';
+import type { LocalHttpServer } from '../support/local-http-server.js';
+import { type MailedSite, startMailedSite } from '../support/mailed-site.js';
+import type { SmtpSink } from '../support/smtp-sink.js';
+import type { TestTable } from '../support/test-table.js';
 import { createDocumentClient } from '../../functions/shared/dynamodb-client/client.js';
-import { type RunningNotifier, startLocalNotifier } from '../../scripts/local-stream/local-notifier.js';
 import { toWalineExport } from '../../scripts/export/to-waline.js';
 import { scanTable } from '../../scripts/shared/storage/table-export.js';
 import { saveTestAccount } from '../support/administrator.js';
-import { type LocalHttpServer, startLocalHttpServer } from '../support/local-http-server.js';
-import { type SmtpSink, startSmtpSink } from '../support/smtp-sink.js';
-import { createPollerFiles, type PollerFiles } from '../support/stream-poller.js';
-import { testConfig } from '../support/test-config.js';
-import { createTestTable, type TestTable } from '../support/test-table.js';
 
 /**
  * A commenter's own data over the local HTTP API, as `npm start` runs it (issue 28, point 5): comments posted
@@ -32,46 +29,21 @@ const secretTexts = ['zq first words', 'zq second words', 'zq reply words', 'zq 
 type Json = any;
 
 describe("a commenter's own data, end to end", () => {
+  let site: MailedSite;
   let sink: SmtpSink;
   let table: TestTable;
   let server: LocalHttpServer;
-  let files: PollerFiles;
-  let notifier: RunningNotifier;
   let adminToken = '';
 
   beforeAll(async () => {
-    sink = await startSmtpSink();
-    table = await createTestTable();
-    const settings = {
-      IPQPS: '0',
-      LIST_CACHE_MS: '0',
-      REGISTRATION: 'open',
-      JWT_TOKEN: 'mydata-e2e-secret-0123456789abcdef-012345',
-      LINK_SECRET: 'mydata-e2e-links-0123456789abcdef-0123456',
-      SITE_NAME: 'Test Blog',
-      SERVER_URL: serverUrl,
-      SMTP_HOST: '127.0.0.1',
-      SMTP_PORT: String(sink.port),
-      SENDER_EMAIL: 'noreply@blog.example.test',
-      SENDER_NAME: 'Test Blog',
-    };
-    server = await startLocalHttpServer(table, settings);
-    files = await createPollerFiles();
-    notifier = await startLocalNotifier({
-      config: testConfig({
-        TABLE_NAME: table.tableName,
-        DYNAMODB_ENDPOINT: table.endpoint,
-        DYNAMODB_CONNECT_TIMEOUT_MS: '10000',
-        DYNAMODB_REQUEST_TIMEOUT_MS: '20000',
-        ...settings,
-      }),
-      notify: loadNotifyConfig(settings),
-      checkpointPath: files.checkpointPath,
-      deadLetterPath: files.deadLetterPath,
-      poller: { pollIntervalMs: 25, batchingWindowMs: 0, retryDelayMs: 50, maxRetryDelayMs: 100 },
-      sweepIntervalMs: 0,
-      log: () => {},
+    site = await startMailedSite({
+      serverUrl,
+      keys: {
+        jwt: 'mydata-e2e-secret-0123456789abcdef-012345',
+        link: 'mydata-e2e-links-0123456789abcdef-0123456',
+      },
     });
+    ({ sink, table, server } = site);
     const admin = await saveTestAccount(server.services, {
       type: 'administrator',
       email: 'owner@blog.example.test',
@@ -79,13 +51,7 @@ describe("a commenter's own data, end to end", () => {
     const signedIn = await send('POST', '/api/token', { email: admin.email, password: admin.password });
     adminToken = String(signedIn.json.data.token);
   });
-  afterAll(async () => {
-    await notifier?.stop();
-    await files?.remove();
-    await server?.close();
-    await table?.drop();
-    await sink?.stop();
-  });
+  afterAll(() => site?.stop());
 
   const send = async (method: string, path: string, body?: unknown, authorization?: string) => {
     const response = await fetch(`${server.base}${path}`, {

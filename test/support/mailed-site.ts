@@ -1,0 +1,71 @@
+import { loadNotifyConfig } from '../../functions/notify/notify-config.js';
+import { type RunningNotifier, startLocalNotifier } from '../../scripts/local-stream/local-notifier.js';
+import { type LocalHttpServer, startLocalHttpServer } from './local-http-server.js';
+import { type SmtpSink, startSmtpSink } from './smtp-sink.js';
+import { createPollerFiles, type PollerFiles } from './stream-poller.js';
+import { testConfig } from './test-config.js';
+import { createTestTable, type TestTable } from './test-table.js';
+
+/** A site as `npm start` runs it, whose mail reaches a real SMTP server on loopback. */
+export interface MailedSite {
+  readonly sink: SmtpSink;
+  readonly table: TestTable;
+  readonly server: LocalHttpServer;
+  /** Stops the notifier, the server, the table and the sink. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the local HTTP API on a fresh table with open registration and mail to an SMTP sink, and the real
+ * notifier, woken by the table's stream, that sends the outbox's mails there. `keys` names this test's token and
+ * link keys (each 40+ characters); `serverUrl` is the links' base.
+ */
+export async function startMailedSite(options: {
+  readonly serverUrl: string;
+  readonly keys: { readonly jwt: string; readonly link: string };
+}): Promise<MailedSite> {
+  const sink = await startSmtpSink();
+  const table = await createTestTable();
+  const settings = {
+    IPQPS: '0',
+    LIST_CACHE_MS: '0',
+    REGISTRATION: 'open',
+    JWT_TOKEN: options.keys.jwt,
+    LINK_SECRET: options.keys.link,
+    SITE_NAME: 'Test Blog',
+    SERVER_URL: options.serverUrl,
+    SMTP_HOST: '127.0.0.1',
+    SMTP_PORT: String(sink.port),
+    SENDER_EMAIL: 'noreply@blog.example.test',
+    SENDER_NAME: 'Test Blog',
+  };
+  const server = await startLocalHttpServer(table, settings);
+  const files: PollerFiles = await createPollerFiles();
+  const notifier: RunningNotifier = await startLocalNotifier({
+    config: testConfig({
+      TABLE_NAME: table.tableName,
+      DYNAMODB_ENDPOINT: table.endpoint,
+      DYNAMODB_CONNECT_TIMEOUT_MS: '10000',
+      DYNAMODB_REQUEST_TIMEOUT_MS: '20000',
+      ...settings,
+    }),
+    notify: loadNotifyConfig(settings),
+    checkpointPath: files.checkpointPath,
+    deadLetterPath: files.deadLetterPath,
+    poller: { pollIntervalMs: 25, batchingWindowMs: 0, retryDelayMs: 50, maxRetryDelayMs: 100 },
+    sweepIntervalMs: 0,
+    log: () => {},
+  });
+  return {
+    sink,
+    table,
+    server,
+    async stop() {
+      await notifier.stop();
+      await files.remove();
+      await server.close();
+      await table.drop();
+      await sink.stop();
+    },
+  };
+}
