@@ -67,9 +67,11 @@ describe('sign-in with GitHub, through the real widget (v3)', () => {
     const loginButton = page.getByRole('button', { name: /login/i }).first();
     const popup = await popupOf(page, () => loginButton.click());
     await popup.waitForURL((url) => url.pathname === '/ui/login');
+    // Listened for before the click: the hops (the fake GitHub, the callback, the hand-off) can close the popup
+    // before the click's own wait returns.
+    const closed = popup.waitForEvent('close', { timeout: 20_000 });
     await popup.getByRole('link', { name: 'Sign in with GitHub' }).click();
-    // Several hops (the fake GitHub, the callback's exchanges, the hand-off): more than one local page's wait.
-    await popup.waitForEvent('close', { timeout: 20_000 });
+    await closed;
 
     const signedInAs = page.locator('a.wl-login-nick', { hasText: /\S/ });
     await expect.poll(() => signedInAs.textContent()).toBe('Gina Hub');

@@ -114,9 +114,10 @@ describe('moderating with the real widget (v3)', () => {
     const login = await popup;
     await login.locator('input[name=email]').fill(admin.email);
     await login.locator('input[name=password]').fill(admin.password);
+    const closed = login.waitForEvent('close');
     await login.getByRole('button', { name: 'Sign in' }).click();
     // The widget takes the user from the sign-in page's message, closes it, and shows its admin controls.
-    await login.waitForEvent('close');
+    await closed;
     const card = (id: string) => moderator.page.locator(`[id="${id}"]`);
     await card(waiting.objectId).locator('.wl-admin-actions').waitFor();
 
@@ -333,8 +334,9 @@ describe('moderating with the real widget (v3)', () => {
     expect(await login.locator('input[name=confirm]').count()).toBe(0);
 
     // Even a sign-in sent from the page's own script reaches only configured origins: none of them is this one.
+    const closedAfterSubmit = login.waitForEvent('close');
     await login.evaluate(submitHiddenForm);
-    await login.waitForEvent('close');
+    await closedAfterSubmit;
     expect(await received(visitor.page)).toEqual([]);
   });
 

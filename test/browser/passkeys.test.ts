@@ -115,8 +115,10 @@ describe('passkeys in Chromium with a virtual authenticator', () => {
       authenticatorId: popupAuthenticator.authenticatorId,
       credential: credentials[0]!,
     });
+    // Listened for before the click: the sign-in can close the popup before the click's own wait returns.
+    const closed = login.waitForEvent('close');
     await login.getByRole('button', { name: 'Use a passkey' }).click();
-    await login.waitForEvent('close');
+    await closed;
     const signedInAs = page.locator('a.wl-login-nick', { hasText: /\S/ });
     await expect.poll(() => signedInAs.textContent()).toBe(reader.name);
     const user = JSON.parse(
