@@ -22,9 +22,6 @@ const ann = {
   url: '',
 };
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- answers are whatever JSON they are
-type Json = any;
-
 describe('an account from registration to a reset, end to end', () => {
   let site: MailedSite;
   let sink: SmtpSink;
@@ -43,28 +40,8 @@ describe('an account from registration to a reset, end to end', () => {
   });
   afterAll(() => site?.stop());
 
-  const send = async (method: string, path: string, body?: unknown, authorization?: string) => {
-    const response = await fetch(`${server.base}${path}`, {
-      method,
-      headers: {
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        ...(authorization ? { authorization } : {}),
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const text = await response.text();
-    return {
-      status: response.status,
-      text,
-      json: (() => {
-        try {
-          return JSON.parse(text) as Json;
-        } catch {
-          return undefined;
-        }
-      })(),
-    };
-  };
+  const send = (...request: Parameters<MailedSite['send']>) => site.send(...request);
+
   /** The token of the link to `route` in the `index`th mail to `address` whose subject contains `subject`. */
   const linkToken = async (address: string, subject: string, route: string, index = 0) => {
     await vi.waitFor(() => {

@@ -53,24 +53,8 @@ describe("a commenter's own data, end to end", () => {
   });
   afterAll(() => site?.stop());
 
-  const send = async (method: string, path: string, body?: unknown, authorization?: string) => {
-    const response = await fetch(`${server.base}${path}`, {
-      method,
-      headers: {
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        ...(authorization ? { authorization } : {}),
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const text = await response.text();
-    let json: Json;
-    try {
-      json = JSON.parse(text) as Json;
-    } catch {
-      json = undefined;
-    }
-    return { status: response.status, text, json };
-  };
+  const send = (...request: Parameters<MailedSite['send']>) => site.send(...request);
+
   const post = async (body: Record<string, unknown>, authorization?: string) => {
     const answer = await send('POST', '/api/comment', body, authorization);
     expect(answer.json.errno, answer.text).toBe(0);

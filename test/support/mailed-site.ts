@@ -6,11 +6,21 @@ import { createPollerFiles, type PollerFiles } from './stream-poller.js';
 import { testConfig } from './test-config.js';
 import { createTestTable, type TestTable } from './test-table.js';
 
+/** What the site answered: its status, its text and its JSON (undefined when the text is not JSON). */
+export interface SiteAnswer {
+  readonly status: number;
+  readonly text: string;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- answers are whatever JSON they are
+  readonly json: any;
+}
+
 /** A site as `npm start` runs it, whose mail reaches a real SMTP server on loopback. */
 export interface MailedSite {
   readonly sink: SmtpSink;
   readonly table: TestTable;
   readonly server: LocalHttpServer;
+  /** Sends `body` (as JSON) to `path` over HTTP, with `authorization` if given. */
+  send(method: string, path: string, body?: unknown, authorization?: string): Promise<SiteAnswer>;
   /** Stops the notifier, the server, the table and the sink. */
   stop(): Promise<void>;
 }
@@ -60,6 +70,24 @@ export async function startMailedSite(options: {
     sink,
     table,
     server,
+    async send(method, path, body, authorization) {
+      const response = await fetch(`${server.base}${path}`, {
+        method,
+        headers: {
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+          ...(authorization ? { authorization } : {}),
+        },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      const text = await response.text();
+      let json: unknown;
+      try {
+        json = JSON.parse(text);
+      } catch {
+        json = undefined;
+      }
+      return { status: response.status, text, json };
+    },
     async stop() {
       await notifier.stop();
       await files.remove();

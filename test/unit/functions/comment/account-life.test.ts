@@ -1,5 +1,6 @@
 import { hashPassword } from '../../../../functions/shared/auth/password.js';
 import { describe, expect, it } from 'vitest';
+import { createFakeAccountLimits } from '../../../support/fake-account-limits.js';
 import { createAccountLifeRoutes } from '../../../../functions/comment/account-life-routes.js';
 import type { CaptchaGuard } from '../../../../functions/comment/captcha-guard.js';
 import { createLinkReader } from '../../../../functions/comment/read-link.js';
@@ -9,7 +10,6 @@ import { toApiRequest } from '../../../../functions/shared/http/request.js';
 import { createAddressHasher } from '../../../../functions/shared/notify/address-hash.js';
 import { type LinkClaims, signLinkToken } from '../../../../functions/shared/notify/link-token.js';
 import { openAddress, sealAddress } from '../../../../functions/shared/notify/sealed-address.js';
-import type { AccountLimits } from '../../../../functions/shared/table/account-limits.js';
 import type { AccountMailSubject } from '../../../../functions/shared/table/account-mail-event.js';
 import { createFakeAccountRepository } from '../../../support/fake-account-repository.js';
 import { buildEvent } from '../../../support/http-event.js';
@@ -21,31 +21,7 @@ const start = 1_800_000_000_000;
 const hour = 3_600_000;
 const password = 'correct horse battery';
 
-/** In-memory limits with the contract's rules: counters, capped slots, marks claimed once. */
-function fakeLimits(): AccountLimits & { readonly slots: Map<string, number> } {
-  const counts = new Map<string, number>();
-  const slots = new Map<string, number>();
-  const used = new Set<string>();
-  return {
-    slots,
-    async countAttempt(action, ipHash, window) {
-      const key = `${action} ${ipHash} ${window}`;
-      counts.set(key, (counts.get(key) ?? 0) + 1);
-      return counts.get(key) ?? 0;
-    },
-    async takeMailSlot(addressHash, window, max) {
-      const key = `${addressHash} ${window}`;
-      if ((slots.get(key) ?? 0) >= max) return false;
-      slots.set(key, (slots.get(key) ?? 0) + 1);
-      return true;
-    },
-    async claimLink(tokenHash) {
-      if (used.has(tokenHash)) return false;
-      used.add(tokenHash);
-      return true;
-    },
-  };
-}
+const fakeLimits = createFakeAccountLimits;
 
 const noCaptcha: CaptchaGuard = {
   demand: async () => ({ kind: 'none' }),

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { createFakeAccountLimits } from '../../../support/fake-account-limits.js';
 import type { CaptchaGuard } from '../../../../functions/comment/captcha-guard.js';
 import { createMyDataDownload, downloadPageEntries } from '../../../../functions/comment/my-data-download.js';
 import { createMyDataErase } from '../../../../functions/comment/my-data-erase.js';
@@ -9,7 +10,6 @@ import { AppError } from '../../../../functions/shared/domain/errors.js';
 import { createAddressHasher } from '../../../../functions/shared/notify/address-hash.js';
 import { readLinkToken, signLinkToken } from '../../../../functions/shared/notify/link-token.js';
 import { openAddress, sealAddress } from '../../../../functions/shared/notify/sealed-address.js';
-import type { AccountLimits } from '../../../../functions/shared/table/account-limits.js';
 import type { AccountMailSubject } from '../../../../functions/shared/table/account-mail-event.js';
 import { answeredOf, erasedItems } from '../../../../functions/shared/table/erase-items.js';
 import type { EraseJob, MyDataStore } from '../../../../functions/shared/table/my-data-store.js';
@@ -23,33 +23,7 @@ const hour = 3_600_000;
 const config = testConfig({ LINK_SECRET: linkSecret });
 const hashAddress = createAddressHasher(config.IP_HASH_SALT);
 
-/** In-memory limits with the contract's rules: counters, capped slots, marks claimed once. */
-function fakeLimits(): AccountLimits & { readonly counted: string[] } {
-  const counts = new Map<string, number>();
-  const slots = new Map<string, number>();
-  const used = new Set<string>();
-  const counted: string[] = [];
-  return {
-    counted,
-    async countAttempt(action, ipHash, window) {
-      const key = `${action} ${ipHash} ${window}`;
-      counted.push(action);
-      counts.set(key, (counts.get(key) ?? 0) + 1);
-      return counts.get(key) ?? 0;
-    },
-    async takeMailSlot(addressHash, window, max) {
-      const key = `${addressHash} ${window}`;
-      if ((slots.get(key) ?? 0) >= max) return false;
-      slots.set(key, (slots.get(key) ?? 0) + 1);
-      return true;
-    },
-    async claimLink(tokenHash) {
-      if (used.has(tokenHash)) return false;
-      used.add(tokenHash);
-      return true;
-    },
-  };
-}
+const fakeLimits = createFakeAccountLimits;
 
 const noCaptcha: CaptchaGuard = {
   demand: async () => ({ kind: 'none' }),
