@@ -1,15 +1,8 @@
 import type { ResolveCaller } from '../shared/auth/viewer.js';
 import { viewerOf } from '../shared/auth/viewer.js';
-import type { Config } from '../shared/config.js';
 import type { Router } from '../shared/http/http-function.js';
-import type { HashAddress } from '../shared/notify/address-hash.js';
-import type { SecretSource } from '../shared/secrets/parameter-secret.js';
-import type { AccountLimits } from '../shared/table/account-limits.js';
-import type { QueueAccountMail } from '../shared/table/account-mail-event.js';
-import type { AccountRepository } from '../shared/table/account-repository.js';
 import type { ModerationRepository } from '../shared/table/moderation-repository.js';
 import type { MyDataStore } from '../shared/table/my-data-store.js';
-import type { CaptchaGuard } from './captcha-guard.js';
 import { createMyDataDownload } from './my-data-download.js';
 import { createMyDataErase } from './my-data-erase.js';
 import { createMyDataLog } from './my-data-log.js';
@@ -17,24 +10,14 @@ import { createMyDataRequest } from './my-data-request.js';
 import { createDataSubjectResolver } from './my-data-subject.js';
 import { captchaWidgetOf } from './pages/captcha-widget.js';
 import { myDataPage } from './pages/my-data-page.js';
-import type { ReadLink } from './read-link.js';
+import type { AccountLifeDependencies } from './account-life-routes.js';
 import type { commentDataRouteKeys } from './routes.js';
 
-/** What a commenter's data routes take. */
-export interface MyDataDependencies {
-  readonly config: Config;
+/** What a commenter's data routes take: what an account's life takes, and who calls, the moderation and the store. */
+export interface MyDataDependencies extends AccountLifeDependencies {
   readonly caller: ResolveCaller;
-  readonly accounts: AccountRepository;
-  readonly accountLimits: AccountLimits;
-  readonly queueAccountMail: QueueAccountMail;
-  readonly captcha: CaptchaGuard;
-  readonly readLink: ReadLink;
-  readonly linkSecret: SecretSource;
-  readonly hashAddress: HashAddress;
   readonly moderation: ModerationRepository;
   readonly myData: MyDataStore;
-  readonly now: () => number;
-  readonly newId: (time: number) => string;
 }
 
 /** A commenter's own data (issue 28, routes.ts `commentDataRouteKeys`): the request, download, erase, log and page. */

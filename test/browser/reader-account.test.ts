@@ -1,11 +1,8 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../../scripts/chromium.js';
-import { loadNotifyConfig } from '../../functions/notify/notify-config.js';
-import { type RunningNotifier, startLocalNotifier } from '../../scripts/local-stream/local-notifier.js';
+import { type MailNotifier, startMailNotifier } from '../support/mailed-site.js';
 import { type SmtpSink, startSmtpSink } from '../support/smtp-sink.js';
-import { createPollerFiles, type PollerFiles } from '../support/stream-poller.js';
-import { testConfig } from '../support/test-config.js';
 import { type GuardedContext, openGuardedContext, saveFailureScreenshot } from './support/browser.js';
 import { openHarness } from './support/harness.js';
 import { startWidgetServer, type WidgetServer } from './support/widget-server.js';
@@ -34,8 +31,7 @@ describe('a reader account, through the real widget (v3)', () => {
   let sink: SmtpSink;
   let server: WidgetServer;
   let browser: Browser;
-  let files: PollerFiles;
-  let notifier: RunningNotifier;
+  let notifier: MailNotifier;
   let opened: GuardedContext | undefined;
   /** Errors thrown by the popups' scripts (openGuardedContext watches only its first page). */
   const popupErrors: string[] = [];
@@ -56,26 +52,10 @@ describe('a reader account, through the real widget (v3)', () => {
     ]);
     // The mails' links lead to this server, whose port is known only now.
     const settings = { ...mail, SERVER_URL: server.base };
-    files = await createPollerFiles();
-    notifier = await startLocalNotifier({
-      config: testConfig({
-        TABLE_NAME: server.table.tableName,
-        DYNAMODB_ENDPOINT: server.table.endpoint,
-        DYNAMODB_CONNECT_TIMEOUT_MS: '10000',
-        DYNAMODB_REQUEST_TIMEOUT_MS: '20000',
-        ...settings,
-      }),
-      notify: loadNotifyConfig(settings),
-      checkpointPath: files.checkpointPath,
-      deadLetterPath: files.deadLetterPath,
-      poller: { pollIntervalMs: 25, batchingWindowMs: 0, retryDelayMs: 50, maxRetryDelayMs: 100 },
-      sweepIntervalMs: 0,
-      log: () => {},
-    });
+    notifier = await startMailNotifier(server.table, settings);
   });
   afterAll(async () => {
     await notifier?.stop();
-    await files?.remove();
     await browser?.close();
     await server?.stop();
     await sink?.stop();

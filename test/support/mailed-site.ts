@@ -25,6 +25,44 @@ export interface MailedSite {
   stop(): Promise<void>;
 }
 
+/** The real notifier of a test's table, and what it leaves to remove. */
+export interface MailNotifier {
+  /** Stops it and removes its checkpoint files. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the real notifier on `table`, woken by its stream, with the comment function's `settings` (its mail
+ * transport among them): the outbox's mails go out as `npm start` sends them, polled fast for a test.
+ */
+export async function startMailNotifier(
+  table: Pick<TestTable, 'tableName' | 'endpoint'>,
+  settings: Readonly<Record<string, string>>,
+): Promise<MailNotifier> {
+  const files: PollerFiles = await createPollerFiles();
+  const notifier: RunningNotifier = await startLocalNotifier({
+    config: testConfig({
+      TABLE_NAME: table.tableName,
+      DYNAMODB_ENDPOINT: table.endpoint,
+      DYNAMODB_CONNECT_TIMEOUT_MS: '10000',
+      DYNAMODB_REQUEST_TIMEOUT_MS: '20000',
+      ...settings,
+    }),
+    notify: loadNotifyConfig(settings),
+    checkpointPath: files.checkpointPath,
+    deadLetterPath: files.deadLetterPath,
+    poller: { pollIntervalMs: 25, batchingWindowMs: 0, retryDelayMs: 50, maxRetryDelayMs: 100 },
+    sweepIntervalMs: 0,
+    log: () => {},
+  });
+  return {
+    async stop() {
+      await notifier.stop();
+      await files.remove();
+    },
+  };
+}
+
 /**
  * Starts the local HTTP API on a fresh table with open registration and mail to an SMTP sink, and the real
  * notifier, woken by the table's stream, that sends the outbox's mails there. `keys` names this test's token and
@@ -50,22 +88,7 @@ export async function startMailedSite(options: {
     SENDER_NAME: 'Test Blog',
   };
   const server = await startLocalHttpServer(table, settings);
-  const files: PollerFiles = await createPollerFiles();
-  const notifier: RunningNotifier = await startLocalNotifier({
-    config: testConfig({
-      TABLE_NAME: table.tableName,
-      DYNAMODB_ENDPOINT: table.endpoint,
-      DYNAMODB_CONNECT_TIMEOUT_MS: '10000',
-      DYNAMODB_REQUEST_TIMEOUT_MS: '20000',
-      ...settings,
-    }),
-    notify: loadNotifyConfig(settings),
-    checkpointPath: files.checkpointPath,
-    deadLetterPath: files.deadLetterPath,
-    poller: { pollIntervalMs: 25, batchingWindowMs: 0, retryDelayMs: 50, maxRetryDelayMs: 100 },
-    sweepIntervalMs: 0,
-    log: () => {},
-  });
+  const notifier = await startMailNotifier(table, settings);
   return {
     sink,
     table,
@@ -90,7 +113,6 @@ export async function startMailedSite(options: {
     },
     async stop() {
       await notifier.stop();
-      await files.remove();
       await server.close();
       await table.drop();
       await sink.stop();

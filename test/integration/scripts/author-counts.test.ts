@@ -1,52 +1,24 @@
 import { type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { ulid } from 'ulid';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '../../../functions/shared/dynamodb-client/client.js';
 import type { StoredComment } from '../../../functions/shared/domain/comment.js';
 import { createAddressHasher } from '../../../functions/shared/notify/address-hash.js';
 import { createAuthorCounts } from '../../../functions/shared/table/author-counts.js';
-import { toCommentItem } from '../../../functions/shared/table/comment-item.js';
 import { keys } from '../../../functions/shared/table/keys.js';
 import { recountAuthors, runAuthorCountStep } from '../../../scripts/migrate/author-counts.js';
+import { createCommentMaker, storeLegacyComments } from '../../support/legacy-comments.js';
 import { createTestTable, type TestTable } from '../../support/test-table.js';
 
 const salt = 'test-salt-0123456789abcdef';
 const hash = createAddressHasher(salt);
 const t0 = Date.UTC(2026, 0, 10);
-let n = 0;
-
-const comment = (extra: Partial<StoredComment> = {}): StoredComment => {
-  const at = t0 + ++n * 1000;
-  return {
-    id: ulid(at),
-    url: '/a',
-    nick: 'Ann',
-    mail: 'ann@example.com',
-    link: '',
-    ua: '',
-    ipHash: 'ip',
-    browser: '',
-    os: '',
-    orig: `said ${n}`,
-    html: `<p>said ${n}</p>`,
-    status: 'approved',
-    like: 0,
-    sticky: false,
-    insertedAt: at,
-    ...extra,
-  };
-};
+const comment = createCommentMaker(t0);
 
 describe('recounting the author counters, on DynamoDB Local', () => {
   let table: TestTable;
   let client: DynamoDBDocumentClient;
   /** Comments as a table written before the counters holds them: the items alone, no counter moved. */
-  const store = (...comments: StoredComment[]) =>
-    Promise.all(
-      comments.map((stored) =>
-        client.send(new PutCommand({ TableName: table.tableName, Item: toCommentItem(stored, stored.id) })),
-      ),
-    );
+  const store = (...comments: StoredComment[]) => storeLegacyComments(client, table.tableName, comments);
   const counter = async (authorKey: string) =>
     (
       await client.send(

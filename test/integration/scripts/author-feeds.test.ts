@@ -1,51 +1,23 @@
 import { type DynamoDBDocumentClient, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { ulid } from 'ulid';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '../../../functions/shared/dynamodb-client/client.js';
 import type { StoredComment } from '../../../functions/shared/domain/comment.js';
 import { createAddressHasher } from '../../../functions/shared/notify/address-hash.js';
 import { authorFeedPut } from '../../../functions/shared/table/author-count-items.js';
-import { toCommentItem } from '../../../functions/shared/table/comment-item.js';
 import { backfillAuthorFeeds, runAuthorFeedStep } from '../../../scripts/migrate/author-feeds.js';
+import { createCommentMaker, storeLegacyComments } from '../../support/legacy-comments.js';
 import { createTestTable, type TestTable } from '../../support/test-table.js';
 
 const salt = 'test-salt-0123456789abcdef';
 const hash = createAddressHasher(salt);
 const t0 = Date.UTC(2026, 0, 10);
-let n = 0;
-
-const comment = (extra: Partial<StoredComment> = {}): StoredComment => {
-  const at = t0 + ++n * 1000;
-  return {
-    id: ulid(at),
-    url: '/a',
-    nick: 'Ann',
-    mail: 'ann@example.com',
-    link: '',
-    ua: '',
-    ipHash: 'ip',
-    browser: '',
-    os: '',
-    orig: `said ${n}`,
-    html: `<p>said ${n}</p>`,
-    status: 'approved',
-    like: 0,
-    sticky: false,
-    insertedAt: at,
-    ...extra,
-  };
-};
+const comment = createCommentMaker(t0);
 
 describe('backfilling the feed entries of stored comments, on DynamoDB Local', () => {
   let table: TestTable;
   let client: DynamoDBDocumentClient;
   /** Comments as a table written before the entries holds them: the items alone. */
-  const store = (...comments: StoredComment[]) =>
-    Promise.all(
-      comments.map((stored) =>
-        client.send(new PutCommand({ TableName: table.tableName, Item: toCommentItem(stored, stored.id) })),
-      ),
-    );
+  const store = (...comments: StoredComment[]) => storeLegacyComments(client, table.tableName, comments);
   /** The ids an author key's feed holds, oldest first. */
   const feed = async (authorKey: string) =>
     (
