@@ -1,30 +1,12 @@
 import type { HttpResult } from '../../shared/http/http-types.js';
+import { adminApiScript } from './admin-api-script.js';
 import { htmlPage } from './page-shell.js';
 
 // Runs in the browser. Everything from accounts is written with textContent: nothing a visitor typed (a
 // display name, a label) is ever parsed as HTML here.
-const script = String.raw`
-const root = location.pathname.replace(/\/ui(\/.*)?$/, '/');
-const token = sessionStorage.getItem('MARGINALIA_TOKEN');
-if (!token) location.href = root + 'ui/login';
-const state = { page: 1 };
+const script = String.raw`${adminApiScript}const state = { page: 1 };
 const list = document.getElementById('list');
 const info = document.getElementById('info');
-const api = async (path, init = {}) => {
-  const response = await fetch(root + 'api/' + path, {
-    ...init, headers: { 'content-type': 'application/json', authorization: 'Bearer ' + token },
-  });
-  const answer = await response.json();
-  if (response.status === 401) { sessionStorage.removeItem('MARGINALIA_TOKEN'); location.href = root + 'ui/login'; }
-  if (answer.errno) throw new Error(answer.errmsg);
-  return answer.data;
-};
-const element = (tag, text, className) => {
-  const node = document.createElement(tag);
-  if (text !== undefined) node.textContent = text;
-  if (className) node.className = className;
-  return node;
-};
 const button = (label, className, action) => {
   const node = element('button', label, className);
   node.type = 'button';
