@@ -37,7 +37,7 @@ export const handEdits: readonly HandEdit[] = [
   {
     name: '/ui parses comment text as HTML',
     breaks: "stored XSS in the page that holds the administrator's token",
-    file: 'functions/comment/pages/moderation-page.ts',
+    file: 'functions/comment/pages/admin-api-script.ts',
     from: 'if (text !== undefined) node.textContent = text;',
     to: "if (text !== undefined) node.insertAdjacentHTML('beforeend', text);",
     tests: ['test/browser/moderation.test.ts'],
