@@ -1,4 +1,5 @@
 import type { Account } from '../shared/domain/account.js';
+import { accountAuthorKey } from '../shared/domain/author-tally.js';
 import { AppError } from '../shared/domain/errors.js';
 import { translate } from '../shared/domain/messages.js';
 import { newUlid } from '../shared/domain/new-ulid.js';
@@ -7,7 +8,11 @@ import type { Router } from '../shared/http/http-function.js';
 import type { HashAddress } from '../shared/notify/address-hash.js';
 import type { MyDataStore } from '../shared/table/my-data-store.js';
 import { authorKeysOf, createOwnership } from './my-data-ownership.js';
-import type { ResolveDataSubject } from './my-data-subject.js';
+import type { DataSubject, ResolveDataSubject } from './my-data-subject.js';
+import type { AccountRepository } from '../shared/table/account-repository.js';
+
+/** Accounts made from an identity that carry the address, shown at most (an erase takes the address off all). */
+const maxCarryingAccounts = 25;
 
 /** Feed entries read per page of the download. */
 export const downloadPageEntries = 50;
@@ -100,11 +105,13 @@ function commentData(id: string, item: Record<string, unknown>) {
 export function createMyDataDownload({
   subjectOf,
   store,
+  accounts,
   hashAddress,
   now,
 }: {
   readonly subjectOf: ResolveDataSubject;
   readonly store: MyDataStore;
+  readonly accounts: Pick<AccountRepository, 'findByContact'>;
   readonly hashAddress: HashAddress;
   readonly now: () => number;
 }): Router {
@@ -119,6 +126,11 @@ export function createMyDataDownload({
     }
     const authorKeys = authorKeysOf(subject);
     const owns = createOwnership(subject, hashAddress);
+    const accountId = subject.account?.id;
+    // The account's own comment that carries its address is filed under both keys: it is shown under the account's.
+    const shownUnder = (authorKey: string, item: Record<string, unknown>) =>
+      owns(item) &&
+      !(accountId !== undefined && item.userId === accountId && authorKey !== accountAuthorKey(accountId));
     const comments: ReturnType<typeof commentData>[] = [];
     let chars = 0;
     let next: Cursor | undefined;
@@ -132,7 +144,7 @@ export function createMyDataDownload({
       let last: string | undefined;
       for (const entry of page.entries) {
         const item = items.get(entry.id);
-        if (item && owns(item)) {
+        if (item && shownUnder(authorKey, item)) {
           const shown = commentData(entry.id, item);
           const size = Buffer.byteLength(JSON.stringify(shown), 'utf8');
           if (comments.length > 0 && chars + size > pageBudgetBytes) {
@@ -156,7 +168,7 @@ export function createMyDataDownload({
     if (!next && part < authorKeys.length) next = { part, ...(after ? { after } : {}) };
 
     const first = cursor.part === 0 && cursor.after === undefined;
-    const extra = first ? await firstPageData(subject.addressHash, subject.account, store) : {};
+    const extra = first ? await firstPageData(subject, store, accounts) : {};
     if (first) {
       await store.recordRequest({
         id: newUlid(now()),
@@ -176,15 +188,22 @@ export function createMyDataDownload({
   };
 }
 
-/** What the first page adds: the account, the address's mail state, and what is not kept by address. */
+/**
+ * What the first page adds: the account, the other accounts that carry the address (made from an identity, whose
+ * address is a contact, not a claim), the address's mail state, and what is not kept by address.
+ */
 async function firstPageData(
-  addressHash: string | undefined,
-  account: Account | undefined,
+  { addressHash, address, account }: DataSubject,
   store: MyDataStore,
+  accounts: Pick<AccountRepository, 'findByContact'>,
 ) {
-  const state = addressHash ? await store.mailState(addressHash) : undefined;
+  const [state, carrying] = await Promise.all([
+    addressHash ? store.mailState(addressHash) : undefined,
+    address ? accounts.findByContact(address, maxCarryingAccounts) : [],
+  ]);
   return {
     account: account ? accountData(account) : null,
+    accountsWithAddress: carrying.filter((other) => other.id !== account?.id).map(accountData),
     suppressions: (state?.suppressions ?? []).map((item) => ({
       scope: text(item.sk) === 'SITE' ? 'site' : 'thread',
       ...(typeof item.rootId === 'string' ? { rootId: item.rootId } : {}),

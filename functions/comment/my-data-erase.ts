@@ -30,7 +30,7 @@ export interface MyDataEraseDependencies {
   readonly subjectOf: ResolveDataSubject;
   readonly store: MyDataStore;
   readonly moderation: Pick<ModerationRepository, 'eraseInThread'>;
-  readonly accounts: Pick<AccountRepository, 'remove'>;
+  readonly accounts: Pick<AccountRepository, 'remove' | 'forgetContact'>;
   readonly limits: Pick<AccountLimits, 'claimLink'>;
   readonly hashAddress: HashAddress;
   readonly config: Pick<Config, 'IP_HASH_SALT' | 'ERASE_WITH_REPLIES'>;
@@ -118,6 +118,7 @@ export function createMyDataErase(dependencies: MyDataEraseDependencies): Router
 
     let suppressions = 0;
     let accountRemoved = false;
+    let contacts = 0;
     if (finished) {
       if (subject.addressHash) {
         suppressions = await store.eraseMailState(subject.addressHash);
@@ -128,6 +129,8 @@ export function createMyDataErase(dependencies: MyDataEraseDependencies): Router
         accountRemoved = await accounts.remove(account.id);
         await store.dropAuthorCount(`user:${account.id}`);
       }
+      // Accounts made from an identity that carry the address (without a claim) keep their sign-in, not it.
+      if (subject.address) contacts = await accounts.forgetContact(subject.address);
       job = { ...job, state: 'done' };
     }
     const at = now();
@@ -137,6 +140,7 @@ export function createMyDataErase(dependencies: MyDataEraseDependencies): Router
       kept: job.kept,
       suppressions,
       account: accountRemoved ? 1 : 0,
+      contacts,
     };
     await store.recordRequest({
       id: newUlid(at),

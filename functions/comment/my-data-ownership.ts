@@ -5,7 +5,8 @@ import type { DataSubject } from './my-data-subject.js';
 
 /**
  * The author keys a subject's comments are filed under (keys.authorFeed), in the order they are paged: an
- * account's (`user:<id>`, its comments posted signed in), then its address's (`mail:<hash>`, those posted without).
+ * account's (`user:<id>`, its comments posted signed in), then its address's (`mail:<hash>`, every comment that
+ * carries it, signed in or not).
  */
 export function authorKeysOf(subject: DataSubject): string[] {
   return [
@@ -15,9 +16,11 @@ export function authorKeysOf(subject: DataSubject): string[] {
 }
 
 /**
- * Whether a stored comment is the subject's: posted by its account (`userId`), or without an account with its
- * address (as the keyed hash of the normalised address says). A feed entry can outlive what it named (an
- * import that gave a comment its account later): the comment itself decides.
+ * Whether a stored comment is the subject's: posted by its account (`userId`), or with its address (as the keyed
+ * hash of the normalised address says), by whoever posted it: an account that does not claim the address (an
+ * identity's, or one whose address changed since) filed its comment under the address too, and whoever proves the
+ * address owns what carries it. A feed entry can outlive what it named (an import that gave a comment its account
+ * later): the comment itself decides.
  */
 export function createOwnership(
   subject: DataSubject,
@@ -25,7 +28,7 @@ export function createOwnership(
 ): (comment: { readonly userId?: unknown; readonly mail?: unknown }) => boolean {
   return (comment) => {
     const userId = typeof comment.userId === 'string' && comment.userId !== '' ? comment.userId : undefined;
-    if (userId !== undefined) return subject.account?.id === userId;
+    if (userId !== undefined && subject.account?.id === userId) return true;
     const mail = typeof comment.mail === 'string' ? comment.mail : '';
     return (
       subject.addressHash !== undefined && isPlainAddress(mail) && hashAddress(mail) === subject.addressHash

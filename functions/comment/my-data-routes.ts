@@ -38,7 +38,7 @@ export function createMyDataRoutes(
       now,
       newId,
     }),
-    'GET /api/my-data': createMyDataDownload({ subjectOf, store, hashAddress, now }),
+    'GET /api/my-data': createMyDataDownload({ subjectOf, store, accounts, hashAddress, now }),
     'DELETE /api/my-data': createMyDataErase({
       subjectOf,
       store,

@@ -1,6 +1,7 @@
 /**
- * Gives every stored comment its feed entry under its author's key (`AUTHOR#user:<id>` or `AUTHOR#mail:<hash>` /
- * `FEED#<commentId>`, functions/shared/table/author-count-items.ts): the functions write it in the transactions
+ * Gives every stored comment its feed entries under its author's keys (`AUTHOR#user:<id>` or `AUTHOR#mail:<hash>` /
+ * `FEED#<commentId>`, and an account's comment with an address under both: functions/shared/domain/author-tally.ts
+ * `createFeedKeysOf`, functions/shared/table/author-count-items.ts): the functions write them in the transactions
  * that store a comment, but comments stored before (anonymous ones all, and any an import wrote) have none, and a
  * commenter's download and erase (`/api/my-data`) find their comments only through these entries.
  *
@@ -12,7 +13,7 @@
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { type DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { createAuthorKeyOf } from '../../functions/shared/domain/author-tally.js';
+import { createFeedKeysOf } from '../../functions/shared/domain/author-tally.js';
 import { createAddressHasher } from '../../functions/shared/notify/address-hash.js';
 import { authorFeedPut } from '../../functions/shared/table/author-count-items.js';
 import { parseCommentSk, entities } from '../../functions/shared/table/keys.js';
@@ -43,7 +44,7 @@ export async function backfillAuthorFeeds(
   salt: string | undefined,
   options: { readonly dryRun: boolean },
 ): Promise<AuthorFeedOutcome> {
-  const authorKeyOf = createAuthorKeyOf(salt ? createAddressHasher(salt) : () => '');
+  const feedKeysOf = createFeedKeysOf(salt ? createAddressHasher(salt) : () => '');
   const existing = new Set<string>();
   const wanted: { authorKey: string; id: string; url: string; rid?: string }[] = [];
   let comments = 0;
@@ -59,20 +60,22 @@ export async function backfillAuthorFeeds(
     const place = parseCommentSk(text(item.sk));
     const url = text(item.url);
     if (!place || !url) continue;
-    const authorKey = authorKeyOf({
+    const authorKeys = feedKeysOf({
       ...(typeof item.userId === 'string' ? { userId: item.userId } : {}),
       mail: text(item.mail),
     });
-    if (authorKey === undefined) {
+    if (authorKeys.length === 0) {
       authorless++;
       continue;
     }
-    if (!salt && authorKey.startsWith('mail:')) {
-      needSalt++;
-      continue;
-    }
     const id = place.replyId ?? place.rootId;
-    wanted.push({ authorKey, id, url, ...(place.replyId === undefined ? {} : { rid: place.rootId }) });
+    for (const authorKey of authorKeys) {
+      if (!salt && authorKey.startsWith('mail:')) {
+        needSalt++;
+        continue;
+      }
+      wanted.push({ authorKey, id, url, ...(place.replyId === undefined ? {} : { rid: place.rootId }) });
+    }
   }
   const missing = wanted.filter(({ authorKey, id }) => !existing.has(`AUTHOR#${authorKey}\nFEED#${id}`));
   const counts = { put: 0, already: wanted.length - missing.length };

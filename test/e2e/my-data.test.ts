@@ -1,3 +1,4 @@
+import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { LocalHttpServer } from '../support/local-http-server.js';
 import { type MailedSite, startMailedSite } from '../support/mailed-site.js';
@@ -13,7 +14,8 @@ import { saveTestAccount } from '../support/administrator.js';
  * anonymously (one answered, one liked, one under a `+tag` spelling of the address), the link asked for at
  * `/ui/my-data` and read from the mail the real notifier sends to a real SMTP server, the download, the erase,
  * and then every read route, the administrators' lists, the export and the whole table, none of which holds
- * anything of that address any more; the counts stay exact. Then the same for a signed-in account.
+ * anything of that address any more; the counts stay exact. Then the same for a signed-in account, and for an
+ * address that a member of the site's own login (single sign-on, whose account never claims an address) posted with.
  */
 
 const serverUrl = 'https://comments.example.test';
@@ -24,6 +26,7 @@ const zelda = {
   link: 'https://zelda-quux.example.test',
 };
 const secretTexts = ['zq first words', 'zq second words', 'zq reply words', 'zq tagged words'];
+const sso = { SSO_SECRET: 'my-data-e2e-sso-0123456789abcdef-0123456', SSO_AUDIENCE: serverUrl };
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- answers are whatever JSON they are
 type Json = any;
@@ -42,6 +45,7 @@ describe("a commenter's own data, end to end", () => {
         jwt: 'mydata-e2e-secret-0123456789abcdef-012345',
         link: 'mydata-e2e-links-0123456789abcdef-0123456',
       },
+      settings: sso,
     });
     ({ sink, table, server } = site);
     const admin = await saveTestAccount(server.services, {
@@ -273,5 +277,68 @@ describe("a commenter's own data, end to end", () => {
     for (const trace of ['Yorick', 'yorick.quill', 'yq signed in', 'yq before']) {
       expect(readable.toLowerCase(), trace).not.toContain(trace.toLowerCase());
     }
+  });
+
+  it("gives the address's link what a member of the site's login posted with it, and takes the address off the member", async () => {
+    const email = 'xavier.umber@reader.example.test';
+    const iat = Math.floor(Date.now() / 1000);
+    const assertion = await new SignJWT({
+      sub: 'member-xavier',
+      name: 'Xavier Umber',
+      email,
+      email_verified: true,
+      jti: 'my-data-e2e-xavier',
+    })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setAudience(sso.SSO_AUDIENCE)
+      .setIssuedAt(iat)
+      .setExpirationTime(iat + 60)
+      .sign(new TextEncoder().encode(sso.SSO_SECRET));
+    const signedIn = await send('POST', '/api/token/sso', { assertion });
+    expect(signedIn.json.errno, signedIn.text).toBe(0);
+    const token = String(signedIn.json.data.token);
+    const member = await post(
+      { url: '/p4', comment: 'xu as a member', nick: 'Xavier Umber', mail: email, link: '' },
+      `Bearer ${token}`,
+    );
+    const before = await post({
+      url: '/p4',
+      comment: 'xu before signing in',
+      nick: 'X',
+      mail: email,
+      link: '',
+    });
+    expect(await counts('/p4')).toEqual([2]);
+
+    // The member's own download lists each comment once (theirs is filed under the account and the address).
+    const own = await send('GET', '/api/my-data', undefined, `Bearer ${token}`);
+    expect((own.json.data.comments as Json[]).map((comment) => comment.id).sort()).toEqual(
+      [member.objectId, before.objectId].sort(),
+    );
+
+    // The link proves the address, which the member's account carries without claiming it.
+    await send('POST', '/api/my-data', { email });
+    const link = await dataLink(email);
+    const download = await send('GET', '/api/my-data', undefined, `Bearer ${link}`);
+    expect(download.json.data.account).toBeNull();
+    expect(download.json.data.accountsWithAddress).toEqual([
+      expect.objectContaining({ displayName: 'Xavier Umber', identity: { provider: 'sso:site' } }),
+    ]);
+    expect((download.json.data.comments as Json[]).map((comment) => comment.id).sort()).toEqual(
+      [member.objectId, before.objectId].sort(),
+    );
+
+    const erased = await send('DELETE', '/api/my-data', undefined, `Bearer ${link}`);
+    expect(erased.json, erased.text).toMatchObject({
+      data: { done: true, removed: 2, kept: 0, contacts: 1 },
+    });
+    expect(await counts('/p4')).toEqual([0]);
+    const readable = await everythingReadable(['/p4']);
+    for (const trace of ['xavier.umber', 'xu as a member', 'xu before']) {
+      expect(readable.toLowerCase(), trace).not.toContain(trace.toLowerCase());
+    }
+    // The member keeps their sign-in (and their name), without the address.
+    const profile = await send('GET', '/api/token', undefined, `Bearer ${token}`);
+    expect(profile.json.data, profile.text).toMatchObject({ display_name: 'Xavier Umber', email: '' });
   });
 });

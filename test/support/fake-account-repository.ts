@@ -76,6 +76,25 @@ export function createFakeAccountRepository(accounts: readonly Account[] = []): 
     async remove(id) {
       return byId.delete(id);
     },
+    async findByContact(address, limit) {
+      return [...byId.values()]
+        .filter(
+          (account) =>
+            account.identity && account.email !== '' && claimOf(account.email) === claimOf(address),
+        )
+        .slice(0, limit);
+    },
+    async forgetContact(address) {
+      let forgotten = 0;
+      for (const account of byId.values()) {
+        if (account.identity && account.email !== '' && claimOf(account.email) === claimOf(address)) {
+          const { emailVerified: _verified, ...rest } = account;
+          byId.set(account.id, { ...rest, email: '' });
+          forgotten++;
+        }
+      }
+      return forgotten;
+    },
     async listPage(page, pageSize) {
       const all = [...byId.values()].sort((a, b) => b.createdAt - a.createdAt);
       return { accounts: all.slice((page - 1) * pageSize, page * pageSize), total: all.length };

@@ -66,11 +66,13 @@ export async function startMailNotifier(
 /**
  * Starts the local HTTP API on a fresh table with open registration and mail to an SMTP sink, and the real
  * notifier, woken by the table's stream, that sends the outbox's mails there. `keys` names this test's token and
- * link keys (each 40+ characters); `serverUrl` is the links' base.
+ * link keys (each 40+ characters); `serverUrl` is the links' base; `settings` adds this test's own.
  */
 export async function startMailedSite(options: {
   readonly serverUrl: string;
   readonly keys: { readonly jwt: string; readonly link: string };
+  /** Settings of this test beside those above (single sign-on's, say). */
+  readonly settings?: Readonly<Record<string, string>>;
 }): Promise<MailedSite> {
   const sink = await startSmtpSink();
   const table = await createTestTable();
@@ -86,6 +88,7 @@ export async function startMailedSite(options: {
     SMTP_PORT: String(sink.port),
     SENDER_EMAIL: 'noreply@blog.example.test',
     SENDER_NAME: 'Test Blog',
+    ...options.settings,
   };
   const server = await startLocalHttpServer(table, settings);
   const notifier = await startMailNotifier(table, settings);

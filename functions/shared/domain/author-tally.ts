@@ -17,6 +17,17 @@ export interface AuthorDisplay {
 export interface AuthorTally {
   readonly authorKey: string;
   readonly display?: AuthorDisplay;
+  /**
+   * An account's comment with a plain address: that address's key, under which the comment is filed too (never
+   * counted there), so that whoever proves the address (a commenter's download and erase) finds it.
+   */
+  readonly addressKey?: string;
+}
+
+/** The author keys a comment of `tally` is filed under (keys.authorFeed): its counter's, then its address's. */
+export function feedKeysOf(tally: AuthorTally | undefined): string[] {
+  if (tally === undefined) return [];
+  return tally.addressKey === undefined ? [tally.authorKey] : [tally.authorKey, tally.addressKey];
 }
 
 /** The counter of a comment, or undefined: a comment with neither an account nor an address counts for nobody. */
@@ -56,9 +67,38 @@ export function createAuthorKeyOf(hashAddress: (address: string) => string): Aut
 }
 
 /**
+ * Builds the rule that lists every author key a comment is filed under (keys.authorFeed), as
+ * {@link createAuthorTally} names them: its counter's, and for an account's comment with a plain address, that
+ * address's too.
+ */
+export function createFeedKeysOf(
+  hashAddress: (address: string) => string,
+): (comment: { readonly userId?: string; readonly mail: string }) => string[] {
+  const authorKeyOf = createAuthorKeyOf(hashAddress);
+  return (comment) => {
+    const authorKey = authorKeyOf(comment);
+    if (authorKey === undefined) return [];
+    const addressKey = addressKeyBeside(authorKey, comment.mail, hashAddress);
+    return addressKey === undefined ? [authorKey] : [authorKey, addressKey];
+  };
+}
+
+/** The address key an account's comment is filed under beside its account's: none for an anonymous one. */
+function addressKeyBeside(
+  authorKey: string,
+  mail: string,
+  hashAddress: (address: string) => string,
+): string | undefined {
+  return accountOfAuthorKey(authorKey) !== undefined && isPlainAddress(mail)
+    ? addressAuthorKey(hashAddress(mail))
+    : undefined;
+}
+
+/**
  * Builds the rule that names a comment's counter: its account when it has one (the address typed beside it does
- * not matter: an account is one author whatever it types), else its address, as the keyed hash `hashAddress`
- * makes of it (an empty or made-up mail is no address), with the nick, link and avatar the wall shows.
+ * not matter: an account is one author whatever it types; the comment is only filed under it too), else its
+ * address, as the keyed hash `hashAddress` makes of it (an empty or made-up mail is no address), with the nick,
+ * link and avatar the wall shows.
  */
 export function createAuthorTally({
   hashAddress,
@@ -71,7 +111,10 @@ export function createAuthorTally({
   return (comment) => {
     const authorKey = authorKeyOf(comment);
     if (authorKey === undefined) return undefined;
-    if (accountOfAuthorKey(authorKey) !== undefined) return { authorKey };
+    if (accountOfAuthorKey(authorKey) !== undefined) {
+      const addressKey = addressKeyBeside(authorKey, comment.mail, hashAddress);
+      return addressKey === undefined ? { authorKey } : { authorKey, addressKey };
+    }
     return { authorKey, display: { nick: comment.nick, link: comment.link, avatar: avatarFor(comment) } };
   };
 }

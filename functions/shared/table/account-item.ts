@@ -1,5 +1,6 @@
 import { type Account, accountAttributes as a } from '../domain/account.js';
 import { normalizeAddress } from '../domain/normalize-address.js';
+import { isPlainAddress } from '../domain/mail-address.js';
 import { attributes, entities, keys } from './keys.js';
 
 /**
@@ -121,6 +122,21 @@ export function identityLinkItem(
     entity: entities.accountIdentity,
     [a.id]: account.id,
   };
+}
+
+/**
+ * The contact item of an account made from an external identity, when its address is a plain one (issue 28):
+ * what a commenter's erase of that address finds it by. None for an account without an address.
+ */
+export function contactItems(account: Pick<Account, 'id' | 'email'>): Record<string, unknown>[] {
+  if (!isPlainAddress(account.email)) return [];
+  return [
+    {
+      ...keys.accountContact(normalizeAddress(account.email), account.id),
+      entity: entities.accountContact,
+      [a.id]: account.id,
+    },
+  ];
 }
 
 /** Every attribute of an account item: what a BatchGet of the list's page reads back. */

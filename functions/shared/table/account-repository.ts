@@ -1,16 +1,18 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { type DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, type DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import {
   type Account,
   accountAttributes as a,
   type AccountState,
   type AccountType,
 } from '../domain/account.js';
+import { isPlainAddress } from '../domain/mail-address.js';
 import { normalizeAddress } from '../domain/normalize-address.js';
 import {
   accountItem,
   accountItemAttributes,
   addressClaimItem,
+  contactItems,
   identityLinkItem,
   toAccount,
 } from './account-item.js';
@@ -77,10 +79,21 @@ export interface AccountRepository {
    */
   update(id: string, changes: AccountChanges, expectedVersion?: number): Promise<AccountUpdate>;
   /**
-   * Deletes the account and its address claim (or its identity's link), then its passkeys; false when there was
-   * none.
+   * Deletes the account and its address claim (or its identity's link and contact), then its passkeys; false when
+   * there was none.
    */
   remove(id: string): Promise<boolean>;
+  /**
+   * Takes the address that normalises like `address` off every account made from an external identity that
+   * carries it without a claim (a commenter's erase of the address): each keeps no address (nor `emailVerified`),
+   * and the address's contact items go. How many accounts lost it.
+   */
+  forgetContact(address: string): Promise<number>;
+  /**
+   * The accounts made from an external identity that carry the address normalising like `address` without a
+   * claim (a commenter's download of the address), up to `limit`.
+   */
+  findByContact(address: string, limit: number): Promise<Account[]>;
   /**
    * One page of accounts for administrators, newest first: a bounded read of an index (never a Scan), with
    * the number of accounts for Waline's `totalPages`.
@@ -92,6 +105,10 @@ export interface AccountRepository {
 
 /** The accounts' count on its item (`ACCOUNTS`/`COUNT`). */
 const totalAttribute = 'total';
+
+/** Contact items one round of {@link AccountRepository.forgetContact} reads, and its rounds at most. */
+const contactsPerRound = 25;
+const maxContactRounds = 40;
 
 /**
  * Builds the account store on `client` and `tableName` (docs/data-model.md, "Accounts"). `now` stamps
@@ -122,6 +139,36 @@ export function createAccountRepository(
       ExpressionAttributeValues: { ':step': step, ':entity': entities.accountCount },
     },
   });
+
+  /** Up to `limit` contact items of the normalised address. */
+  const contactsOf = (normalised: string, limit: number) =>
+    queryUpTo(
+      client,
+      {
+        TableName: tableName,
+        // The address's partition holds its contact items only: one per account that carries it.
+        KeyConditionExpression: '#pk = :pk',
+        ExpressionAttributeNames: { '#pk': attributes.pk },
+        ExpressionAttributeValues: { ':pk': keys.accountContact(normalised, '').pk },
+        ConsistentRead: true,
+      },
+      limit,
+    );
+  /** The delete of the contact item of an account made from an external identity (none without an address). */
+  const contactDeletes = (account: Pick<Account, 'id' | 'email'>) =>
+    contactItems(account).map((item) => ({
+      Delete: { TableName: tableName, Key: { pk: String(item.pk), sk: String(item.sk) } },
+    }));
+  /** What a new address does to such an account's contact item: the old one goes, the new one is put. */
+  const contactMove = (current: Pick<Account, 'id' | 'email'>, email: string) =>
+    normalizeAddress(current.email) === normalizeAddress(email)
+      ? []
+      : [
+          ...contactDeletes(current),
+          ...contactItems({ id: current.id, email }).map((item) => ({
+            Put: { TableName: tableName, Item: item },
+          })),
+        ];
 
   return {
     findById,
@@ -180,6 +227,8 @@ export function createAccountRepository(
               ConditionExpression: 'attribute_not_exists(pk)',
             },
           },
+          // Its address, if any, carried without a claim: an erase of that address finds the account by it.
+          ...contactItems(account).map((item) => ({ Put: { TableName: tableName, Item: item } })),
           countChange(1),
         ],
       });
@@ -205,7 +254,29 @@ export function createAccountRepository(
         ...plan.values,
         ...(expectedVersion === undefined ? {} : { ':expectedVersion': expectedVersion }),
       };
-      // An account made from an external identity holds no address claim: its changes touch its item alone.
+      // An account made from an external identity holds no address claim: a new address moves its contact item.
+      if (current?.identity && changes.email !== undefined) {
+        const outcome = await transactWrite(client, {
+          TransactItems: [
+            {
+              Update: {
+                TableName: tableName,
+                Key: keys.account(id),
+                UpdateExpression: plan.expression,
+                // The account as read: its address is the contact moved below, its version the token's.
+                ConditionExpression: `attribute_exists(pk) AND #email = :oldEmail${versionCondition}`,
+                ExpressionAttributeNames: { ...names, '#email': a.email },
+                ExpressionAttributeValues: { ...values, ':oldEmail': current.email },
+              },
+            },
+            ...contactMove(current, changes.email),
+          ],
+        });
+        if (!outcome.ok) return { status: 'stale' };
+        const account = await findById(id);
+        return account ? { status: 'updated', account } : { status: 'stale' };
+      }
+      // Without a new address, its changes touch its item alone.
       if (!current || current.identity) {
         try {
           const output = await client.send(
@@ -320,12 +391,76 @@ export function createAccountRepository(
               ExpressionAttributeValues: { ':id': id },
             },
           },
+          // Its contact item (its own key: only its own), if it carries an address without a claim.
+          ...(account.identity ? contactDeletes(account) : []),
           countChange(-1),
         ],
       });
       // Its passkeys go after it: they could not sign in without it anyway (passkey sign-in reads the account).
       if (outcome.ok) await passkeys.removeAllOf(id);
       return outcome.ok;
+    },
+
+    async findByContact(address, limit) {
+      const normalised = normalizeAddress(address);
+      const found = await Promise.all(
+        (await contactsOf(normalised, limit)).map((contact) =>
+          typeof contact[a.id] === 'string' ? findById(contact[a.id] as string) : undefined,
+        ),
+      );
+      // A contact item outlives nothing for long (an erase or a move deletes it), but the account decides.
+      return found.filter(
+        (account): account is Account =>
+          account?.identity !== undefined && normalizeAddress(account.email) === normalised,
+      );
+    },
+
+    async forgetContact(address) {
+      const normalised = normalizeAddress(address);
+      let forgotten = 0;
+      // Rounds of a few items until the partition is empty (each round deletes what it read), bounded.
+      for (let round = 0; round < maxContactRounds; round++) {
+        const contacts = await contactsOf(normalised, contactsPerRound);
+        if (contacts.length === 0) break;
+        for (const contact of contacts) {
+          const key = { pk: String(contact.pk), sk: String(contact.sk) };
+          const account =
+            typeof contact[a.id] === 'string' ? await findById(contact[a.id] as string) : undefined;
+          if (
+            account?.identity &&
+            isPlainAddress(account.email) &&
+            normalizeAddress(account.email) === normalised
+          ) {
+            const outcome = await transactWrite(client, {
+              TransactItems: [
+                {
+                  Update: {
+                    TableName: tableName,
+                    Key: keys.account(account.id),
+                    UpdateExpression: 'SET #email = :none, #updatedAt = :now REMOVE #verified',
+                    // The address as read: one changed meanwhile (its contact moved with it) stays.
+                    ConditionExpression: 'attribute_exists(pk) AND #email = :email',
+                    ExpressionAttributeNames: {
+                      '#email': a.email,
+                      '#updatedAt': a.updatedAt,
+                      '#verified': a.emailVerified,
+                    },
+                    ExpressionAttributeValues: { ':none': '', ':now': now(), ':email': account.email },
+                  },
+                },
+                { Delete: { TableName: tableName, Key: key } },
+              ],
+            });
+            if (outcome.ok) {
+              forgotten++;
+              continue;
+            }
+          }
+          // A contact left by an account gone or moved elsewhere (or one that moved just now): only the item goes.
+          await client.send(new DeleteCommand({ TableName: tableName, Key: key }));
+        }
+      }
+      return forgotten;
     },
 
     async listPage(page, pageSize) {

@@ -19,7 +19,7 @@ const anonymised = { nick: anonymousNick, mail: '', link: '', browser: '', os: '
 /**
  * The items of one TransactWriteItems that takes a commenter's erased comment, which others answered, away from
  * them and keeps it for its replies: placeholder or anonymised (`mode`), its account id, IP hash, region and
- * duplicate-mark hash removed, `deletedAt` stamped; its duplicate mark and its feed entry under `authorKey`
+ * duplicate-mark hash removed, `deletedAt` stamped; its duplicate mark and its feed entries under `feedKeys`
  * deleted. It keeps its key, its status and its index keys: no page or site counter moves (the caller moves the
  * author's level counter).
  */
@@ -28,7 +28,7 @@ export function erasedItems(
   comment: ModeratedComment,
   mode: ErasedWithReplies,
   deletedAt: number,
-  authorKey: string | undefined,
+  feedKeys: readonly string[],
 ): TransactItem[] {
   const kept =
     mode === 'placeholder'
@@ -40,7 +40,7 @@ export function erasedItems(
     { ...kept, deletedAt },
     {
       removed: [userIdAttribute, 'ipHash', 'contentHash', regionAttribute],
-      ...(authorKey ? { authorKey } : {}),
+      feedKeys,
       // Two erases that read the thread at once: only the first takes it (and its author's count), once.
       once: true,
     },

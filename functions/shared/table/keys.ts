@@ -89,6 +89,11 @@ export const entities = {
   accountEmail: 'account-email',
   /** The link of an external identity (an issuer's or GitHub's or the site's `sub`) to its account. */
   accountIdentity: 'account-identity',
+  /**
+   * An address an account made from an external identity carries without claiming it: a commenter's erase of that
+   * address finds the account through it (several accounts may carry one address).
+   */
+  accountContact: 'account-contact',
   /** How many accounts there are (`ACCOUNTS`/`COUNT`): Waline's `totalPages` of the administrators' list. */
   accountCount: 'account-count',
   /** How many approved comments one author has (an account, or an address as a hash): their level and wall place. */
@@ -207,6 +212,14 @@ export const keys = {
   accountIdentity: (provider: string, subject: string): Key => ({
     pk: `IDENTITY#${provider}#${subject}`,
     sk: 'USER',
+  }),
+  /**
+   * The address (normalised) an account made from an external identity carries as its contact, without a claim:
+   * one item per account, all of an address in one partition.
+   */
+  accountContact: (normalisedAddress: string, accountId: string): Key => ({
+    pk: `CONTACT#${normalisedAddress}`,
+    sk: `USER#${accountId}`,
   }),
   /**
    * The `heldPk` of every account item: the accounts' partition of the held-by-time index, whose `heldSk` is

@@ -9,7 +9,7 @@ import {
 } from './comment-item.js';
 import { combine, contribution, counterUpdates, noDelta } from './counter-deltas.js';
 import { authorCountUpdates, authorFeedDelete } from './author-count-items.js';
-import type { AuthorTally } from '../domain/author-tally.js';
+import { type AuthorTally, feedKeysOf } from '../domain/author-tally.js';
 import { attributes, entities, keys } from './keys.js';
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
@@ -193,7 +193,7 @@ const approvedDelta = (from: CommentStatus, to: CommentStatus) =>
 
 /**
  * The items of one TransactWriteItems that deletes `comments` (all of page `url`): for each, the
- * comment, its duplicate mark, its feed entry under its author's key and a tombstone stamped `deletedAt`; then
+ * comment, its duplicate mark, its feed entries under its author's keys and a tombstone stamped `deletedAt`; then
  * the page and site counters, moved by what the comments counted for as read, and the level counters of the
  * approved ones' authors (`authorOf`: domain/author-tally.ts). Each delete is conditioned on the status it was
  * read with, so a concurrent status change refuses the whole transaction and the counters stay exact.
@@ -246,14 +246,15 @@ export function removalItems(
   ];
 }
 
-/** The delete of `comment`'s feed entry, when it has an author (`authorOf`, of any status). */
+/** The deletes of `comment`'s feed entries, when it has an author (`authorOf`, of any status). */
 function feedDeleteOf(
   tableName: string,
   comment: ModeratedComment,
   authorOf: ((comment: ModeratedComment) => AuthorTally | undefined) | undefined,
 ): TransactItem[] {
-  const tally = authorOf?.(comment);
-  return tally ? [authorFeedDelete(tableName, tally.authorKey, comment.id)] : [];
+  return feedKeysOf(authorOf?.(comment)).map((authorKey) =>
+    authorFeedDelete(tableName, authorKey, comment.id),
+  );
 }
 
 /**

@@ -2,7 +2,7 @@ import { isPlainAddress } from '../domain/mail-address.js';
 import { ownDeleteRefusal, type OwnCommentRefusal } from '../domain/own-comment.js';
 import { newUlid } from '../domain/new-ulid.js';
 import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
-import type { AuthorTallyOf } from '../domain/author-tally.js';
+import { type AuthorTallyOf, feedKeysOf } from '../domain/author-tally.js';
 import { type CommentStatus, isRoot, type ListedComment, newestFirstById } from '../domain/comment.js';
 import { readCommentRange } from './article-comments.js';
 import { batchGet, keyId } from './batch-get.js';
@@ -95,10 +95,11 @@ export interface ModerationRepository {
 }
 
 /**
- * Comments per transaction (DynamoDB allows 100 items): four items each (the comment, its duplicate
- * mark, its feed entry, its tombstone), at most one author counter each, and the two counter updates.
+ * Comments per transaction (DynamoDB allows 100 items): five items each at most (the comment, its duplicate
+ * mark, its feed entries under its account's and its address's keys, its tombstone), at most one author counter
+ * each, and the two counter updates.
  */
-export const commentsPerTransaction = 19;
+export const commentsPerTransaction = 16;
 
 /** A comment item as moderation reads it: with its duplicate-mark hash and whether its parent's author was told. */
 const moderated = (item: Record<string, unknown>): ModeratedComment => {
@@ -224,7 +225,7 @@ export function createModerationRepository(
       const tally = target.status === 'approved' ? authorOf?.(target) : undefined;
       const items = answered
         ? [
-            ...placeholderItems(tableName, target, ownerId, now(), authorOf?.(target)?.authorKey),
+            ...placeholderItems(tableName, target, ownerId, now(), feedKeysOf(authorOf?.(target))),
             ...(tally ? authorCountUpdates(tableName, [{ tally, delta: -1 }]) : []),
           ]
         : removalItems(tableName, ref.url, [target], now(), authorOf);
@@ -245,7 +246,7 @@ export function createModerationRepository(
         const counted = comment.status === 'approved' && tally ? [{ tally, delta: -1 }] : [];
         const outcome = await transactWrite(client, {
           TransactItems: [
-            ...erasedItems(tableName, comment, mode, now(), tally?.authorKey),
+            ...erasedItems(tableName, comment, mode, now(), feedKeysOf(tally)),
             ...authorCountUpdates(tableName, counted),
           ],
         });

@@ -11,7 +11,7 @@ type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[numb
  * The items of the one TransactWriteItems that turns `comment`, deleted by its author `ownerId` while it has
  * replies, into the deleted placeholder (domain/deleted-placeholder.ts): its text, name, address, link and user
  * agent replaced, its account id, IP hash and duplicate-mark hash removed, `deletedAt` stamped; its duplicate
- * mark deleted (the same text may be posted again), and its feed entry under `authorKey` (it is nobody's now).
+ * mark deleted (the same text may be posted again), and its feed entries under `feedKeys` (it is nobody's now).
  * It keeps its key, its status and its index keys, so no counter moves and its replies keep their thread.
  */
 export function placeholderItems(
@@ -19,19 +19,19 @@ export function placeholderItems(
   comment: ModeratedComment,
   ownerId: string,
   deletedAt: number,
-  authorKey?: string,
+  feedKeys: readonly string[] = [],
 ): TransactItem[] {
   return takenFromAuthorItems(
     tableName,
     comment,
     { ...deletedPlaceholder, [attributes.textBytes]: textBytesOf(deletedPlaceholder), deletedAt },
-    { removed: [userIdAttribute, 'ipHash', 'contentHash'], ownerId, authorKey },
+    { removed: [userIdAttribute, 'ipHash', 'contentHash'], ownerId, feedKeys },
   );
 }
 
 /**
  * The items that take `comment` from its author in place: its attributes `shown` set, `removed` removed, its
- * duplicate mark deleted, and its feed entry under `authorKey`. Conditioned on the comment as read (its status,
+ * duplicate mark deleted, and its feed entries under `feedKeys`. Conditioned on the comment as read (its status,
  * and with `ownerId` its account id): a change meanwhile refuses it, and no bare item is created. Its key, status
  * and index keys stay, so no page counter moves.
  */
@@ -42,12 +42,13 @@ export function takenFromAuthorItems(
   options: {
     readonly removed: readonly string[];
     readonly ownerId?: string;
-    readonly authorKey?: string;
+    /** The author keys the comment is filed under (domain/author-tally.ts `feedKeysOf`). */
+    readonly feedKeys?: readonly string[];
     /** Refuse a comment already taken from its author (a placeholder or anonymised: it has `deletedAt`). */
     readonly once?: true;
   },
 ): TransactItem[] {
-  const { removed, ownerId, authorKey, once } = options;
+  const { removed, ownerId, feedKeys = [], once } = options;
   const sets = Object.entries(shown);
   return [
     {
@@ -80,6 +81,6 @@ export function takenFromAuthorItems(
     ...(comment.contentHash
       ? [{ Delete: { TableName: tableName, Key: keys.duplicate(comment.url, comment.contentHash) } }]
       : []),
-    ...(authorKey === undefined ? [] : [authorFeedDelete(tableName, authorKey, comment.id)]),
+    ...feedKeys.map((authorKey) => authorFeedDelete(tableName, authorKey, comment.id)),
   ];
 }

@@ -1,5 +1,5 @@
 import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import { accountAuthorKey, type AuthorTally } from '../domain/author-tally.js';
+import { accountAuthorKey, type AuthorTally, feedKeysOf } from '../domain/author-tally.js';
 import type { CommentStatus, StoredComment } from '../domain/comment.js';
 import { authorCountUpdates, authorFeedPut } from './author-count-items.js';
 import { replyNotifiedAttribute, toCommentItem } from './comment-item.js';
@@ -153,12 +153,15 @@ export function submitItems(
       add(update, undefined);
   }
   // Every comment with an author is filed under its author's key, whatever its status: an account's feed shows the
-  // approved ones, and a commenter's download and erase find all of theirs there.
+  // approved ones, and a commenter's download and erase find all of theirs there; an account's comment is filed
+  // under its address's key too, for whoever proves that address (an account need not claim it).
   // Without a tally (a caller that counts no levels), an account's comment is still filed in its feed.
-  const feedKey =
-    guards.author?.authorKey ??
-    (comment.userId !== undefined && comment.userId !== '' ? accountAuthorKey(comment.userId) : undefined);
-  if (feedKey !== undefined) add(authorFeedPut(tableName, feedKey, comment), undefined);
+  const feedKeys = guards.author
+    ? feedKeysOf(guards.author)
+    : comment.userId !== undefined && comment.userId !== ''
+      ? [accountAuthorKey(comment.userId)]
+      : [];
+  for (const feedKey of feedKeys) add(authorFeedPut(tableName, feedKey, comment), undefined);
   // `eventId` is a ULID (its time names the outbox partition); an imported comment's id need not be one.
   const event = commentEvent('comment.submitted', eventId, now, comment);
   if (event) add(outboxPut(tableName, event), 'id_taken');

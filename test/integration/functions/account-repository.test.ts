@@ -77,10 +77,49 @@ describe('the account store', () => {
     });
     expect(await item('EMAIL#shared@example.com', 'USER')).toMatchObject({ id: holder.id, type: 'guest' });
     expect(await item('EMAIL#new@example.com', 'USER')).toBeUndefined();
+    // Its address is a contact, which moved with it.
+    expect(await item('CONTACT#shared@example.com', `USER#${linked.id}`)).toBeUndefined();
+    expect(await item('CONTACT#new@example.com', `USER#${linked.id}`)).toMatchObject({ id: linked.id });
 
     expect(await accounts.remove(linked.id)).toBe(true);
     expect(await accounts.findByIdentity(identity.provider, identity.subject)).toBeUndefined();
     expect(await accounts.findByEmail('shared@example.com')).toEqual(holder);
+    expect(await item('CONTACT#new@example.com', `USER#${linked.id}`)).toBeUndefined();
+  });
+
+  it('finds the identities that carry an address, and takes it off them all for an erase, their sign-in kept', async () => {
+    const identityOf = (subject: string) => ({ provider: 'github', subject });
+    const holder = account('carried@example.com');
+    const first = {
+      ...account('Carried+blog@Example.com', { passwordHash: '', emailVerified: true }),
+      identity: identityOf('101'),
+    };
+    const second = { ...account('carried@example.com', { passwordHash: '' }), identity: identityOf('102') };
+    const elsewhere = { ...account('other@example.com', { passwordHash: '' }), identity: identityOf('103') };
+    const moved = { ...account('carried@example.com', { passwordHash: '' }), identity: identityOf('104') };
+    await accounts.create(holder);
+    for (const made of [first, second, elsewhere, moved])
+      expect(await accounts.createWithIdentity(made)).toBe('created');
+    await accounts.update(moved.id, { email: 'moved@example.com' });
+
+    const carrying = await accounts.findByContact('CARRIED@example.com', 10);
+    expect(carrying.map((found) => found.id).sort()).toEqual([first.id, second.id].sort());
+
+    expect(await accounts.forgetContact('carried@example.com')).toBe(2);
+    for (const { id } of [first, second]) {
+      const after = await accounts.findById(id);
+      expect(after).toMatchObject({ email: '' });
+      expect(after).not.toHaveProperty('emailVerified');
+      expect(after?.identity).toBeDefined();
+    }
+    expect(await accounts.findByIdentity('github', '101')).toMatchObject({ id: first.id });
+    expect(await accounts.findByContact('carried@example.com', 10)).toEqual([]);
+    expect(await item('CONTACT#carried@example.com', `USER#${first.id}`)).toBeUndefined();
+    // The password account that claims the address, and the identities elsewhere, are not touched.
+    expect(await accounts.findByEmail('carried@example.com')).toEqual(holder);
+    expect(await accounts.findById(elsewhere.id)).toEqual(elsewhere);
+    expect(await accounts.findById(moved.id)).toMatchObject({ email: 'moved@example.com' });
+    expect(await accounts.forgetContact('carried@example.com')).toBe(0);
   });
 
   it('updates only while the session version is the expected one; revoking adds 1', async () => {

@@ -61,7 +61,14 @@ describe('erasing with ERASE_WITH_REPLIES=anonymise, on DynamoDB Local', () => {
     expect(wallBefore).toContain('Vera Vole');
 
     const erased = await api.call({ method: 'DELETE', path: '/api/my-data', headers: { authorization } });
-    expect(erased.body.data).toEqual({ done: true, removed: 2, kept: 1, suppressions: 0, account: 1 });
+    expect(erased.body.data).toEqual({
+      done: true,
+      removed: 2,
+      kept: 1,
+      suppressions: 0,
+      account: 1,
+      contacts: 0,
+    });
 
     expect(await count()).toEqual([2]);
     const page = (await api.call({ path: '/api/comment', query: 'path=/anon&page=1&pageSize=10' })).body.data;

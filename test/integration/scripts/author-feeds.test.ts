@@ -37,7 +37,7 @@ describe('backfilling the feed entries of stored comments, on DynamoDB Local', (
   });
   afterEach(() => table.drop());
 
-  it('files every comment under its author (any status, +tag spellings as one), writes nothing on a dry run, and nothing twice', async () => {
+  it("files every comment under its author (any status, +tag spellings as one; an account's under its address too), writes nothing on a dry run, and nothing twice", async () => {
     const root = comment();
     const reply = comment({ rid: root.id, pid: root.id, status: 'waiting', mail: 'Ann+blog@Example.com' });
     const spam = comment({ status: 'spam', url: '/b' });
@@ -47,22 +47,25 @@ describe('backfilling the feed entries of stored comments, on DynamoDB Local', (
     const ann = `mail:${hash('ann@example.com')}`;
 
     const dry = await backfillAuthorFeeds(client, table.tableName, salt, { dryRun: true });
-    expect(dry).toMatchObject({ dryRun: true, comments: 5, authorless: 1, put: 4, already: 0, errors: [] });
+    expect(dry).toMatchObject({ dryRun: true, comments: 5, authorless: 1, put: 5, already: 0, errors: [] });
     expect(await feed(ann)).toEqual([]);
 
     const run = await backfillAuthorFeeds(client, table.tableName, salt, { dryRun: false });
-    expect(run).toMatchObject({ put: 4, already: 0, errors: [] });
+    expect(run).toMatchObject({ put: 5, already: 0, errors: [] });
     expect(await feed(ann)).toEqual([
       { of: root.id, url: '/a', rid: undefined },
       { of: reply.id, url: '/a', rid: root.id },
       { of: spam.id, url: '/b', rid: undefined },
     ]);
     expect(await feed('user:01CAROL')).toEqual([{ of: account.id, url: '/a', rid: undefined }]);
+    expect(await feed(`mail:${hash('carol@example.com')}`)).toEqual([
+      { of: account.id, url: '/a', rid: undefined },
+    ]);
 
     const rerun = await runAuthorFeedStep(client, table.tableName, salt, { dryRun: false });
     expect(rerun.complete).toBe(true);
     expect(rerun.report).toMatch(/entries put: 0/);
-    expect(rerun.report).toMatch(/there already: 4/);
+    expect(rerun.report).toMatch(/there already: 5/);
   });
 
   it('resumes where a run stopped, and without the salt files only the accounts and says so', async () => {
@@ -77,14 +80,15 @@ describe('backfilling the feed entries of stored comments, on DynamoDB Local', (
     const saltless = await runAuthorFeedStep(client, table.tableName, undefined, { dryRun: false });
     expect(saltless.report).toMatch(/entries put: 1/);
     expect(saltless.report).toMatch(
-      /2 comments of addresses left without an entry: run again with --ip-hash-salt/,
+      /3 comments of addresses left without an entry: run again with --ip-hash-salt/,
     );
 
     const resumed = await backfillAuthorFeeds(client, table.tableName, salt, { dryRun: false });
-    expect(resumed).toMatchObject({ put: 1, already: 2 });
+    expect(resumed).toMatchObject({ put: 2, already: 2 });
     expect((await feed(`mail:${hash('ann@example.com')}`)).map((entry) => entry.of)).toEqual([
       first.id,
       second.id,
+      account.id,
     ]);
   });
 });

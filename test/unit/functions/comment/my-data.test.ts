@@ -257,7 +257,7 @@ describe('DELETE /api/my-data (the erase)', () => {
       subjectOf: async () => ({ via: 'link', token: 'the-token', addressHash, address: 'ann@example.com' }),
       store,
       moderation: { eraseInThread: async () => ({ removed: 0, kept: 0 }) },
-      accounts: { remove: async () => true },
+      accounts: { remove: async () => true, forgetContact: async () => 1 },
       limits: fakeLimits(),
       hashAddress,
       config,
@@ -268,7 +268,8 @@ describe('DELETE /api/my-data (the erase)', () => {
     const first = await erase();
     const second = await erase();
 
-    expect(first.body).toMatchObject({ data: { done: true, suppressions: 2, account: 0 } });
+    // The account made from an identity that carried the address keeps its sign-in, not the address.
+    expect(first.body).toMatchObject({ data: { done: true, suppressions: 2, account: 0, contacts: 1 } });
     expect(second.statusCode).toBe(400);
     expect(second.body).toMatchObject({ errmsg: expect.stringContaining('token') });
     expect(store.log).toEqual([`erase done ${addressHash.slice(0, 8)}`]);
@@ -312,7 +313,7 @@ describe('what an erase keeps of a thread', () => {
       contentHash: 'H',
     } as const;
     const values = (mode: 'placeholder' | 'anonymise') => {
-      const [update, ...rest] = erasedItems('t', comment, mode, start, 'mail:HASH');
+      const [update, ...rest] = erasedItems('t', comment, mode, start, ['mail:HASH']);
       return { update: update?.Update, rest };
     };
 
@@ -353,20 +354,39 @@ describe('GET /api/my-data (the download)', () => {
     createdAt: start,
     totp: { secret: 'TOTPSECRET', lastStep: 0, recoveryHashes: [] },
   };
-  /** 70 comments under the account, 60 under the address (one of them someone else's), in feed order. */
+  const own = Array.from({ length: 70 }, (_, i) => ({
+    id: `U${String(i).padStart(3, '0')}`,
+    url: '/a',
+    mail: 'ann@example.com',
+    userId: '01ANN',
+  }));
+  /**
+   * 70 comments under the account, and under the address: 60 posted without an account (one with someone else's
+   * address), one of another account that carries the address (an identity's), and the account's own 70 again
+   * (filed under both keys), in feed order.
+   */
   const feeds: Record<string, { id: string; url: string; mail: string; userId?: string }[]> = {
-    'user:01ANN': Array.from({ length: 70 }, (_, i) => ({
-      id: `U${String(i).padStart(3, '0')}`,
-      url: '/a',
-      mail: 'ann@example.com',
-      userId: '01ANN',
-    })),
-    [`mail:${addressHash}`]: Array.from({ length: 60 }, (_, i) => ({
-      id: `M${String(i).padStart(3, '0')}`,
-      url: '/b',
-      mail: i === 7 ? 'someone@example.com' : 'Ann+x@example.com',
-    })),
+    'user:01ANN': own,
+    [`mail:${addressHash}`]: [
+      ...Array.from({ length: 60 }, (_, i) => ({
+        id: `M${String(i).padStart(3, '0')}`,
+        url: '/b',
+        mail: i === 7 ? 'someone@example.com' : 'Ann+x@example.com',
+      })),
+      { id: 'X001', url: '/c', mail: 'ann@example.com', userId: '01IDENTITY' },
+      ...own,
+    ],
   };
+  const identityAccount = {
+    ...account,
+    id: '01IDENTITY',
+    displayName: 'Ann elsewhere',
+    passwordHash: '',
+    totp: undefined,
+    identity: { provider: 'github', subject: '42' },
+    emailVerified: true,
+  };
+  const accounts = { findByContact: async () => [identityAccount, account] };
   const store = {
     feedPage: async (authorKey: string, after: string | undefined, limit: number) => {
       const all = feeds[authorKey] ?? [];
@@ -390,10 +410,11 @@ describe('GET /api/my-data (the download)', () => {
     recordRequest: async () => undefined,
   } as unknown as MyDataStore;
 
-  it('pages every comment of the account and its address, 50 at a time, with the account (no secrets) first', async () => {
+  it('pages every comment of the account and its address once, 50 at a time, with the account (no secrets) first', async () => {
     const route = createMyDataDownload({
       subjectOf: async () => ({ via: 'account', account, addressHash, address: 'ann@example.com' }),
       store,
+      accounts,
       hashAddress,
       now: () => start,
     });
@@ -418,10 +439,16 @@ describe('GET /api/my-data (the download)', () => {
     } while (cursor && pages < 10);
 
     expect(pages).toBe(3);
-    expect(ids).toHaveLength(129);
+    // Each comment once: the account's own, filed under both keys, under the account's.
+    expect(ids).toHaveLength(130);
     expect(ids).not.toContain('M007');
-    expect(new Set(ids).size).toBe(129);
+    expect(ids).toContain('X001');
+    expect(new Set(ids).size).toBe(130);
     expect(first?.account).toMatchObject({ id: '01ANN', secondFactor: true });
+    // The other account that carries the address, once (not the caller's own again).
+    expect(first?.accountsWithAddress).toEqual([
+      expect.objectContaining({ id: '01IDENTITY', identity: { provider: 'github' } }),
+    ]);
     expect(JSON.stringify(first)).not.toMatch(/scrypt|TOTPSECRET/);
     expect(first?.suppressions).toEqual([
       { scope: 'site', reason: 'unsubscribe', at: new Date(start).toISOString() },
@@ -432,6 +459,7 @@ describe('GET /api/my-data (the download)', () => {
     const route = createMyDataDownload({
       subjectOf: async () => ({ via: 'account', account }),
       store,
+      accounts,
       hashAddress,
       now: () => start,
     });

@@ -554,6 +554,21 @@ describe("removalItems: the authors' feed entries", () => {
       { pk: 'AUTHOR#user:01ACC', sk: 'FEED#01D' },
     ]);
   });
+
+  it("deletes an account's comment's entries under its account and its address", () => {
+    const items = removalItems('t', '/p', [reply({ status: 'approved' })], 5, () => ({
+      authorKey: 'user:01ACC',
+      addressKey: 'mail:h1',
+    }));
+    expect(
+      items
+        .filter((item) => String(item.Delete?.Key?.pk).startsWith('AUTHOR#'))
+        .map((item) => item.Delete?.Key),
+    ).toEqual([
+      { pk: 'AUTHOR#user:01ACC', sk: 'FEED#01B' },
+      { pk: 'AUTHOR#mail:h1', sk: 'FEED#01B' },
+    ]);
+  });
 });
 
 describe('moderationItems and removalItems: the level counters', () => {

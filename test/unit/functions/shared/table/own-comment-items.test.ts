@@ -72,6 +72,15 @@ describe('placeholderItems', () => {
     ]);
   });
 
+  it('deletes the feed entries of the comment under every key it is filed under (its account and its address)', () => {
+    const items = placeholderItems('t', comment(), 'acct-1', 1, ['user:acct-1', 'mail:h1']);
+
+    expect(items.slice(-2)).toEqual([
+      { Delete: { TableName: 't', Key: { pk: 'AUTHOR#user:acct-1', sk: 'FEED#01B' } } },
+      { Delete: { TableName: 't', Key: { pk: 'AUTHOR#mail:h1', sk: 'FEED#01B' } } },
+    ]);
+  });
+
   it('finds a held comment at its held key, conditioned on its status, with no mark to drop when it has none', () => {
     const items = placeholderItems('t', comment({ status: 'waiting', contentHash: undefined }), 'acct-1', 1);
 

@@ -315,6 +315,18 @@ describe("submitItems and an author's feed", () => {
     }
   });
 
+  it("files an account's comment under its address's key too, for whoever proves that address", () => {
+    const { items } = submitItems(
+      't',
+      comment({ userId: '01ACC' }),
+      { contentHash: 'h', author: { authorKey: 'user:01ACC', addressKey: 'mail:HASH' } },
+      eventId,
+    );
+    const entries = items.filter((item) => item.Put?.Item?.entity === 'author-feed');
+    expect(entries.map((entry) => entry.Put?.Item?.pk)).toEqual(['AUTHOR#user:01ACC', 'AUTHOR#mail:HASH']);
+    expect(entries.every((entry) => entry.Put?.Item?.sk === 'FEED#01NEW')).toBe(true);
+  });
+
   it("files an account's comment in its feed even when the caller gives no tally", () => {
     const { items } = submitItems('t', comment({ userId: '01ACC' }), { contentHash: 'h' }, eventId);
     const entry = items.find((item) => item.Put?.Item?.entity === 'author-feed');
