@@ -17,6 +17,9 @@ const maxCarryingAccounts = 25;
 /** Feed entries read per page of the download. */
 export const downloadPageEntries = 50;
 
+/** Feed reads (a Query and a BatchGetItem each) one page makes at most: a short page with `next` past them. */
+export const feedReadsPerPage = 4;
+
 /**
  * The serialised comments one page carries at most, in UTF-8 bytes (the answer stays far under Lambda's 6 MB
  * whatever the script: a CJK character is 3 bytes, 1 UTF-16 unit).
@@ -136,12 +139,21 @@ export function createMyDataDownload({
     let next: Cursor | undefined;
     let part = cursor.part;
     let after = cursor.after;
-    // One author key's page at a time, until the page is full or every key is read.
-    while (part < authorKeys.length && comments.length < downloadPageEntries && next === undefined) {
+    let reads = 0;
+    // One author key's page at a time, until the page is full, every key is read, or the page's reads are spent
+    // (entries it skips, the account's own under its address, cost reads too): `next` goes on from there.
+    while (
+      part < authorKeys.length &&
+      comments.length < downloadPageEntries &&
+      next === undefined &&
+      reads < feedReadsPerPage
+    ) {
+      reads++;
       const authorKey = authorKeys[part] as string;
       const page = await store.feedPage(authorKey, after, downloadPageEntries - comments.length);
       const items = await store.commentsOf(page.entries);
-      let last: string | undefined;
+      // Where this read started: a page cut at its first entry goes on from there, not from the key's start.
+      let last = after;
       for (const entry of page.entries) {
         const item = items.get(entry.id);
         if (item && shownUnder(authorKey, item)) {

@@ -16,6 +16,9 @@ import type { DataSubject, ResolveDataSubject } from './my-data-subject.js';
 /** Feed entries taken per round of an erase. */
 const entriesPerRound = 25;
 
+/** Accounts that carry the address taken it off per round. */
+const contactsPerRound = 25;
+
 /**
  * How long one call keeps starting rounds (Lambda gives the comment function 10 s): past it, the call answers
  * `done: false` with what it did, and the next call (the page sends it at once) goes on where it stopped.
@@ -47,7 +50,8 @@ const jobKeyOf = (subject: DataSubject) => subject.addressHash ?? `account-${sub
  * for them, as the placeholder or anonymised (ERASE_WITH_REPLIES), in the moderation repository's transactions,
  * so the page, site and level counters stay exact. Then the address's suppressions, confirmations and trust mark,
  * its level counter (and what the wall shows of it), and its account with its claim (not an administrator's,
- * whom `npm run admin` removes, nor a banned one's, whose ban stands) go.
+ * whom `npm run admin` removes, nor a banned one's, whose ban stands) go; accounts made from an identity that carry
+ * the address without a claim lose it (their sign-in stays).
  *
  * Bounded: a call starts rounds of 25 entries for 5 s, then answers `{done: false}`; the erase's progress is kept
  * (`ERASE#<hash>`), and the same link (for its hour), a new link, or the account goes on with it. Each call is one
@@ -78,6 +82,7 @@ export function createMyDataErase(dependencies: MyDataEraseDependencies): Router
       startedAt: carried?.startedAt ?? started,
       removed: carried?.removed ?? 0,
       kept: carried?.kept ?? 0,
+      contacts: carried?.contacts ?? 0,
     };
     await store.saveEraseJob(jobKey, job, started);
 
@@ -116,9 +121,20 @@ export function createMyDataErase(dependencies: MyDataEraseDependencies): Router
       if (!finished) break;
     }
 
+    // Accounts made from an identity that carry the address (without a claim) keep their sign-in, not it; a few at a
+    // time, within the call's budget (what is left goes on at the next call).
+    while (finished && subject.address) {
+      if (now() - started > eraseCallBudgetMs) {
+        finished = false;
+        break;
+      }
+      const round = await accounts.forgetContact(subject.address, contactsPerRound, subject.account?.id);
+      job = { ...job, contacts: job.contacts + round.forgotten };
+      if (!round.more) break;
+    }
+
     let suppressions = 0;
     let accountRemoved = false;
-    let contacts = 0;
     if (finished) {
       if (subject.addressHash) {
         suppressions = await store.eraseMailState(subject.addressHash);
@@ -129,8 +145,6 @@ export function createMyDataErase(dependencies: MyDataEraseDependencies): Router
         accountRemoved = await accounts.remove(account.id);
         await store.dropAuthorCount(`user:${account.id}`);
       }
-      // Accounts made from an identity that carry the address (without a claim) keep their sign-in, not it.
-      if (subject.address) contacts = await accounts.forgetContact(subject.address);
       job = { ...job, state: 'done' };
     }
     const at = now();
@@ -140,7 +154,7 @@ export function createMyDataErase(dependencies: MyDataEraseDependencies): Router
       kept: job.kept,
       suppressions,
       account: accountRemoved ? 1 : 0,
-      contacts,
+      contacts: job.contacts,
     };
     await store.recordRequest({
       id: newUlid(at),

@@ -84,16 +84,15 @@ export function createFakeAccountRepository(accounts: readonly Account[] = []): 
         )
         .slice(0, limit);
     },
-    async forgetContact(address) {
-      let forgotten = 0;
-      for (const account of byId.values()) {
-        if (account.identity && account.email !== '' && claimOf(account.email) === claimOf(address)) {
-          const { emailVerified: _verified, ...rest } = account;
-          byId.set(account.id, { ...rest, email: '' });
-          forgotten++;
-        }
+    async forgetContact(address, limit, keep) {
+      const carrying = (await this.findByContact(address, limit + 1))
+        .filter((account) => account.id !== keep)
+        .slice(0, limit);
+      for (const account of carrying) {
+        const { emailVerified: _verified, ...rest } = account;
+        byId.set(account.id, { ...rest, email: '' });
       }
-      return forgotten;
+      return { forgotten: carrying.length, more: carrying.length === limit };
     },
     async listPage(page, pageSize) {
       const all = [...byId.values()].sort((a, b) => b.createdAt - a.createdAt);

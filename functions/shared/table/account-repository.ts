@@ -84,11 +84,17 @@ export interface AccountRepository {
    */
   remove(id: string): Promise<boolean>;
   /**
-   * Takes the address that normalises like `address` off every account made from an external identity that
-   * carries it without a claim (a commenter's erase of the address): each keeps no address (nor `emailVerified`),
-   * and the address's contact items go. How many accounts lost it.
+   * Takes the address that normalises like `address` off up to `limit` accounts made from an external identity
+   * that carry it without a claim (a commenter's erase of the address; an administrator's too, whose sign-in and
+   * role do not depend on it): each keeps no address (nor `emailVerified`), and their contact items go. How many
+   * accounts lost it, and whether more may be left (call again). The account `keep` (the erase's own subject,
+   * which the erase removes itself, or keeps whole) is left as it is.
    */
-  forgetContact(address: string): Promise<number>;
+  forgetContact(
+    address: string,
+    limit: number,
+    keep?: string,
+  ): Promise<{ readonly forgotten: number; readonly more: boolean }>;
   /**
    * The accounts made from an external identity that carry the address normalising like `address` without a
    * claim (a commenter's download of the address), up to `limit`.
@@ -105,10 +111,6 @@ export interface AccountRepository {
 
 /** The accounts' count on its item (`ACCOUNTS`/`COUNT`). */
 const totalAttribute = 'total';
-
-/** Contact items one round of {@link AccountRepository.forgetContact} reads, and its rounds at most. */
-const contactsPerRound = 25;
-const maxContactRounds = 40;
 
 /**
  * Builds the account store on `client` and `tableName` (docs/data-model.md, "Accounts"). `now` stamps
@@ -415,52 +417,51 @@ export function createAccountRepository(
       );
     },
 
-    async forgetContact(address) {
+    async forgetContact(address, limit, keep) {
       const normalised = normalizeAddress(address);
       let forgotten = 0;
-      // Rounds of a few items until the partition is empty (each round deletes what it read), bounded.
-      for (let round = 0; round < maxContactRounds; round++) {
-        const contacts = await contactsOf(normalised, contactsPerRound);
-        if (contacts.length === 0) break;
-        for (const contact of contacts) {
-          const key = { pk: String(contact.pk), sk: String(contact.sk) };
-          const account =
-            typeof contact[a.id] === 'string' ? await findById(contact[a.id] as string) : undefined;
-          if (
-            account?.identity &&
-            isPlainAddress(account.email) &&
-            normalizeAddress(account.email) === normalised
-          ) {
-            const outcome = await transactWrite(client, {
-              TransactItems: [
-                {
-                  Update: {
-                    TableName: tableName,
-                    Key: keys.account(account.id),
-                    UpdateExpression: 'SET #email = :none, #updatedAt = :now REMOVE #verified',
-                    // The address as read: one changed meanwhile (its contact moved with it) stays.
-                    ConditionExpression: 'attribute_exists(pk) AND #email = :email',
-                    ExpressionAttributeNames: {
-                      '#email': a.email,
-                      '#updatedAt': a.updatedAt,
-                      '#verified': a.emailVerified,
-                    },
-                    ExpressionAttributeValues: { ':none': '', ':now': now(), ':email': account.email },
+      // Every contact taken is deleted below, so the next round reads those after them (and the kept one, passed).
+      const contacts = (await contactsOf(normalised, limit + 1))
+        .filter((contact) => keep === undefined || contact[a.id] !== keep)
+        .slice(0, limit);
+      for (const contact of contacts) {
+        const key = { pk: String(contact.pk), sk: String(contact.sk) };
+        const account =
+          typeof contact[a.id] === 'string' ? await findById(contact[a.id] as string) : undefined;
+        if (
+          account?.identity &&
+          isPlainAddress(account.email) &&
+          normalizeAddress(account.email) === normalised
+        ) {
+          const outcome = await transactWrite(client, {
+            TransactItems: [
+              {
+                Update: {
+                  TableName: tableName,
+                  Key: keys.account(account.id),
+                  UpdateExpression: 'SET #email = :none, #updatedAt = :now REMOVE #verified',
+                  // The address as read: one changed meanwhile (its contact moved with it) stays.
+                  ConditionExpression: 'attribute_exists(pk) AND #email = :email',
+                  ExpressionAttributeNames: {
+                    '#email': a.email,
+                    '#updatedAt': a.updatedAt,
+                    '#verified': a.emailVerified,
                   },
+                  ExpressionAttributeValues: { ':none': '', ':now': now(), ':email': account.email },
                 },
-                { Delete: { TableName: tableName, Key: key } },
-              ],
-            });
-            if (outcome.ok) {
-              forgotten++;
-              continue;
-            }
+              },
+              { Delete: { TableName: tableName, Key: key } },
+            ],
+          });
+          if (outcome.ok) {
+            forgotten++;
+            continue;
           }
-          // A contact left by an account gone or moved elsewhere (or one that moved just now): only the item goes.
-          await client.send(new DeleteCommand({ TableName: tableName, Key: key }));
         }
+        // A contact left by an account gone or moved elsewhere (or one that moved just now): only the item goes.
+        await client.send(new DeleteCommand({ TableName: tableName, Key: key }));
       }
-      return forgotten;
+      return { forgotten, more: contacts.length === limit };
     },
 
     async listPage(page, pageSize) {

@@ -41,6 +41,8 @@ export interface EraseJob {
   readonly startedAt: number;
   readonly removed: number;
   readonly kept: number;
+  /** Accounts made from an identity that lost the address. */
+  readonly contacts: number;
 }
 
 /** What is kept for an address's mail: suppressions, reply-mail confirmations, the trust mark. */
@@ -242,6 +244,7 @@ export function createMyDataStore(client: DynamoDBDocumentClient, tableName: str
         startedAt: Number(item.startedAt) || 0,
         removed: Number(item.removed) || 0,
         kept: Number(item.kept) || 0,
+        contacts: Number(item.contacts) || 0,
       };
     },
 

@@ -87,7 +87,7 @@ describe('the account store', () => {
     expect(await item('CONTACT#new@example.com', `USER#${linked.id}`)).toBeUndefined();
   });
 
-  it('finds the identities that carry an address, and takes it off them all for an erase, their sign-in kept', async () => {
+  it('finds the identities that carry an address, and takes it off them, a few at a time, for an erase', async () => {
     const identityOf = (subject: string) => ({ provider: 'github', subject });
     const holder = account('carried@example.com');
     const first = {
@@ -95,31 +95,46 @@ describe('the account store', () => {
       identity: identityOf('101'),
     };
     const second = { ...account('carried@example.com', { passwordHash: '' }), identity: identityOf('102') };
+    const subject = { ...account('carried@example.com', { passwordHash: '' }), identity: identityOf('105') };
     const elsewhere = { ...account('other@example.com', { passwordHash: '' }), identity: identityOf('103') };
     const moved = { ...account('carried@example.com', { passwordHash: '' }), identity: identityOf('104') };
     await accounts.create(holder);
-    for (const made of [first, second, elsewhere, moved])
+    for (const made of [first, second, subject, elsewhere, moved]) {
       expect(await accounts.createWithIdentity(made)).toBe('created');
+    }
     await accounts.update(moved.id, { email: 'moved@example.com' });
 
     const carrying = await accounts.findByContact('CARRIED@example.com', 10);
-    expect(carrying.map((found) => found.id).sort()).toEqual([first.id, second.id].sort());
+    expect(carrying.map((found) => found.id).sort()).toEqual([first.id, second.id, subject.id].sort());
 
-    expect(await accounts.forgetContact('carried@example.com')).toBe(2);
+    // One at a time, the erase's own subject kept as it is.
+    expect(await accounts.forgetContact('carried@example.com', 1, subject.id)).toEqual({
+      forgotten: 1,
+      more: true,
+    });
+    expect(await accounts.forgetContact('carried@example.com', 1, subject.id)).toEqual({
+      forgotten: 1,
+      more: true,
+    });
+    expect(await accounts.forgetContact('carried@example.com', 1, subject.id)).toEqual({
+      forgotten: 0,
+      more: false,
+    });
     for (const { id } of [first, second]) {
       const after = await accounts.findById(id);
       expect(after).toMatchObject({ email: '' });
       expect(after).not.toHaveProperty('emailVerified');
       expect(after?.identity).toBeDefined();
+      expect(await item('CONTACT#carried@example.com', `USER#${id}`)).toBeUndefined();
     }
     expect(await accounts.findByIdentity('github', '101')).toMatchObject({ id: first.id });
-    expect(await accounts.findByContact('carried@example.com', 10)).toEqual([]);
-    expect(await item('CONTACT#carried@example.com', `USER#${first.id}`)).toBeUndefined();
+    expect(await accounts.findByContact('carried@example.com', 10)).toEqual([subject]);
     // The password account that claims the address, and the identities elsewhere, are not touched.
     expect(await accounts.findByEmail('carried@example.com')).toEqual(holder);
     expect(await accounts.findById(elsewhere.id)).toEqual(elsewhere);
     expect(await accounts.findById(moved.id)).toMatchObject({ email: 'moved@example.com' });
-    expect(await accounts.forgetContact('carried@example.com')).toBe(0);
+    expect(await accounts.forgetContact('carried@example.com', 10)).toEqual({ forgotten: 1, more: false });
+    expect(await accounts.findByContact('carried@example.com', 10)).toEqual([]);
   });
 
   it('updates only while the session version is the expected one; revoking adds 1', async () => {

@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { createFakeAccountLimits } from '../../../support/fake-account-limits.js';
 import type { CaptchaGuard } from '../../../../functions/comment/captcha-guard.js';
-import { createMyDataDownload, downloadPageEntries } from '../../../../functions/comment/my-data-download.js';
+import {
+  createMyDataDownload,
+  downloadPageEntries,
+  feedReadsPerPage,
+} from '../../../../functions/comment/my-data-download.js';
 import { createMyDataErase } from '../../../../functions/comment/my-data-erase.js';
 import { createMyDataRequest, dataRequestsPerWindow } from '../../../../functions/comment/my-data-request.js';
 import { createDataSubjectResolver } from '../../../../functions/comment/my-data-subject.js';
@@ -257,7 +261,7 @@ describe('DELETE /api/my-data (the erase)', () => {
       subjectOf: async () => ({ via: 'link', token: 'the-token', addressHash, address: 'ann@example.com' }),
       store,
       moderation: { eraseInThread: async () => ({ removed: 0, kept: 0 }) },
-      accounts: { remove: async () => true, forgetContact: async () => 1 },
+      accounts: { remove: async () => true, forgetContact: async () => ({ forgotten: 1, more: false }) },
       limits: fakeLimits(),
       hashAddress,
       config,
@@ -273,6 +277,40 @@ describe('DELETE /api/my-data (the erase)', () => {
     expect(second.statusCode).toBe(400);
     expect(second.body).toMatchObject({ errmsg: expect.stringContaining('token') });
     expect(store.log).toEqual([`erase done ${addressHash.slice(0, 8)}`]);
+  });
+
+  it('takes the address off the accounts that carry it within the call, going on at the next call', async () => {
+    const store = emptyStore();
+    const addressHash = hashAddress('ann@example.com');
+    let clock = start;
+    const rounds: (string | undefined)[] = [];
+    const route = createMyDataErase({
+      subjectOf: async () => ({ via: 'link', token: 'the-token', addressHash, address: 'ann@example.com' }),
+      store,
+      moderation: { eraseInThread: async () => ({ removed: 0, kept: 0 }) },
+      accounts: {
+        remove: async () => true,
+        // Each round takes 2 s; four rounds of one account each, the last with none after it.
+        forgetContact: async (address, limit, keep) => {
+          clock += 2000;
+          rounds.push(`${address} ${limit} ${keep}`);
+          return { forgotten: 1, more: rounds.length < 4 };
+        },
+      },
+      limits: fakeLimits(),
+      hashAddress,
+      config,
+      now: () => clock,
+    });
+    const erase = () => routeAnswer(route, { method: 'DELETE', path: '/api/my-data' });
+
+    const first = await erase();
+    expect(first.body).toMatchObject({ data: { done: false, contacts: expect.any(Number) } });
+    expect(store.log.at(-1)).toMatch(/^erase running/);
+    const second = await erase();
+
+    expect(second.body).toMatchObject({ data: { done: true, contacts: 4, suppressions: 2 } });
+    expect(rounds).toEqual(Array.from({ length: 4 }, () => 'ann@example.com 25 undefined'));
   });
 });
 
@@ -387,28 +425,121 @@ describe('GET /api/my-data (the download)', () => {
     emailVerified: true,
   };
   const accounts = { findByContact: async () => [identityAccount, account] };
-  const store = {
-    feedPage: async (authorKey: string, after: string | undefined, limit: number) => {
-      const all = feeds[authorKey] ?? [];
-      const from = after === undefined ? 0 : all.findIndex((entry) => entry.id === after) + 1;
-      return { entries: all.slice(from, from + limit), more: from + limit < all.length };
-    },
-    commentsOf: async (entries: readonly { id: string }[]) => {
-      const all = Object.values(feeds).flat();
-      return new Map(
-        entries.map((entry) => {
-          const found = all.find((item) => item.id === entry.id);
-          return [entry.id, { ...found, orig: `text of ${entry.id}`, status: 'approved', insertedAt: start }];
-        }),
-      );
-    },
-    mailState: async () => ({
-      suppressions: [{ pk: 'MUTE#x', sk: 'SITE', reason: 'unsubscribe', at: start }],
-      confirmations: [],
-      trust: undefined,
-    }),
-    recordRequest: async () => undefined,
-  } as unknown as MyDataStore;
+  type Feeds = Record<string, { id: string; url: string; mail: string; userId?: string }[]>;
+  /** A store of `feedsOf`, each comment's text `textOf` its id; `reads` counts its feed reads. */
+  const storeOf = (feedsOf: Feeds, textOf = (id: string) => `text of ${id}`) => {
+    const counted = { reads: 0 };
+    const store = {
+      feedPage: async (authorKey: string, after: string | undefined, limit: number) => {
+        counted.reads++;
+        const all = feedsOf[authorKey] ?? [];
+        const from = after === undefined ? 0 : all.findIndex((entry) => entry.id === after) + 1;
+        return { entries: all.slice(from, from + limit), more: from + limit < all.length };
+      },
+      commentsOf: async (entries: readonly { id: string }[]) => {
+        const all = Object.values(feedsOf).flat();
+        return new Map(
+          entries.map((entry) => {
+            const found = all.find((item) => item.id === entry.id);
+            return [entry.id, { ...found, orig: textOf(entry.id), status: 'approved', insertedAt: start }];
+          }),
+        );
+      },
+      mailState: async () => ({
+        suppressions: [{ pk: 'MUTE#x', sk: 'SITE', reason: 'unsubscribe', at: start }],
+        confirmations: [],
+        trust: undefined,
+      }),
+      recordRequest: async () => undefined,
+    } as unknown as MyDataStore;
+    return { store, counted };
+  };
+  const { store } = storeOf(feeds);
+  /** Every page of `route`'s download, following `next`, with the feed reads of each. */
+  const allPages = async (route: ReturnType<typeof createMyDataDownload>, counted: { reads: number }) => {
+    const pages: { ids: string[]; reads: number }[] = [];
+    let cursor: string | undefined;
+    do {
+      const before = counted.reads;
+      const answer = await routeAnswer(route, {
+        method: 'GET',
+        path: '/api/my-data',
+        ...(cursor ? { query: `cursor=${cursor}` } : {}),
+      });
+      const data = (answer.body as { data: { comments: { id: string }[]; next?: string } }).data;
+      pages.push({ ids: data.comments.map((comment) => comment.id), reads: counted.reads - before });
+      cursor = data.next;
+    } while (cursor && pages.length < 100);
+    return pages;
+  };
+
+  it("goes on where a page was cut, even at the first entry of a key's later read", async () => {
+    // Under the address: 15 large comments (about 3 MB together), 35 of the account's own (shown under its
+    // key, skipped here), then 5 more large ones; the page is cut at the first large one of the second read.
+    const mine = (i: number) => ({
+      id: `O${String(i).padStart(3, '0')}`,
+      url: '/a',
+      mail: 'ann@example.com',
+      userId: '01ANN',
+    });
+    const large = (i: number) => ({
+      id: `B${String(i).padStart(3, '0')}`,
+      url: '/b',
+      mail: 'ann@example.com',
+    });
+    const { store: cut, counted } = storeOf(
+      {
+        'user:01ANN': [],
+        [`mail:${addressHash}`]: [
+          ...Array.from({ length: 15 }, (_, i) => large(i)),
+          ...Array.from({ length: 35 }, (_, i) => mine(i)),
+          ...Array.from({ length: 5 }, (_, i) => large(15 + i)),
+        ],
+      },
+      (id) => (id.startsWith('B') ? 'x'.repeat(200_000) : 'mine'),
+    );
+    const route = createMyDataDownload({
+      subjectOf: async () => ({ via: 'account', account, addressHash, address: 'ann@example.com' }),
+      store: cut,
+      accounts,
+      hashAddress,
+      now: () => start,
+    });
+
+    const pages = await allPages(route, counted);
+
+    expect(pages.map((page) => page.ids.length)).toEqual([15, 5]);
+    expect(pages.flatMap((page) => page.ids)).toEqual(Array.from({ length: 20 }, (_, i) => large(i).id));
+  });
+
+  it(`reads at most ${feedReadsPerPage} feed pages per page, however many entries it skips`, async () => {
+    // 1,000 comments of the account, filed under its key and its address's, then one posted without it.
+    const own = Array.from({ length: 1000 }, (_, i) => ({
+      id: `U${String(i).padStart(4, '0')}`,
+      url: '/a',
+      mail: 'ann@example.com',
+      userId: '01ANN',
+    }));
+    const { store: skipping, counted } = storeOf({
+      'user:01ANN': own,
+      [`mail:${addressHash}`]: [...own, { id: 'V0001', url: '/b', mail: 'ann@example.com' }],
+    });
+    const route = createMyDataDownload({
+      subjectOf: async () => ({ via: 'account', account, addressHash, address: 'ann@example.com' }),
+      store: skipping,
+      accounts,
+      hashAddress,
+      now: () => start,
+    });
+
+    const pages = await allPages(route, counted);
+
+    expect(Math.max(...pages.map((page) => page.reads))).toBeLessThanOrEqual(feedReadsPerPage);
+    const ids = pages.flatMap((page) => page.ids);
+    expect(ids).toHaveLength(1001);
+    expect(new Set(ids).size).toBe(1001);
+    expect(ids.at(-1)).toBe('V0001');
+  });
 
   it('pages every comment of the account and its address once, 50 at a time, with the account (no secrets) first', async () => {
     const route = createMyDataDownload({
