@@ -256,27 +256,28 @@ export function createAccountRepository(
         ...plan.values,
         ...(expectedVersion === undefined ? {} : { ':expectedVersion': expectedVersion }),
       };
+      /** The change of the account as read, in a transaction beside its claim or contact. */
+      const asRead = (read: Account) => ({
+        Update: {
+          TableName: tableName,
+          Key: keys.account(id),
+          UpdateExpression: plan.expression,
+          // The account as read: its address is the claim or contact changed beside it, its version the token's.
+          ConditionExpression: `attribute_exists(pk) AND #email = :oldEmail${versionCondition}`,
+          ExpressionAttributeNames: { ...names, '#email': a.email },
+          ExpressionAttributeValues: { ...values, ':oldEmail': read.email },
+        },
+      });
+      const updated = async (): Promise<AccountUpdate> => {
+        const account = await findById(id);
+        return account ? { status: 'updated', account } : { status: 'stale' };
+      };
       // An account made from an external identity holds no address claim: a new address moves its contact item.
       if (current?.identity && changes.email !== undefined) {
         const outcome = await transactWrite(client, {
-          TransactItems: [
-            {
-              Update: {
-                TableName: tableName,
-                Key: keys.account(id),
-                UpdateExpression: plan.expression,
-                // The account as read: its address is the contact moved below, its version the token's.
-                ConditionExpression: `attribute_exists(pk) AND #email = :oldEmail${versionCondition}`,
-                ExpressionAttributeNames: { ...names, '#email': a.email },
-                ExpressionAttributeValues: { ...values, ':oldEmail': current.email },
-              },
-            },
-            ...contactMove(current, changes.email),
-          ],
+          TransactItems: [asRead(current), ...contactMove(current, changes.email)],
         });
-        if (!outcome.ok) return { status: 'stale' };
-        const account = await findById(id);
-        return account ? { status: 'updated', account } : { status: 'stale' };
+        return outcome.ok ? updated() : { status: 'stale' };
       }
       // Without a new address, its changes touch its item alone.
       if (!current || current.identity) {
@@ -308,17 +309,7 @@ export function createAccountRepository(
       const type = changes.type ?? current.type;
       const outcome = await transactWrite(client, {
         TransactItems: [
-          {
-            Update: {
-              TableName: tableName,
-              Key: keys.account(id),
-              UpdateExpression: plan.expression,
-              // The account as read: its address is the claim released below, its version the token's.
-              ConditionExpression: `attribute_exists(pk) AND #email = :oldEmail${versionCondition}`,
-              ExpressionAttributeNames: { ...names, '#email': a.email },
-              ExpressionAttributeValues: { ...values, ':oldEmail': current.email },
-            },
-          },
+          asRead(current),
           moved
             ? {
                 Put: {
@@ -360,8 +351,7 @@ export function createAccountRepository(
           ? { status: 'address-taken' }
           : { status: 'stale' };
       }
-      const account = await findById(id);
-      return account ? { status: 'updated', account } : { status: 'stale' };
+      return updated();
     },
 
     async remove(id) {
