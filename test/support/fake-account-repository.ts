@@ -32,6 +32,8 @@ export function createFakeAccountRepository(accounts: readonly Account[] = []): 
       else if (value !== undefined) next[name] = value;
     }
     if (revokeTokens) next.sessionVersion = account.sessionVersion + 1;
+    // A new address was proven by its link: no provider's flag stays.
+    if (changes.email !== undefined) delete next.emailVerified;
     return next as unknown as Account;
   };
 

@@ -523,7 +523,13 @@ function updatePlan(
   clearable(a.link, changes.link);
   clearable(a.avatar, changes.avatar);
   clearable(a.label, changes.label);
-  if (changes.email !== undefined) assign(a.email, changes.email);
+  if (changes.email !== undefined) {
+    assign(a.email, changes.email);
+    // An address changes only through a link mailed to it (confirm-address.ts): it is proven, whatever a provider
+    // said of the one before.
+    names[`#${a.emailVerified}`] = a.emailVerified;
+    remove.push(`#${a.emailVerified}`);
+  }
   if (changes.type !== undefined) assign(a.type, changes.type);
   if (changes.state !== undefined) assign(a.state, changes.state);
   if (changes.passwordHash !== undefined) assign(a.passwordHash, changes.passwordHash);

@@ -56,7 +56,7 @@ describe('the account store', () => {
   it('keeps an account made from an external identity by its link, with no address claim, through changes and removal', async () => {
     const identity = { provider: 'oidc:https://issuer.example', subject: 'sub#1' };
     const holder = account('shared@example.com');
-    const linked = { ...account('shared@example.com', { passwordHash: '', emailVerified: true }), identity };
+    const linked = { ...account('shared@example.com', { passwordHash: '', emailVerified: false }), identity };
     await accounts.create(holder);
 
     expect(await accounts.createWithIdentity(linked)).toBe('created');
@@ -80,6 +80,8 @@ describe('the account store', () => {
     // Its address is a contact, which moved with it.
     expect(await item('CONTACT#shared@example.com', `USER#${linked.id}`)).toBeUndefined();
     expect(await item('CONTACT#new@example.com', `USER#${linked.id}`)).toMatchObject({ id: linked.id });
+    // The new address was proven by its link: the provider's doubt about the former one does not stay.
+    expect(banned.status === 'updated' && banned.account).not.toHaveProperty('emailVerified');
 
     expect(await accounts.remove(linked.id)).toBe(true);
     expect(await accounts.findByIdentity(identity.provider, identity.subject)).toBeUndefined();
