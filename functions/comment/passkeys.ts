@@ -24,6 +24,7 @@ import type { HttpResult } from '../shared/http/http-types.js';
 import { type ApiRequest, parseInput } from '../shared/http/request.js';
 import type { SecretSource } from '../shared/secrets/parameter-secret.js';
 import type { AccountLimits } from '../shared/table/account-limits.js';
+import type { QueueAccountMail } from '../shared/table/account-mail-event.js';
 import type { AccountRepository } from '../shared/table/account-repository.js';
 import type { PasskeyStore } from '../shared/table/passkey-store.js';
 import type { IssueSession } from './issue-session.js';
@@ -87,6 +88,10 @@ export interface PasskeyDependencies {
   readonly now: () => number;
   /** What ends every sign-in (issue-session.ts). */
   readonly issueSession: IssueSession;
+  /** Queues the notice that tells the account's address of a passkey added or removed. */
+  readonly queueAccountMail: QueueAccountMail;
+  /** A new event id (a ULID) for a notice queued at `time`. */
+  readonly newId: (time: number) => string;
 }
 
 /** The passkey routes' handlers (see {@link createPasskeyRoutes}). */
@@ -171,6 +176,20 @@ export function createPasskeyRoutes(dependencies: PasskeyDependencies): PasskeyR
   const relyingParty = (request: ApiRequest) => relyingPartyOf(request, config.PASSKEY_RP_ID);
 
   /** The proof a change of passkeys asks for (see above), or its 4xx. */
+  /**
+   * Tells the account's address that a passkey came or went (a `changed` mail, through the outbox): a passkey signs in
+   * alone, so one added by whoever held a session must not go unnoticed.
+   */
+  const tell = async (accountId: string, change: 'passkey-added' | 'passkey-removed', lang: Lang) => {
+    const at = now();
+    await dependencies.queueAccountMail(dependencies.newId(at), at, {
+      accountId,
+      mail: 'changed',
+      change,
+      lang,
+    });
+  };
+
   const proveFresh = async (request: ApiRequest, account: Viewer) => {
     const { password } = parseInput(proofSchema, request.jsonBody() ?? {}, request.lang);
     if (account.account.passwordHash !== '') {
@@ -295,6 +314,7 @@ export function createPasskeyRoutes(dependencies: PasskeyDependencies): PasskeyR
     };
     switch (await passkeys.add(passkey)) {
       case 'added':
+        await tell(account.id, 'passkey-added', request.lang);
         return envelope(presentPasskey(passkey));
       case 'exists':
         throw new AppError('duplicate', translate(request.lang, 'duplicate'), {
@@ -320,6 +340,7 @@ export function createPasskeyRoutes(dependencies: PasskeyDependencies): PasskeyR
         translate(request.lang, 'invalidInput', { problems: 'id: no such passkey' }),
       );
     }
+    await tell(account.id, 'passkey-removed', request.lang);
     return envelope('');
   };
 

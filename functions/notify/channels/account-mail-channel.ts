@@ -1,4 +1,5 @@
 import type { Account } from '../../shared/domain/account.js';
+import { isPlainAddress } from '../../shared/domain/mail-address.js';
 import { type LinkClaims, signLinkToken } from '../../shared/notify/link-token.js';
 import { normalizeAddress } from '../../shared/notify/normalize-address.js';
 import { openAddress, sealAddress } from '../../shared/notify/sealed-address.js';
@@ -61,6 +62,14 @@ function serverUrlOf(
 function skipReason(account: Account | undefined, subject: AccountMailSubject): string | undefined {
   if (!account) return 'the account no longer exists';
   if (account.type === 'banned') return 'the account is banned';
+  // A notice to the account's own address: only one its owner proved (a provider's unverified one, or none, gets none).
+  if (
+    subject.mail === 'changed' &&
+    subject.sealedTo === undefined &&
+    (account.emailVerified === false || !isPlainAddress(account.email))
+  ) {
+    return 'the account has no confirmed address';
+  }
   if (subject.mail === 'confirm' && account.state !== 'unconfirmed')
     return 'the account is confirmed already';
   if ((subject.mail === 'reset' || subject.mail === 'confirm-address') && account.state !== 'active') {

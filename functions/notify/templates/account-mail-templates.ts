@@ -99,18 +99,20 @@ ${button}
   },
   changed: {
     en: {
-      subject: "[{{ site.name }}] Your {{ 'password' if change == 'password' else 'address' }} was changed",
+      subject:
+        "[{{ site.name }}] {% if change == 'passkey-added' %}A passkey was added to your account{% elif change == 'passkey-removed' %}A passkey was removed from your account{% else %}Your {{ 'password' if change == 'password' else 'address' }} was changed{% endif %}",
       html: `<div style="${box}">
 <h2 style="${heading}">Your account on ${siteLink} changed</h2>
-<p>Hello {{ name }}, the {{ 'password' if change == 'password' else 'e-mail address' }} of your account on {{ site.name }} was just changed{{ ', and every earlier sign-in ended' if change == 'password' }}.</p>
+<p>Hello {{ name }}, {% if change == 'passkey-added' %}a passkey was just added to your account on {{ site.name }}: it signs in alone, without the password{% elif change == 'passkey-removed' %}a passkey was just removed from your account on {{ site.name }}{% else %}the {{ 'password' if change == 'password' else 'e-mail address' }} of your account on {{ site.name }} was just changed{{ ', and every earlier sign-in ended' if change == 'password' }}{% endif %}.</p>
 <p>If it was you, there is nothing to do. If not, choose a new password now: {% if forgotUrl %}<a href="{{ forgotUrl }}">{{ forgotUrl }}</a>{% else %}from the sign-in page{% endif %}, and tell the site's owner.</p>
 </div>`,
     },
     'zh-CN': {
-      subject: "【{{ site.name }}】你的{{ '密码' if change == 'password' else '邮箱地址' }}已更改",
+      subject:
+        "【{{ site.name }}】{% if change == 'passkey-added' %}你的账户添加了一个通行密钥{% elif change == 'passkey-removed' %}你的账户移除了一个通行密钥{% else %}你的{{ '密码' if change == 'password' else '邮箱地址' }}已更改{% endif %}",
       html: `<div style="${box}">
 <h2 style="${heading}">你在 ${siteLink} 的账户已更改</h2>
-<p>{{ name }}，你好。你在 {{ site.name }} 的账户{{ '密码' if change == 'password' else '邮箱地址' }}刚刚被更改{{ '，之前的所有登录均已失效' if change == 'password' }}。</p>
+<p>{{ name }}，你好。{% if change == 'passkey-added' %}你在 {{ site.name }} 的账户刚刚添加了一个通行密钥：它无需密码即可登录{% elif change == 'passkey-removed' %}你在 {{ site.name }} 的账户刚刚移除了一个通行密钥{% else %}你在 {{ site.name }} 的账户{{ '密码' if change == 'password' else '邮箱地址' }}刚刚被更改{{ '，之前的所有登录均已失效' if change == 'password' }}{% endif %}。</p>
 <p>如果是你本人操作，无需处理。如果不是，请立即设置新密码：{% if forgotUrl %}<a href="{{ forgotUrl }}">{{ forgotUrl }}</a>{% else %}在登录页面操作{% endif %}，并告知站长。</p>
 </div>`,
     },

@@ -11,7 +11,8 @@ import { outboxEventItem } from './outbox-event.js';
 
 /**
  * Which account mail: `confirm` (a new account's single-use confirmation link, 24 hours), `reset` (a
- * password-reset link, single use, 1 hour), `changed` (the password or the address was changed),
+ * password-reset link, single use, 1 hour), `changed` (the password or the address was changed, or a passkey
+ * added or removed),
  * `already-registered` (someone tried to register with the address of an active account), `confirm-address`
  * (to the new address an account asked for: its single-use link, 24 hours, makes the change), and `my-data` (a
  * commenter's data link, 1 hour, to any address: it names no account, and goes to `sealedTo`).
@@ -29,6 +30,11 @@ export const accountMailKinds: readonly AccountMailKind[] = [
   'my-data',
 ];
 
+/** What a `changed` mail tells of. */
+export type AccountChange = 'password' | 'email' | 'passkey-added' | 'passkey-removed';
+
+const accountChanges: readonly AccountChange[] = ['password', 'email', 'passkey-added', 'passkey-removed'];
+
 /** What an account mail event is about. */
 export interface AccountMailSubject {
   readonly accountId: string;
@@ -36,7 +42,7 @@ export interface AccountMailSubject {
   /** The language of the request that caused it: the mail is written in it. */
   readonly lang: Lang;
   /** `changed` only: what changed. */
-  readonly change?: 'password' | 'email';
+  readonly change?: AccountChange;
   /**
    * Where the mail goes when it is not the account's address, sealed with the link key (notify/sealed-address.ts):
    * for `changed` of the address, the former address (the account now holds the new one); for
@@ -63,7 +69,7 @@ export function fromAccountMailSubject(value: unknown): AccountMailSubject | und
   const mail = accountMailKinds.find((kind) => kind === subject.mail);
   if (typeof subject.accountId !== 'string' || mail === undefined) return undefined;
   const lang: Lang = subject.lang === 'zh-CN' ? 'zh-CN' : 'en';
-  const change = subject.change === 'password' || subject.change === 'email' ? subject.change : undefined;
+  const change = accountChanges.find((known) => known === subject.change);
   const sealedTo = typeof subject.sealedTo === 'string' ? subject.sealedTo : undefined;
   const version = Number.isSafeInteger(subject.version) ? (subject.version as number) : undefined;
   const addressHash = typeof subject.addressHash === 'string' ? subject.addressHash : undefined;

@@ -6,6 +6,7 @@ import { hashPassword } from '../../../functions/shared/auth/password.js';
 import { tokenFor } from '../../../functions/shared/auth/token.js';
 import type { Account } from '../../../functions/shared/domain/account.js';
 import { passkeyLimits } from '../../../functions/shared/domain/passkey.js';
+import type { AccountMailSubject } from '../../../functions/shared/table/account-mail-event.js';
 import { passkeySignInsPerWindow } from '../../../functions/comment/passkeys.js';
 import { createLocalApi } from '../../support/local-services.js';
 import {
@@ -45,10 +46,21 @@ describe('passkeys on DynamoDB Local', () => {
   let ip = 0;
   const nextIp = () => `198.18.${Math.floor(++ip / 250)}.${ip % 250}`;
   const authenticator = createSoftwareAuthenticator(origin);
+  /** The account mails queued. */
+  const mails: AccountMailSubject[] = [];
 
   beforeAll(async () => {
     table = await createTestTable();
-    api = createLocalApi(table, { JWT_TOKEN: jwt }, { now: () => time });
+    api = createLocalApi(
+      table,
+      { JWT_TOKEN: jwt },
+      {
+        now: () => time,
+        queueAccountMail: async (_id, _at, subject) => {
+          mails.push(subject);
+        },
+      },
+    );
   });
   afterAll(() => table.drop());
 
@@ -262,6 +274,15 @@ describe('passkeys on DynamoDB Local', () => {
     expect((await signIn(second.credential)).answer.status).toBe(200);
     // Room again for one.
     expect((await addPasskey(token, 'Third')).added.status).toBe(200);
+    // The account's address is told of each passkey added or removed, and of nothing refused.
+    expect(
+      mails.filter((mail) => mail.accountId === reader.id).map((mail) => [mail.mail, mail.change]),
+    ).toEqual([
+      ['changed', 'passkey-added'],
+      ['changed', 'passkey-added'],
+      ['changed', 'passkey-removed'],
+      ['changed', 'passkey-added'],
+    ]);
   });
 
   it('refuses a banned account, and a removed account’s passkeys go with it', async () => {

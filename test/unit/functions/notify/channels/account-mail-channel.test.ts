@@ -145,6 +145,25 @@ describe('the account mail channel', () => {
     expect(already?.text).not.toContain('token=');
   });
 
+  it('tells of a passkey added or removed, in either language, and never to an address nobody proved', async () => {
+    const { mail, sent } = channel(account({ state: 'active' }));
+
+    await mail({ mail: 'changed', change: 'passkey-added', lang: 'en' });
+    await mail({ mail: 'changed', change: 'passkey-removed', lang: 'zh-CN' });
+
+    const [added, removed] = await Promise.all(sent.map((message) => simpleParser(message.raw)));
+    expect(added?.subject).toBe('[Notes] A passkey was added to your account');
+    expect(added?.text).toContain('a passkey was just added to your account on Notes');
+    expect(added?.text).toContain(`${serverUrl}/ui/forgot`);
+    expect(removed?.subject).toBe('【Notes】你的账户移除了一个通行密钥');
+    // An issuer's unverified address, or none: no notice goes out.
+    for (const unproven of [account({ state: 'active', emailVerified: false }), account({ email: '' })]) {
+      expect(await channel(unproven).mail({ mail: 'changed', change: 'passkey-added', lang: 'en' })).toEqual({
+        skip: 'the account has no confirmed address',
+      });
+    }
+  });
+
   it('skips a banned account, a confirmed one asked to confirm, and a link that expired before it was sent', async () => {
     expect(await channel(account({ type: 'banned' })).mail({ mail: 'confirm', lang: 'en' })).toEqual({
       skip: 'the account is banned',
