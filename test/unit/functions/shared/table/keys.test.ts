@@ -2,6 +2,7 @@ import { ulid } from 'ulid';
 import { describe, expect, it } from 'vitest';
 import { NumberValue } from '@aws-sdk/lib-dynamodb';
 import {
+  entities,
   keys,
   likeSortStep,
   likeSortValue,
@@ -184,6 +185,25 @@ describe('likesOfSortValue', () => {
     for (const value of [undefined, null, 'abc', '1.5', 1.5, {}]) {
       expect(likesOfSortValue(value), String(value)).toBe(0);
     }
+  });
+});
+
+describe('account keys', () => {
+  it("keys an account by its id, an address's claim by the address, an identity's link and an identity's contact", () => {
+    expect(keys.account('01ACC')).toEqual({ pk: 'USER#01ACC', sk: 'USER' });
+    expect(keys.accountEmail('ann@example.com')).toEqual({ pk: 'EMAIL#ann@example.com', sk: 'USER' });
+    expect(keys.accountIdentity('github', '42')).toEqual({ pk: 'IDENTITY#github#42', sk: 'USER' });
+    // Every account that carries one address in one partition, one item each.
+    expect(keys.accountContact('ann@example.com', '01ACC')).toEqual({
+      pk: 'CONTACT#ann@example.com',
+      sk: 'USER#01ACC',
+    });
+    expect(entities.accountContact).toBe('account-contact');
+  });
+
+  it("files an author's comments beside its counter, under its key", () => {
+    expect(keys.authorCount('mail:h')).toEqual({ pk: 'AUTHOR#mail:h', sk: 'COUNT' });
+    expect(keys.authorFeed('mail:h', '01C')).toEqual({ pk: 'AUTHOR#mail:h', sk: 'FEED#01C' });
   });
 });
 
