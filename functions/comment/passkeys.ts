@@ -24,7 +24,7 @@ import type { HttpResult } from '../shared/http/http-types.js';
 import { type ApiRequest, parseInput } from '../shared/http/request.js';
 import type { SecretSource } from '../shared/secrets/parameter-secret.js';
 import type { AccountLimits } from '../shared/table/account-limits.js';
-import type { QueueAccountMail } from '../shared/table/account-mail-event.js';
+import type { AccountMailNotice } from '../shared/table/account-mail-event.js';
 import type { AccountRepository } from '../shared/table/account-repository.js';
 import type { PasskeyStore } from '../shared/table/passkey-store.js';
 import type { IssueSession } from './issue-session.js';
@@ -88,9 +88,7 @@ export interface PasskeyDependencies {
   readonly now: () => number;
   /** What ends every sign-in (issue-session.ts). */
   readonly issueSession: IssueSession;
-  /** Queues the notice that tells the account's address of a passkey added or removed. */
-  readonly queueAccountMail: QueueAccountMail;
-  /** A new event id (a ULID) for a notice queued at `time`. */
+  /** A new event id (a ULID) for the notice of a passkey added or removed, at `time`. */
   readonly newId: (time: number) => string;
 }
 
@@ -175,21 +173,20 @@ export function createPasskeyRoutes(dependencies: PasskeyDependencies): PasskeyR
   const { viewer, accounts, passkeys, accountLimits, tokenSecret, config, now, issueSession } = dependencies;
   const relyingParty = (request: ApiRequest) => relyingPartyOf(request, config.PASSKEY_RP_ID);
 
-  /** The proof a change of passkeys asks for (see above), or its 4xx. */
   /**
-   * Tells the account's address that a passkey came or went (a `changed` mail, through the outbox): a passkey signs in
-   * alone, so one added by whoever held a session must not go unnoticed.
+   * The notice that tells the account's address a passkey came or went (a `changed` mail, written with the change
+   * or not at all): a passkey signs in alone, so one added by whoever held a session must not go unnoticed.
    */
-  const tell = async (accountId: string, change: 'passkey-added' | 'passkey-removed', lang: Lang) => {
+  const noticeOf = (
+    accountId: string,
+    change: 'passkey-added' | 'passkey-removed',
+    lang: Lang,
+  ): AccountMailNotice => {
     const at = now();
-    await dependencies.queueAccountMail(dependencies.newId(at), at, {
-      accountId,
-      mail: 'changed',
-      change,
-      lang,
-    });
+    return { eventId: dependencies.newId(at), at, subject: { accountId, mail: 'changed', change, lang } };
   };
 
+  /** The proof a change of passkeys asks for (see above), or its 4xx. */
   const proveFresh = async (request: ApiRequest, account: Viewer) => {
     const { password } = parseInput(proofSchema, request.jsonBody() ?? {}, request.lang);
     if (account.account.passwordHash !== '') {
@@ -312,9 +309,8 @@ export function createPasskeyRoutes(dependencies: PasskeyDependencies): PasskeyR
       backedUp: credentialBackedUp,
       createdAt: now(),
     };
-    switch (await passkeys.add(passkey)) {
+    switch (await passkeys.add(passkey, noticeOf(account.id, 'passkey-added', request.lang))) {
       case 'added':
-        await tell(account.id, 'passkey-added', request.lang);
         return envelope(presentPasskey(passkey));
       case 'exists':
         throw new AppError('duplicate', translate(request.lang, 'duplicate'), {
@@ -334,13 +330,12 @@ export function createPasskeyRoutes(dependencies: PasskeyDependencies): PasskeyR
     const account = await requireAccount(viewer, request.authorization, request.lang);
     const { id } = parseInput(removePathSchema, { id: request.id }, request.lang);
     await proveFresh(request, account);
-    if (!(await passkeys.remove(account.id, id))) {
+    if (!(await passkeys.remove(account.id, id, noticeOf(account.id, 'passkey-removed', request.lang)))) {
       throw new AppError(
         'not_found',
         translate(request.lang, 'invalidInput', { problems: 'id: no such passkey' }),
       );
     }
-    await tell(account.id, 'passkey-removed', request.lang);
     return envelope('');
   };
 

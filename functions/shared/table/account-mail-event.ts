@@ -84,16 +84,26 @@ export function fromAccountMailSubject(value: unknown): AccountMailSubject | und
   };
 }
 
+/** One account mail to queue: its new outbox event id (a ULID), its time and what it is about. */
+export interface AccountMailNotice {
+  readonly eventId: string;
+  readonly at: number;
+  readonly subject: AccountMailSubject;
+}
+
+/** The Put of an account mail's outbox event, alone or in the transaction of what it tells of. */
+export function accountMailPut(tableName: string, { eventId, at, subject }: AccountMailNotice) {
+  return {
+    TableName: tableName,
+    Item: { ...outboxEventItem({ id: eventId, cause: 'account.mail', at }), account: { ...subject } },
+    // A new event each time: an id already used is a bug, not a second mail.
+    ConditionExpression: 'attribute_not_exists(pk)',
+  };
+}
+
 /** Builds the queue of account mails on `client` and `tableName`. */
 export function createAccountMailQueue(client: DynamoDBDocumentClient, tableName: string): QueueAccountMail {
   return async (eventId, at, subject) => {
-    await client.send(
-      new PutCommand({
-        TableName: tableName,
-        Item: { ...outboxEventItem({ id: eventId, cause: 'account.mail', at }), account: { ...subject } },
-        // A new event each time: an id already used is a bug, not a second mail.
-        ConditionExpression: 'attribute_not_exists(pk)',
-      }),
-    );
+    await client.send(new PutCommand(accountMailPut(tableName, { eventId, at, subject })));
   };
 }

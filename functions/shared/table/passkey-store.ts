@@ -4,6 +4,7 @@ import { type Passkey, passkeyAttributes as p, passkeyLimits } from '../domain/p
 import { attributes, entities, keys, passkeySkPrefix } from './keys.js';
 import { queryUpTo } from './query-up-to.js';
 import { transactWrite } from './transact.js';
+import { type AccountMailNotice, accountMailPut } from './account-mail-event.js';
 
 /** What a challenge was handed out for: adding a passkey to one account, or signing in with any. */
 export type ChallengePurpose =
@@ -21,11 +22,11 @@ export interface PasskeyStore {
   /**
    * Stores `passkey` and counts it on its account, in one transaction: `limit` when the account has
    * `passkeyLimits.perAccount` already, `exists` when that credential is stored already, `no-account` when the
-   * account is gone. Nothing is written unless `added`.
+   * account is gone. Nothing is written unless `added`; with `notice`, its mail's outbox event is written with it.
    */
-  add(passkey: Passkey): Promise<'added' | 'limit' | 'exists' | 'no-account'>;
-  /** Removes one passkey and uncounts it; false when the account had none of that id. */
-  remove(accountId: string, credentialId: string): Promise<boolean>;
+  add(passkey: Passkey, notice?: AccountMailNotice): Promise<'added' | 'limit' | 'exists' | 'no-account'>;
+  /** Removes one passkey and uncounts it (with `notice`, its mail's event too); false when the account had none of that id. */
+  remove(accountId: string, credentialId: string, notice?: AccountMailNotice): Promise<boolean>;
   /**
    * Records a sign-in: the new sign counter and the time, only while the stored counter is still `previous`
    * (of two requests with one assertion, one writes); false when it changed meanwhile or the passkey is gone.
@@ -128,7 +129,7 @@ export function createPasskeyStore(client: DynamoDBDocumentClient, tableName: st
       return toPasskey(output.Item);
     },
 
-    async add(passkey) {
+    async add(passkey, notice) {
       const outcome = await transactWrite(client, {
         TransactItems: [
           {
@@ -152,6 +153,8 @@ export function createPasskeyStore(client: DynamoDBDocumentClient, tableName: st
             },
           },
           countChange(passkey.accountId, 1),
+          // The notice that tells the account of it, written with it or not at all.
+          ...(notice ? [{ Put: accountMailPut(tableName, notice) }] : []),
         ],
       });
       if (outcome.ok) return 'added';
@@ -159,7 +162,7 @@ export function createPasskeyStore(client: DynamoDBDocumentClient, tableName: st
       return outcome.oldItems[1] ? 'limit' : 'no-account';
     },
 
-    async remove(accountId, credentialId) {
+    async remove(accountId, credentialId, notice) {
       const outcome = await transactWrite(client, {
         TransactItems: [
           {
@@ -171,6 +174,7 @@ export function createPasskeyStore(client: DynamoDBDocumentClient, tableName: st
             },
           },
           countChange(accountId, -1),
+          ...(notice ? [{ Put: accountMailPut(tableName, notice) }] : []),
         ],
       });
       return outcome.ok;
