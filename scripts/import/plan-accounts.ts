@@ -121,6 +121,8 @@ export function planAccounts(format: string, users: readonly SourceAccount[]): A
       createdAt,
       // A Marginalia export's account is Marginalia's own: it has no Waline id.
       ...(user.ownId === undefined ? { walineId: user.sourceId } : {}),
+      ...(user.identity ? { identity: user.identity } : {}),
+      ...(user.emailVerified === undefined ? {} : { emailVerified: user.emailVerified }),
     };
     accounts.push({ ref: user.ref, sourceId: user.sourceId, account });
   }

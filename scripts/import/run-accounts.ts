@@ -9,13 +9,16 @@ import type { AccountRepository } from '../../functions/shared/table/account-rep
 import type { PlannedAccount } from './plan-accounts.js';
 
 /** What the import needs of the account store. */
-export type ImportAccounts = Pick<AccountRepository, 'findById' | 'findByEmail' | 'create'>;
+export type ImportAccounts = Pick<
+  AccountRepository,
+  'findById' | 'findByEmail' | 'create' | 'findByIdentity' | 'createWithIdentity'
+>;
 
 /** How the accounts of an import ended. */
 export interface AccountsOutcome {
   /** Accounts written by this run. */
   readonly created: number;
-  /** Accounts an earlier run wrote (same id). */
+  /** Accounts an earlier run wrote (same id, or for an identity's account, the same identity). */
   readonly alreadyThere: number;
   /** Source users whose address already had another account: their comments go to that account. */
   readonly matchedByAddress: number;
@@ -53,9 +56,23 @@ export async function runAccounts(
   const work = async () => {
     while (next < planned.length) {
       const { ref, sourceId, account } = planned[next++] as PlannedAccount;
+      const { identity } = account;
       if (await store.findById(account.id)) {
         alreadyThere++;
         accountIds.set(sourceId, account.id);
+      } else if (identity) {
+        // An identity's account: linked to its identity again, never claiming its address.
+        if ((await store.createWithIdentity({ ...account, identity })) === 'created') {
+          created++;
+          accountIds.set(sourceId, account.id);
+        } else {
+          const linked = await store.findByIdentity(identity.provider, identity.subject);
+          if (linked) {
+            alreadyThere++;
+            accountIds.set(sourceId, linked.id);
+          } else
+            skipped.push({ ref, reason: 'its identity changed hands while the import ran; run it again' });
+        }
       } else if ((await store.create(account)) === 'created') {
         created++;
         accountIds.set(sourceId, account.id);

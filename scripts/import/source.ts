@@ -73,6 +73,10 @@ export interface SourceAccount {
   readonly createdAt: number | undefined;
   /** A Marginalia account id carried by the source (a Marginalia export): reused as is. */
   readonly ownId?: string;
+  /** The external identity a Marginalia export's account was made from: linked again, with no address claim. */
+  readonly identity?: { readonly provider: string; readonly subject: string };
+  /** What that identity's provider said of the address (a Marginalia export). */
+  readonly emailVerified?: boolean;
 }
 
 /** Reading counters of one page as one source row holds them. */

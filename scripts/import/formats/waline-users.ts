@@ -5,6 +5,7 @@
  * are phpass's bcrypt (`$2a$08$...`); its `2fa` is the TOTP secret in clear.
  */
 import type { AccountState, AccountType } from '../../../functions/shared/domain/account.js';
+import { externalIdentityLimits } from '../../../functions/shared/domain/external-identity.js';
 import type { SourceAccount } from '../source.js';
 import { idOf, text } from '../values.js';
 
@@ -56,6 +57,21 @@ export function readWalineUser(
     totpDropped: text(row['2fa']).trim() !== '',
     oauthDropped: oauthColumns.some((column) => text(row[column]).trim() !== ''),
     createdAt: readDate(row.createdAt),
-    ...(own ? { ownId: sourceId } : {}),
+    ...(own ? { ownId: sourceId, ...identityOf(row) } : {}),
+  };
+}
+
+/** The external identity a Marginalia export's row carries (within the bounds its keys keep), and its address's flag. */
+function identityOf(row: Record<string, unknown>): Pick<SourceAccount, 'identity' | 'emailVerified'> {
+  const provider = text(row.identity_provider);
+  const subject = text(row.identity_subject);
+  const bounded =
+    provider !== '' &&
+    subject !== '' &&
+    provider.length <= externalIdentityLimits.providerChars &&
+    subject.length <= externalIdentityLimits.subjectChars;
+  return {
+    ...(bounded ? { identity: { provider, subject } } : {}),
+    ...(typeof row.email_verified === 'boolean' ? { emailVerified: row.email_verified } : {}),
   };
 }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { accountAttributes } from '../../../../functions/shared/domain/account.js';
 import { entities } from '../../../../functions/shared/table/keys.js';
 import { toWalineExport } from '../../../../scripts/export/to-waline.js';
+import { readWalineUser } from '../../../../scripts/import/formats/waline-users.js';
 
 /** An account item with every secret an account can hold. */
 const accountItem = {
@@ -55,6 +56,33 @@ describe('toWalineExport', () => {
     ]) {
       expect(text).not.toContain(secret);
     }
+  });
+
+  it("carries an identity's account's identity and address flag, which an import reads back", () => {
+    const identityItem = {
+      ...accountItem,
+      [accountAttributes.passwordHash]: '',
+      [accountAttributes.state]: 'active',
+      [accountAttributes.identityProvider]: 'oidc:https://issuer.example',
+      [accountAttributes.identitySubject]: 'sub-1',
+      [accountAttributes.emailVerified]: false,
+    };
+
+    const [row] = toWalineExport([identityItem], 0).data.Users as Record<string, unknown>[];
+    const read = readWalineUser('Users[0]', row ?? {}, (value) => Date.parse(String(value)));
+
+    expect(row).toMatchObject({
+      identity_provider: 'oidc:https://issuer.example',
+      identity_subject: 'sub-1',
+      email_verified: false,
+    });
+    expect(read).toMatchObject({
+      ownId: '01KACCOUNT0000000000000000',
+      identity: { provider: 'oidc:https://issuer.example', subject: 'sub-1' },
+      emailVerified: false,
+    });
+    // A password account's row carries neither.
+    expect(toWalineExport([accountItem], 0).data.Users?.[0]).not.toHaveProperty('identity_provider');
   });
 
   it("names a comment's account as user_id, and null for an anonymous comment", () => {

@@ -34,8 +34,19 @@ function memoryStore(initial: Account[] = []) {
       created.push(each.id);
       return 'created';
     },
+    findByIdentity: async (provider, subject) =>
+      [...byId.values()].find(
+        (each) => each.identity?.provider === provider && each.identity.subject === subject,
+      ),
+    // An identity's account claims no address: only its identity is one account's.
+    createWithIdentity: async (each) => {
+      if (await store.findByIdentity(each.identity.provider, each.identity.subject)) return 'exists';
+      byId.set(each.id, each);
+      created.push(each.id);
+      return 'created';
+    },
   };
-  return { store, created };
+  return { store, created, byId };
 }
 
 describe('runAccounts', () => {
@@ -77,6 +88,8 @@ describe('runAccounts', () => {
       findById: async () => undefined,
       findByEmail: async () => undefined,
       create: async () => 'exists',
+      findByIdentity: async () => undefined,
+      createWithIdentity: async () => 'exists',
     };
 
     const run = await runAccounts([planned('1', 'A1', 'a@example.com')], store);
@@ -85,6 +98,25 @@ describe('runAccounts', () => {
     expect(run.skipped).toEqual([
       { ref: 'Users[1]', reason: 'its address changed hands while the import ran; run it again' },
     ]);
+  });
+
+  it("links an identity's account to its identity again, beside the password account of its address", async () => {
+    const { store, created, byId } = memoryStore([account('PW', 'ann@example.com')]);
+    const identity = { provider: 'github', subject: '42' };
+    const linked = {
+      ...planned('1', 'ID1', 'ann@example.com'),
+      account: { ...account('ID1', 'ann@example.com'), identity, emailVerified: false },
+    };
+
+    const first = await runAccounts([linked], store);
+    const again = await runAccounts([{ ...linked, account: { ...linked.account, id: 'ID2' } }], store);
+
+    expect(created).toEqual(['ID1']);
+    expect(byId.get('ID1')).toMatchObject({ identity, emailVerified: false });
+    expect(first.outcome).toEqual({ created: 1, alreadyThere: 0, matchedByAddress: 0 });
+    // Another id for the same identity: the account that identity has.
+    expect(again.accountIds.get('1')).toBe('ID1');
+    expect(again.outcome).toEqual({ created: 0, alreadyThere: 1, matchedByAddress: 0 });
   });
 
   it('reads nothing and counts every account as to create when it is a dry run', async () => {
