@@ -400,7 +400,7 @@ export function createAccountRepository(
           typeof contact[a.id] === 'string' ? findById(contact[a.id] as string) : undefined,
         ),
       );
-      // A contact item outlives nothing for long (an erase or a move deletes it), but the account decides.
+      // An item read while its account's address moved can name it a moment too long: the account decides.
       return found.filter(
         (account): account is Account =>
           account?.identity !== undefined && normalizeAddress(account.email) === normalised,
