@@ -455,6 +455,15 @@ describe('GET /api/my-data (the download)', () => {
     return { store, counted };
   };
   const { store } = storeOf(feeds);
+  /** The download of the signed-in account and its address, on `from`. */
+  const signedInDownload = (from: MyDataStore) =>
+    createMyDataDownload({
+      subjectOf: async () => ({ via: 'account', account, addressHash, address: 'ann@example.com' }),
+      store: from,
+      accounts,
+      hashAddress,
+      now: () => start,
+    });
   /** Every page of `route`'s download, following `next`, with the feed reads of each. */
   const allPages = async (route: ReturnType<typeof createMyDataDownload>, counted: { reads: number }) => {
     const pages: { ids: string[]; reads: number }[] = [];
@@ -498,13 +507,7 @@ describe('GET /api/my-data (the download)', () => {
       },
       (id) => (id.startsWith('B') ? 'x'.repeat(200_000) : 'mine'),
     );
-    const route = createMyDataDownload({
-      subjectOf: async () => ({ via: 'account', account, addressHash, address: 'ann@example.com' }),
-      store: cut,
-      accounts,
-      hashAddress,
-      now: () => start,
-    });
+    const route = signedInDownload(cut);
 
     const pages = await allPages(route, counted);
 
@@ -524,13 +527,7 @@ describe('GET /api/my-data (the download)', () => {
       'user:01ANN': own,
       [`mail:${addressHash}`]: [...own, { id: 'V0001', url: '/b', mail: 'ann@example.com' }],
     });
-    const route = createMyDataDownload({
-      subjectOf: async () => ({ via: 'account', account, addressHash, address: 'ann@example.com' }),
-      store: skipping,
-      accounts,
-      hashAddress,
-      now: () => start,
-    });
+    const route = signedInDownload(skipping);
 
     const pages = await allPages(route, counted);
 
@@ -542,13 +539,7 @@ describe('GET /api/my-data (the download)', () => {
   });
 
   it('pages every comment of the account and its address once, 50 at a time, with the account (no secrets) first', async () => {
-    const route = createMyDataDownload({
-      subjectOf: async () => ({ via: 'account', account, addressHash, address: 'ann@example.com' }),
-      store,
-      accounts,
-      hashAddress,
-      now: () => start,
-    });
+    const route = signedInDownload(store);
     const ids: string[] = [];
     let cursor: string | undefined;
     let pages = 0;
