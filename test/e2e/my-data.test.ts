@@ -64,6 +64,27 @@ describe("a commenter's own data, end to end", () => {
     expect(answer.json.errno, answer.text).toBe(0);
     return answer.json.data as Json;
   };
+  /** One comment on the empty page `url` posted signed in with `token`, then one with `address` without it. */
+  const postBoth = async (
+    url: string,
+    address: string,
+    token: string,
+    [mine, anonymous]: readonly string[],
+  ) => {
+    const signedIn = await post(
+      { url, comment: mine, nick: 'Signed in', mail: address, link: '' },
+      `Bearer ${token}`,
+    );
+    const before = await post({
+      url,
+      comment: anonymous,
+      nick: 'Without an account',
+      mail: address,
+      link: '',
+    });
+    expect(await counts(url)).toEqual([2]);
+    return { signedIn, before };
+  };
   /** The token of the newest data link mailed to `address`. */
   const dataLink = async (address: string, count = 1) => {
     const mails = () => sink.mailsTo(address).filter((mail) => mail.parsed.subject?.includes('Your data'));
@@ -242,18 +263,10 @@ describe("a commenter's own data, end to end", () => {
     });
     expect(confirmed.status).toBe(200);
     const token = String((await send('POST', '/api/token', { email, password })).json.data.token);
-    const signedIn = await post(
-      { url: '/p3', comment: 'yq signed in', nick: 'Yorick Quill', mail: email, link: '' },
-      `Bearer ${token}`,
-    );
-    const before = await post({
-      url: '/p3',
-      comment: 'yq before the account',
-      nick: 'Yorick',
-      mail: email,
-      link: '',
-    });
-    expect(await counts('/p3')).toEqual([2]);
+    const { signedIn, before } = await postBoth('/p3', email, token, [
+      'yq signed in',
+      'yq before the account',
+    ]);
 
     const download = await send('GET', '/api/my-data', undefined, `Bearer ${token}`);
     expect(download.status, download.text).toBe(200);
@@ -297,18 +310,10 @@ describe("a commenter's own data, end to end", () => {
     const signedIn = await send('POST', '/api/token/sso', { assertion });
     expect(signedIn.json.errno, signedIn.text).toBe(0);
     const token = String(signedIn.json.data.token);
-    const member = await post(
-      { url: '/p4', comment: 'xu as a member', nick: 'Xavier Umber', mail: email, link: '' },
-      `Bearer ${token}`,
-    );
-    const before = await post({
-      url: '/p4',
-      comment: 'xu before signing in',
-      nick: 'X',
-      mail: email,
-      link: '',
-    });
-    expect(await counts('/p4')).toEqual([2]);
+    const { signedIn: member, before } = await postBoth('/p4', email, token, [
+      'xu as a member',
+      'xu before signing in',
+    ]);
 
     // The member's own download lists each comment once (theirs is filed under the account and the address).
     const own = await send('GET', '/api/my-data', undefined, `Bearer ${token}`);
