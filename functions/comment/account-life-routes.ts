@@ -53,7 +53,7 @@ export function createAccountLifeRoutes(
     (confirmation: Router, change: Router): Router =>
     async (request) =>
       (await isAddressChangeLink(readLink, request)) ? change(request) : confirmation(request);
-  const reset = { accounts, limits, queueMail, readLink, config, hashAddress, now, newId };
+  const reset = { ...confirm, linkSecret: dependencies.linkSecret, queueMail, hashAddress, newId };
   return {
     'POST /api/user': createRegisterAccount({
       accounts,

@@ -1,4 +1,4 @@
-import { accountMailAllowance, type AccountMailing, mailIfAllowed } from './account-mail-allowance.js';
+import { accountMailAllowance, type AccountMailing, takeAccountMailSlot } from './account-mail-allowance.js';
 import { claimAccountLink } from './confirm-account.js';
 import { admitNetworkAttempt } from './network-attempts.js';
 import type { ReadLink } from './read-link.js';
@@ -11,6 +11,8 @@ import { AppError } from '../shared/domain/errors.js';
 import { translate } from '../shared/domain/messages.js';
 import type { Router } from '../shared/http/http-function.js';
 import { parseInput } from '../shared/http/request.js';
+import { sealAddress } from '../shared/notify/sealed-address.js';
+import type { SecretSource } from '../shared/secrets/parameter-secret.js';
 import type { AccountLimits } from '../shared/table/account-limits.js';
 
 /** Reset requests one IP (an IPv6 /64) may make per window. */
@@ -18,21 +20,25 @@ export const resetRequestsPerWindow = 10;
 
 /** What the reset routes take. */
 export interface ResetPasswordDependencies extends AccountMailing {
-  readonly accounts: Pick<AccountRepository, 'findByEmail' | 'findById' | 'update'>;
+  readonly accounts: Pick<AccountRepository, 'findById' | 'update'>;
   readonly limits: Pick<AccountLimits, 'countAttempt' | 'takeMailSlot' | 'claimLink'>;
   readonly readLink: ReadLink;
+  /** The link key: a reset request's address travels to the notifier sealed with it. */
+  readonly linkSecret: SecretSource;
   readonly config: Pick<Config, 'IP_HASH_SALT'>;
   readonly now: () => number;
 }
 
 /**
- * `PUT /api/user/password {email}`, Waline's reset request: mails a reset link (single use, 1 hour) when the
- * address has an active account that is not banned, and answers the same success whatever the address (Waline
- * tells unknown ones with an error). Limited per IP (an IPv6 /64) and hour before the address is looked up,
- * and per address and day (the mail's allowance) before anything is queued.
+ * `PUT /api/user/password {email}`, Waline's reset request: answers the same success whatever the address (Waline
+ * tells unknown ones with an error), and does the same work for every address, so that neither the answer nor its
+ * time tells whether the address has an account. Limited per IP (an IPv6 /64) and hour, then per address and day
+ * (the mail's allowance: 5), it queues a reset event carrying the address sealed with the link key; the notifier
+ * looks the address up and mails a reset link (single use, 1 hour) only to an active account that is not banned
+ * (account-mail-channel.ts).
  */
 export function createRequestPasswordReset(dependencies: ResetPasswordDependencies): Router {
-  const { accounts, limits, config, now } = dependencies;
+  const { limits, config, linkSecret, hashAddress, queueMail, now, newId } = dependencies;
   return async (request) => {
     const { email } = parseInput(resetRequestBodySchema, request.jsonBody(), request.lang);
     const time = now();
@@ -45,10 +51,16 @@ export function createRequestPasswordReset(dependencies: ResetPasswordDependenci
       perWindow: resetRequestsPerWindow,
       tooMany: 'tooManyResets',
     });
-    const account = await accounts.findByEmail(email);
-    if (account?.state === 'active' && account.type !== 'banned') {
-      const mail = { address: email, accountId: account.id, lang: request.lang };
-      await mailIfAllowed(dependencies, mail, accountMailAllowance.reset, time);
+    const key = await linkSecret();
+    if (!key) throw new AppError('unavailable', translate(request.lang, 'resetLinksOff'));
+    // No account is read here: the slot and the event are written for a stranger's address as for a member's.
+    if (await takeAccountMailSlot(limits, hashAddress(email), accountMailAllowance.reset, time)) {
+      await queueMail(newId(time), time, {
+        accountId: '',
+        mail: 'reset',
+        lang: request.lang,
+        sealedTo: sealAddress(key, email),
+      });
     }
     return envelope('');
   };

@@ -33,8 +33,11 @@ export const myDataLinkHours = 1;
 
 /** What the account mail needs. */
 export interface AccountMailSettings {
-  /** The account is read when the mail is sent: its address, its name and where it is in its life. */
-  readonly accounts: Pick<AccountRepository, 'findById'>;
+  /**
+   * The account is read when the mail is sent: its address, its name and where it is in its life; a reset asked
+   * by address finds its account by that address then.
+   */
+  readonly accounts: Pick<AccountRepository, 'findById' | 'findByEmail'>;
   readonly site: SiteSettings;
   /** SERVER_URL: the links' base. */
   readonly serverUrl: string | undefined;
@@ -60,6 +63,7 @@ function serverUrlOf(
 
 /** Why `account` gets no mail of `subject`'s kind now, or undefined when it does. */
 function skipReason(account: Account | undefined, subject: AccountMailSubject): string | undefined {
+  if (!account && isResetByAddress(subject)) return 'no account has the address';
   if (!account) return 'the account no longer exists';
   if (account.type === 'banned') return 'the account is banned';
   // A notice to the account's own address: only one its owner proved (a provider's unverified one, or none, gets none).
@@ -79,6 +83,11 @@ function skipReason(account: Account | undefined, subject: AccountMailSubject): 
     return 'the account changed its password or was banned since the change was asked for';
   }
   return undefined;
+}
+
+/** A reset asked for by address (reset-password.ts): the event names no account, only the address, sealed. */
+function isResetByAddress(subject: AccountMailSubject): boolean {
+  return subject.mail === 'reset' && subject.accountId === '';
 }
 
 /**
@@ -129,9 +138,12 @@ export function createAccountMailChannel(settings: AccountMailSettings): SendAcc
     return serverUrlOf(serverUrl, mail === 'reset' ? 'ui/reset' : 'api/verification', { token });
   }
 
-  /** The account's address, or the former one the event sealed (an address change is told to the old address). */
+  /**
+   * The account's address, or the former one the event sealed (an address change is told to the old address). A
+   * reset goes to the address the account holds, not to the one typed (the same mailbox, maybe written otherwise).
+   */
   async function recipient(subject: AccountMailSubject, account: Account): Promise<string> {
-    if (!subject.sealedTo) return account.email;
+    if (!subject.sealedTo || subject.mail === 'reset') return account.email;
     const key = await linkKey();
     const address = key ? openAddress(key, subject.sealedTo) : undefined;
     if (!address) throw new PermanentFailure('the former address could not be opened with the link key');
@@ -185,11 +197,20 @@ export function createAccountMailChannel(settings: AccountMailSettings): SendAcc
     return 'sent' as const;
   }
 
+  /** The account the mail is for: the one the event names, or the one holding the address a reset sealed. */
+  async function accountOf(subject: AccountMailSubject): Promise<Account | undefined> {
+    if (!isResetByAddress(subject)) return accounts.findById(subject.accountId);
+    const key = await requireLinkKey();
+    const address = subject.sealedTo ? openAddress(key, subject.sealedTo) : undefined;
+    if (!address) throw new PermanentFailure('the address could not be opened with the link key');
+    return accounts.findByEmail(address);
+  }
+
   return async (event) => {
     const { sender } = settings;
     if ('problem' in sender) throw new PermanentFailure(sender.problem);
     if (event.account.mail === 'my-data') return sendMyData(event, sender);
-    const account = await accounts.findById(event.account.accountId);
+    const account = await accountOf(event.account);
     const reason = skipReason(account, event.account);
     if (reason || !account) return { skip: reason ?? 'the account no longer exists' };
     const href = await link(event, account);

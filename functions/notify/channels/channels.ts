@@ -116,7 +116,7 @@ export function createOwnerDigestMail(settings: ChannelSettings): SendOwnerDiges
  * without a mail channel (registration then needs none: REGISTRATION stays closed, config.ts).
  */
 export function createAccountMail(
-  settings: ChannelSettings & { readonly accounts: Pick<AccountRepository, 'findById'> },
+  settings: ChannelSettings & { readonly accounts: Pick<AccountRepository, 'findById' | 'findByEmail'> },
 ): SendAccountMail | undefined {
   const { config, notify, secrets, now, accounts } = settings;
   const transport = chosenMailTransport(settings);

@@ -272,6 +272,10 @@ const catalog = {
     en: 'Data links cannot be mailed: the link key (LINK_SECRET) is not set on this site.',
     'zh-CN': '无法发送数据链接：本站未设置链接密钥（LINK_SECRET）。',
   },
+  resetLinksOff: {
+    en: 'Reset links cannot be mailed: the link key (LINK_SECRET) is not set on this site.',
+    'zh-CN': '无法发送重置密码链接：本站未设置链接密钥（LINK_SECRET）。',
+  },
   dataCursorInvalid: {
     en: 'cursor: must be the `next` of the previous page, unchanged.',
     'zh-CN': 'cursor：必须是上一页返回的 `next`，原样传回。',

@@ -4,9 +4,10 @@ import { outboxEventItem } from './outbox-event.js';
 
 /**
  * The mails of an account's life (issue 27): they go through the outbox like every notice, so a mail is
- * never lost and a failure is retried (functions/notify/account-mail.ts sends them). The event names the
- * account, never its address: the notifier reads the address from the account when it sends, and signs the
- * mail's link then, with the link key.
+ * never lost and a failure is retried (functions/notify/channels/account-mail-channel.ts sends them). The event
+ * names the account, never its address in clear: the notifier reads the address from the account when it sends,
+ * and signs the mail's link then, with the link key. A reset request (and a data link) names no account
+ * (`accountId` empty) and carries the typed address sealed, so that its route does the same for every address.
  */
 
 /**
@@ -47,7 +48,7 @@ export interface AccountMailSubject {
    * Where the mail goes when it is not the account's address, sealed with the link key (notify/sealed-address.ts):
    * for `changed` of the address, the former address (the account now holds the new one); for
    * `confirm-address`, the new address (the account does not hold it until the link is followed); for `my-data`, the
-   * address asked about.
+   * address asked about; for `reset` without an account id, the address typed (the notifier finds its account).
    */
   readonly sealedTo?: string;
   /**

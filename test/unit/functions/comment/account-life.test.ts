@@ -361,7 +361,7 @@ describe('PUT and POST /api/user/password (reset)', () => {
     sourceIp,
   });
 
-  it('answers the same for a known and an unknown address, and queues a reset only for an active account', async () => {
+  it('does the same for a known and an unknown address: one answer, one slot, one sealed event, no account read', async () => {
     const active = account();
     const pending = account({
       id: '01ACCOUNT0000000000000000B',
@@ -369,17 +369,57 @@ describe('PUT and POST /api/user/password (reset)', () => {
       state: 'unconfirmed',
     });
     const banned = account({ id: '01ACCOUNT0000000000000000C', email: 'ban@example.com', type: 'banned' });
-    const { routes, mails } = setUp({ accounts: [active, pending, banned] });
+    const { routes, repository, limits, mails } = setUp({ accounts: [active, pending, banned] });
+    const reads: string[] = [];
+    for (const name of ['findByEmail', 'findById'] as const) {
+      const read = repository[name].bind(repository);
+      repository[name] = async (value: string) => {
+        reads.push(name);
+        return read(value);
+      };
+    }
+    const addresses = ['ann@example.com', 'nobody@example.com', 'pat@example.com', 'ban@example.com'];
 
     const answers = await Promise.all(
-      ['ann@example.com', 'nobody@example.com', 'pat@example.com', 'ban@example.com'].map((email) =>
-        routeAnswer(routes['PUT /api/user/password'], ask(email)),
-      ),
+      addresses.map((email) => routeAnswer(routes['PUT /api/user/password'], ask(email))),
     );
 
     expect(new Set(answers.map((answer) => JSON.stringify(answer))).size).toBe(1);
     expect(answers[0]).toEqual({ statusCode: 200, body: { errno: 0, errmsg: '', data: '' } });
-    expect(mails).toEqual([{ accountId: active.id, mail: 'reset', lang: 'en' }]);
+    expect(reads).toEqual([]);
+    expect([...limits.slots.values()]).toEqual([1, 1, 1, 1]);
+    expect(
+      mails.map(({ sealedTo, ...subject }) => ({ ...subject, to: openAddress(linkSecret, sealedTo ?? '') })),
+    ).toEqual(addresses.map((to) => ({ accountId: '', mail: 'reset', lang: 'en', to })));
+  });
+
+  it('is a 503 that says so, with nothing written for the address, when the site has no link key', async () => {
+    const limits = fakeLimits();
+    const mails: AccountMailSubject[] = [];
+    const config = testConfig({ SMTP_HOST: 'smtp.example.com' });
+    const routes = createAccountLifeRoutes({
+      config,
+      accounts: createFakeAccountRepository([account()]),
+      accountLimits: limits,
+      queueAccountMail: async (_id, _at, subject) => {
+        mails.push(subject);
+      },
+      captcha: noCaptcha,
+      readLink: createLinkReader({ linkSecret: async () => undefined, now: () => start }),
+      linkSecret: async () => undefined,
+      hashAddress: createAddressHasher(config.IP_HASH_SALT),
+      now: () => start,
+      newId: () => '01NEW000000000000000000001',
+    });
+
+    const asked = routes['PUT /api/user/password'](toApiRequest(buildEvent(ask('ann@example.com'))));
+
+    await expect(asked).rejects.toMatchObject({
+      status: 503,
+      message: expect.stringContaining('LINK_SECRET'),
+    });
+    expect(limits.slots.size).toBe(0);
+    expect(mails).toEqual([]);
   });
 
   it('mails one address at most 5 reset links a day, and one network asks at most 10 times an hour', async () => {

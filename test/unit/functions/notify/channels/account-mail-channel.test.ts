@@ -38,8 +38,9 @@ function channel(stored: Account, now = at) {
     },
     now: () => now,
   });
-  const mail = (subject: Omit<AccountMailSubject, 'accountId'>) =>
-    send({ id: '01EVENT', at, account: { accountId: stored.id, ...subject } });
+  /** Sends `subject`'s mail for the stored account, or for `accountId` ('': a reset asked by address). */
+  const mail = (subject: Omit<AccountMailSubject, 'accountId'>, accountId = stored.id) =>
+    send({ id: '01EVENT', at, account: { accountId, ...subject } });
   return { mail, sent };
 }
 
@@ -130,6 +131,40 @@ describe('the account mail channel', () => {
     const token = tokenOf(parsed.text ?? '', `${serverUrl}/ui/reset`);
     expect(await readLinkToken(linkKey, token, 'account-reset', at)).toMatchObject({ version: 2 });
     expect(await readLinkToken(linkKey, token, 'account-reset', at + hour + 1000)).toBeUndefined();
+  });
+
+  it('finds the account of a reset asked by address when it sends, and mails only an active one, at its own address', async () => {
+    const byAddress = (stored: Account, typed: string) =>
+      channel(stored).mail({ mail: 'reset', lang: 'en', sealedTo: sealAddress(linkKey, typed) }, '');
+    const active = channel(account({ state: 'active', email: 'ann@gmail.com' }));
+
+    const outcome = await active.mail(
+      { mail: 'reset', lang: 'en', sealedTo: sealAddress(linkKey, 'A.nn+x@Gmail.com') },
+      '',
+    );
+
+    expect(outcome).toBe('sent');
+    // The account's own address, not the spelling typed (the same mailbox).
+    expect(active.sent.map((message) => message.to)).toEqual(['ann@gmail.com']);
+    const token = tokenOf(
+      (await simpleParser(active.sent[0]?.raw ?? '')).text ?? '',
+      `${serverUrl}/ui/reset`,
+    );
+    expect(await readLinkToken(linkKey, token, 'account-reset', at)).toEqual({
+      purpose: 'account-reset',
+      accountId: '01ACCOUNT0000000000000000A',
+      version: 2,
+    });
+    expect(await byAddress(account({ state: 'active' }), 'nobody@example.com')).toEqual({
+      skip: 'no account has the address',
+    });
+    expect(await byAddress(account(), 'ann@example.com')).toEqual({ skip: 'the account is not active' });
+    expect(await byAddress(account({ state: 'active', type: 'banned' }), 'ann@example.com')).toEqual({
+      skip: 'the account is banned',
+    });
+    await expect(
+      channel(account({ state: 'active' })).mail({ mail: 'reset', lang: 'en', sealedTo: 'forged' }, ''),
+    ).rejects.toThrow('could not be opened');
   });
 
   it('tells of a changed password, and of someone registering with the address, with no link to act on', async () => {
