@@ -159,6 +159,7 @@ export function moderationItems(
   });
   if (sets.length === 0) return [];
   const rootsIndexed = root && Object.keys(index).length > 0;
+  const edits = change.text !== undefined;
   return [
     {
       Update: {
@@ -168,18 +169,24 @@ export function moderationItems(
           `SET ${sets.map((_, i) => `#a${i} = :a${i}`).join(', ')}` +
           (stale.length > 0 ? ` REMOVE ${stale.map((_, i) => `#r${i}`).join(', ')}` : ''),
         // Never create a bare item for a comment deleted meanwhile, nor count or index it from a stale status;
-        // a root's roots-index partition is rebuilt from its pin as read, so a pin meanwhile refuses it too.
-        ConditionExpression: `attribute_exists(pk) AND #status = :read${rootsIndexed ? ` AND ${pinnedAs(comment.sticky)}` : ''}`,
+        // a root's roots-index partition is rebuilt from its pin as read, so a pin meanwhile refuses it too. An
+        // edit replaces only the text it read: another edit meanwhile, or the deleted placeholder its author's
+        // delete or erase made of it, refuses it (no lost edit, and no text back on a comment taken away).
+        ConditionExpression:
+          `attribute_exists(pk) AND #status = :read${rootsIndexed ? ` AND ${pinnedAs(comment.sticky)}` : ''}` +
+          (edits ? ' AND #orig = :readorig' : ''),
         ExpressionAttributeNames: {
           ...Object.fromEntries(sets.map(([name], i) => [`#a${i}`, name])),
           ...Object.fromEntries(stale.map((name, i) => [`#r${i}`, name])),
           '#status': 'status',
           ...(rootsIndexed ? { '#sticky': 'sticky' } : {}),
+          ...(edits ? { '#orig': 'orig' } : {}),
         },
         ExpressionAttributeValues: {
           ...Object.fromEntries(sets.map(([, value], i) => [`:a${i}`, value])),
           ':read': comment.status,
           ...(rootsIndexed ? valueAs('#sticky', comment.sticky) : {}),
+          ...(edits ? { ':readorig': comment.orig } : {}),
         },
       },
     },

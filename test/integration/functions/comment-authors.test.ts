@@ -157,6 +157,38 @@ describe('comments by accounts on DynamoDB Local', () => {
     expect(mark.Item).toBeUndefined();
   });
 
+  it('refuses an edit read before the placeholder was made, and one read before another edit: no text comes back', async () => {
+    const path = '/authors/edit-race';
+    const mine = await store(path, { userId: 'acct-race' });
+    await store(path, { pid: mine.id, rid: mine.id });
+    const { moderation } = api.services;
+    const readFirst = await moderation.get({ url: path, id: mine.id });
+    const readSecond = await moderation.get({ url: path, id: mine.id });
+    if (!readFirst || !readSecond) throw new Error('the comment was not stored');
+
+    // Two edits of the text as read: the second finds another text, and writes nothing.
+    expect(
+      await moderation.moderate(readFirst, { text: { orig: 'edit one', html: '<p>edit one</p>' } }),
+    ).toBe(true);
+    expect(
+      await moderation.moderate(readSecond, { text: { orig: 'edit two', html: '<p>edit two</p>' } }),
+    ).toBe(false);
+    // An edit read before its author's delete made the placeholder.
+    const beforeDelete = await moderation.get({ url: path, id: mine.id });
+    if (!beforeDelete) throw new Error('the comment is gone');
+    expect(await moderation.removeOwn({ url: path, id: mine.id }, 'acct-race')).toEqual({
+      outcome: 'placeholder',
+    });
+    expect(await moderation.moderate(beforeDelete, { text: { orig: 'back', html: '<p>back</p>' } })).toBe(
+      false,
+    );
+
+    const stored = await documents.send(
+      new GetCommand({ TableName: table.tableName, Key: keys.root(path, mine.id) }),
+    );
+    expect(stored.Item).toMatchObject({ orig: '[deleted]', html: '<p>[deleted]</p>' });
+  });
+
   it("leaves a placeholder that keeps the replies of an author's answered comment, page counters unchanged", async () => {
     const path = '/authors/delete-answered';
     const mine = await store(path, { userId: 'acct-del', nick: 'Del', link: 'https://del.example' });

@@ -225,7 +225,8 @@ describe('moderationItems', () => {
             'SET #a0 = :a0, #a1 = :a1, #a2 = :a2, #a3 = :a3, #a4 = :a4, #a5 = :a5, #a6 = :a6, #a7 = :a7' +
             ' REMOVE #r0, #r1, #r2, #r3',
           ConditionExpression:
-            'attribute_exists(pk) AND #status = :read AND (attribute_not_exists(#sticky) OR #sticky = :readsticky)',
+            'attribute_exists(pk) AND #status = :read AND (attribute_not_exists(#sticky) OR #sticky = :readsticky)' +
+            ' AND #orig = :readorig',
           ExpressionAttributeNames: {
             '#a0': 'status',
             '#a1': 'orig',
@@ -241,6 +242,7 @@ describe('moderationItems', () => {
             '#r3': 'recentSk',
             '#status': 'status',
             '#sticky': 'sticky',
+            '#orig': 'orig',
           },
           ExpressionAttributeValues: {
             ':a0': 'approved',
@@ -253,6 +255,7 @@ describe('moderationItems', () => {
             ':a7': 'R#approved#pinned#/p',
             ':read': 'waiting',
             ':readsticky': false,
+            ':readorig': 'old',
           },
         },
       },
@@ -410,7 +413,7 @@ describe('moderationItems', () => {
     ]);
   });
 
-  it('edits the text of a root alone without indexing it again, so a pin meanwhile does not refuse it', () => {
+  it('edits the text of a root alone, on the text as read, without indexing it again (a pin meanwhile does not refuse it)', () => {
     expect(
       moderationItems('t', comment({ sticky: true }), { text: { orig: 'new', html: '<p>new</p>' } }),
     ).toEqual([
@@ -419,9 +422,22 @@ describe('moderationItems', () => {
           TableName: 't',
           Key: { pk: 'URL#/p', sk: 'C#01A' },
           UpdateExpression: 'SET #a0 = :a0, #a1 = :a1, #a2 = :a2',
-          ConditionExpression: 'attribute_exists(pk) AND #status = :read',
-          ExpressionAttributeNames: { '#a0': 'orig', '#a1': 'html', '#a2': 'textBytes', '#status': 'status' },
-          ExpressionAttributeValues: { ':a0': 'new', ':a1': '<p>new</p>', ':a2': 13, ':read': 'waiting' },
+          // Another edit meanwhile, or the deleted placeholder, changed the text: refused.
+          ConditionExpression: 'attribute_exists(pk) AND #status = :read AND #orig = :readorig',
+          ExpressionAttributeNames: {
+            '#a0': 'orig',
+            '#a1': 'html',
+            '#a2': 'textBytes',
+            '#status': 'status',
+            '#orig': 'orig',
+          },
+          ExpressionAttributeValues: {
+            ':a0': 'new',
+            ':a1': '<p>new</p>',
+            ':a2': 13,
+            ':read': 'waiting',
+            ':readorig': 'old',
+          },
         },
       },
     ]);
