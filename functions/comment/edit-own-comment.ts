@@ -147,6 +147,8 @@ export function createEditOwnComment(dependencies: EditOwnCommentDependencies): 
     const change = {
       text: { orig: text, html },
       ...(status === current.status ? {} : { status }),
+      // Written only while the comment is still the caller's (their delete or an erase may have come between).
+      ownerId: viewer.id,
     };
     if (!(await moderation.moderate(current, change))) {
       throw new AppError('duplicate', translate(request.lang, 'statusChanged', { id: target.id }));

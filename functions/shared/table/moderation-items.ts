@@ -6,6 +6,7 @@ import {
   replyNotifiedAttribute,
   staleIndexAttributes,
   textBytesOf,
+  userIdAttribute,
 } from './comment-item.js';
 import { combine, contribution, counterUpdates, noDelta } from './counter-deltas.js';
 import { authorCountUpdates, authorFeedDelete } from './author-count-items.js';
@@ -29,6 +30,11 @@ export interface ModerationChange {
   readonly text?: { readonly orig: string; readonly html: string };
   readonly sticky?: boolean;
   readonly status?: CommentStatus;
+  /**
+   * An author's own edit: the account id the comment must still carry. A comment taken from its author meanwhile
+   * (the placeholder of their delete, or anonymised by an erase, which keeps the text) refuses it.
+   */
+  readonly ownerId?: string;
 }
 
 /** The status `change` leaves `comment` in. */
@@ -70,6 +76,13 @@ export function moderationItems(
   const sticky = change.sticky ?? comment.sticky;
   const statusChanges = status !== comment.status;
   const root = isRoot(comment);
+  // An edit replaces only the text it read, and an author's only on a comment still theirs: another edit
+  // meanwhile, the placeholder of a delete or an erase's anonymising refuses it (no lost edit, and no text back
+  // on a comment taken away).
+  const edits = change.text !== undefined;
+  const owned: Record<string, string> = change.ownerId === undefined ? {} : { '#owner': userIdAttribute };
+  const ownerValue: Record<string, string> = change.ownerId === undefined ? {} : { ':owner': change.ownerId };
+  const ownedCondition = change.ownerId === undefined ? '' : ' AND #owner = :owner';
   // Only a reply's approval tells anyone (its parent's author), and only once; a reply's approval always
   // moves it (held to visible), so the move below carries the mark and its condition.
   const event =
@@ -115,19 +128,22 @@ export function moderationItems(
           // again), so the Put below never writes back what another change replaced. An approval that tells
           // the parent's author is refused too if another approval told them meanwhile (and the reply went
           // back to waiting since): the status alone cannot see that.
-          ConditionExpression: `#status = :previous AND ${readAs('#like', stored.like)} AND ${readAs('#sticky', stored.sticky)} AND ${readAs('#orig', stored.orig)}${event ? ' AND attribute_not_exists(#replyNotified)' : ''}`,
+          // An edit's text is the one the caller read (`stored` was read after it).
+          ConditionExpression: `#status = :previous AND ${readAs('#like', stored.like)} AND ${readAs('#sticky', stored.sticky)} AND ${readAs('#orig', edits ? comment.orig : stored.orig)}${ownedCondition}${event ? ' AND attribute_not_exists(#replyNotified)' : ''}`,
           ExpressionAttributeNames: {
             '#status': 'status',
             '#like': 'like',
             '#sticky': 'sticky',
             '#orig': 'orig',
+            ...owned,
             ...(event ? { '#replyNotified': replyNotifiedAttribute } : {}),
           },
           ExpressionAttributeValues: {
             ':previous': comment.status,
             ...valueAs('#like', stored.like),
             ...valueAs('#sticky', stored.sticky),
-            ...valueAs('#orig', stored.orig),
+            ...valueAs('#orig', edits ? comment.orig : stored.orig),
+            ...ownerValue,
           },
         },
       },
@@ -159,7 +175,6 @@ export function moderationItems(
   });
   if (sets.length === 0) return [];
   const rootsIndexed = root && Object.keys(index).length > 0;
-  const edits = change.text !== undefined;
   return [
     {
       Update: {
@@ -169,24 +184,25 @@ export function moderationItems(
           `SET ${sets.map((_, i) => `#a${i} = :a${i}`).join(', ')}` +
           (stale.length > 0 ? ` REMOVE ${stale.map((_, i) => `#r${i}`).join(', ')}` : ''),
         // Never create a bare item for a comment deleted meanwhile, nor count or index it from a stale status;
-        // a root's roots-index partition is rebuilt from its pin as read, so a pin meanwhile refuses it too. An
-        // edit replaces only the text it read: another edit meanwhile, or the deleted placeholder its author's
-        // delete or erase made of it, refuses it (no lost edit, and no text back on a comment taken away).
+        // a root's roots-index partition is rebuilt from its pin as read, so a pin meanwhile refuses it too.
         ConditionExpression:
           `attribute_exists(pk) AND #status = :read${rootsIndexed ? ` AND ${pinnedAs(comment.sticky)}` : ''}` +
-          (edits ? ' AND #orig = :readorig' : ''),
+          (edits ? ' AND #orig = :readorig' : '') +
+          ownedCondition,
         ExpressionAttributeNames: {
           ...Object.fromEntries(sets.map(([name], i) => [`#a${i}`, name])),
           ...Object.fromEntries(stale.map((name, i) => [`#r${i}`, name])),
           '#status': 'status',
           ...(rootsIndexed ? { '#sticky': 'sticky' } : {}),
           ...(edits ? { '#orig': 'orig' } : {}),
+          ...owned,
         },
         ExpressionAttributeValues: {
           ...Object.fromEntries(sets.map(([, value], i) => [`:a${i}`, value])),
           ':read': comment.status,
           ...(rootsIndexed ? valueAs('#sticky', comment.sticky) : {}),
           ...(edits ? { ':readorig': comment.orig } : {}),
+          ...ownerValue,
         },
       },
     },

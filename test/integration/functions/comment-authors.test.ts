@@ -189,6 +189,49 @@ describe('comments by accounts on DynamoDB Local', () => {
     expect(stored.Item).toMatchObject({ orig: '[deleted]', html: '<p>[deleted]</p>' });
   });
 
+  it("refuses an author's edit that moves a reply, read before the placeholder, or of a comment no longer theirs", async () => {
+    const path = '/authors/edit-race-move';
+    const root = await store(path);
+    const mine = await store(path, { userId: 'acct-move', pid: root.id, rid: root.id });
+    await store(path, { pid: mine.id, rid: root.id });
+    const { moderation } = api.services;
+    const before = await moderation.get({ url: path, id: mine.id, rid: root.id });
+    if (!before) throw new Error('the reply was not stored');
+    expect(await moderation.removeOwn({ url: path, id: mine.id, rid: root.id }, 'acct-move')).toEqual({
+      outcome: 'placeholder',
+    });
+
+    // The filters hold the new text: the reply would move from visible to held.
+    const held = {
+      text: { orig: 'back', html: '<p>back</p>' },
+      status: 'waiting' as const,
+      ownerId: 'acct-move',
+    };
+    expect(await moderation.moderate(before, held)).toBe(false);
+    // Taken from its author with its text kept (an erase's anonymising): the author's edit is refused.
+    const other = await store(path, { userId: 'acct-move' });
+    const read = await moderation.get({ url: path, id: other.id });
+    if (!read) throw new Error('the comment was not stored');
+    await documents.send(
+      new UpdateCommand({
+        TableName: table.tableName,
+        Key: keys.root(path, other.id),
+        UpdateExpression: 'REMOVE userId',
+      }),
+    );
+    const edit = { text: { orig: 'still mine?', html: '<p>still mine?</p>' }, ownerId: 'acct-move' };
+    expect(await moderation.moderate(read, edit)).toBe(false);
+
+    const [placeholder, anonymised] = await Promise.all([
+      documents.send(
+        new GetCommand({ TableName: table.tableName, Key: keys.reply(path, root.id, mine.id, false) }),
+      ),
+      documents.send(new GetCommand({ TableName: table.tableName, Key: keys.root(path, other.id) })),
+    ]);
+    expect(placeholder.Item).toMatchObject({ orig: '[deleted]', status: 'approved' });
+    expect(anonymised.Item).toMatchObject({ orig: other.orig });
+  });
+
   it("leaves a placeholder that keeps the replies of an author's answered comment, page counters unchanged", async () => {
     const path = '/authors/delete-answered';
     const mine = await store(path, { userId: 'acct-del', nick: 'Del', link: 'https://del.example' });

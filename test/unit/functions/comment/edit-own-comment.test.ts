@@ -160,7 +160,7 @@ describe('createEditOwnComment', () => {
     const answer = await edit(widgetEdit, guestToken);
 
     expect(answer.statusCode).toBe(200);
-    expect(calls.moderate).toEqual([{ text: { orig: 'after', html: '<p>after</p>' } }]);
+    expect(calls.moderate).toEqual([{ text: { orig: 'after', html: '<p>after</p>' }, ownerId: 'acct-1' }]);
     expect(calls.statusInputs[0]).toMatchObject({
       byAdmin: false,
       text: 'after',
@@ -238,7 +238,9 @@ describe('createEditOwnComment', () => {
 
     const answer = await edit(widgetEdit, guestToken);
 
-    expect(calls.moderate).toEqual([{ text: { orig: 'after', html: '<p>after</p>' }, status: 'waiting' }]);
+    expect(calls.moderate).toEqual([
+      { text: { orig: 'after', html: '<p>after</p>' }, status: 'waiting', ownerId: 'acct-1' },
+    ]);
     expect(answer.body).toMatchObject({ data: { status: 'waiting' } });
   });
 
@@ -247,7 +249,7 @@ describe('createEditOwnComment', () => {
 
     await edit(widgetEdit, guestToken);
 
-    expect(calls.moderate).toEqual([{ text: { orig: 'after', html: '<p>after</p>' } }]);
+    expect(calls.moderate).toEqual([{ text: { orig: 'after', html: '<p>after</p>' }, ownerId: 'acct-1' }]);
     expect(calls.statusInputs[0]?.trusted).toBe(false);
   });
 

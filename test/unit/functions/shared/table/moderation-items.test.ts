@@ -380,6 +380,62 @@ describe('moderationItems', () => {
     ]);
   });
 
+  it("moves an author's edited reply on the text the author read and while it is theirs, whatever was read again", () => {
+    // Read again before the move, the item already holds another text (a placeholder made meanwhile).
+    const stored = {
+      pk: 'URL#/p',
+      sk: 'C#01A#01B',
+      status: 'approved',
+      like: 0,
+      orig: '[deleted]',
+      rid: '01A',
+    };
+
+    const [move] = moderationItems(
+      't',
+      reply({ status: 'approved', orig: 'mine' }),
+      { text: { orig: 'new', html: '<p>new</p>' }, status: 'waiting', ownerId: 'acct-1' },
+      stored,
+    );
+
+    expect(move).toEqual({
+      Delete: {
+        TableName: 't',
+        Key: { pk: 'URL#/p', sk: 'C#01A#01B' },
+        ConditionExpression:
+          '#status = :previous AND #like = :readlike AND attribute_not_exists(#sticky) AND #orig = :readorig' +
+          ' AND #owner = :owner',
+        ExpressionAttributeNames: {
+          '#status': 'status',
+          '#like': 'like',
+          '#sticky': 'sticky',
+          '#orig': 'orig',
+          '#owner': 'userId',
+        },
+        ExpressionAttributeValues: {
+          ':previous': 'approved',
+          ':readlike': 0,
+          ':readorig': 'mine',
+          ':owner': 'acct-1',
+        },
+      },
+    });
+  });
+
+  it("edits an author's comment in place only while it carries the author's account id", () => {
+    const [update] = moderationItems('t', comment(), {
+      text: { orig: 'new', html: '<p>new</p>' },
+      ownerId: 'acct-1',
+    });
+
+    expect(update?.Update).toMatchObject({
+      ConditionExpression:
+        'attribute_exists(pk) AND #status = :read AND #orig = :readorig AND #owner = :owner',
+      ExpressionAttributeNames: { '#orig': 'orig', '#owner': 'userId' },
+      ExpressionAttributeValues: { ':readorig': 'old', ':owner': 'acct-1' },
+    });
+  });
+
   it('keeps a reply moving from waiting to spam at its held key, and moves no page counter', () => {
     const items = moderationItems('t', reply(), { status: 'spam' });
 
