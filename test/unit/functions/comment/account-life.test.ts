@@ -42,7 +42,8 @@ function account(overrides: Partial<Account> = {}): Account {
   };
 }
 
-function setUp({ registration = 'open', accounts = [] as Account[] } = {}) {
+function setUp({ registration = 'open', accounts = [] as Account[], withLinkKey = true } = {}) {
+  const key = withLinkKey ? linkSecret : undefined;
   let time = start;
   let ids = 0;
   const repository = createFakeAccountRepository(accounts);
@@ -51,7 +52,7 @@ function setUp({ registration = 'open', accounts = [] as Account[] } = {}) {
   const config = testConfig({
     REGISTRATION: registration,
     SMTP_HOST: 'smtp.example.com',
-    LINK_SECRET: linkSecret,
+    ...(key ? { LINK_SECRET: key } : {}),
   });
   const routes = createAccountLifeRoutes({
     config,
@@ -61,8 +62,8 @@ function setUp({ registration = 'open', accounts = [] as Account[] } = {}) {
       mails.push(subject);
     },
     captcha: noCaptcha,
-    readLink: createLinkReader({ linkSecret: async () => linkSecret, now: () => time }),
-    linkSecret: async () => linkSecret,
+    readLink: createLinkReader({ linkSecret: async () => key, now: () => time }),
+    linkSecret: async () => key,
     hashAddress: createAddressHasher(config.IP_HASH_SALT),
     now: () => time,
     newId: () => `01NEW${String(++ids).padStart(21, '0')}`,
@@ -394,23 +395,7 @@ describe('PUT and POST /api/user/password (reset)', () => {
   });
 
   it('is a 503 that says so, with nothing written for the address, when the site has no link key', async () => {
-    const limits = fakeLimits();
-    const mails: AccountMailSubject[] = [];
-    const config = testConfig({ SMTP_HOST: 'smtp.example.com' });
-    const routes = createAccountLifeRoutes({
-      config,
-      accounts: createFakeAccountRepository([account()]),
-      accountLimits: limits,
-      queueAccountMail: async (_id, _at, subject) => {
-        mails.push(subject);
-      },
-      captcha: noCaptcha,
-      readLink: createLinkReader({ linkSecret: async () => undefined, now: () => start }),
-      linkSecret: async () => undefined,
-      hashAddress: createAddressHasher(config.IP_HASH_SALT),
-      now: () => start,
-      newId: () => '01NEW000000000000000000001',
-    });
+    const { routes, limits, mails } = setUp({ accounts: [account()], withLinkKey: false });
 
     const asked = routes['PUT /api/user/password'](toApiRequest(buildEvent(ask('ann@example.com'))));
 
