@@ -11,6 +11,7 @@ import {
   parseCommentSk,
   rootsPartition,
   threadRange,
+  passkeySkPrefix,
 } from '../../../../../functions/shared/table/keys.js';
 
 /** Whether DynamoDB's `sk BETWEEN from AND to` holds: it compares strings by their UTF-8 bytes. */
@@ -274,5 +275,24 @@ describe('notification keys', () => {
   it("keys a network's single sign-on exchanges beside its other attempts, and a used assertion by its hash", () => {
     expect(keys.accountAttempts('n', 'sso', 7)).toEqual({ pk: 'IP#n', sk: 'SSO#7' });
     expect(keys.usedSsoAssertion('h')).toEqual({ pk: 'SSO#h', sk: 'USED' });
+  });
+
+  it("keys a current-password check of a confirmation by its account, beside the password's own checks", () => {
+    expect(keys.accountAttempts('a', 'confirm', 7)).toEqual({ pk: 'REAUTH#a', sk: 'CONFIRM#7' });
+  });
+
+  it('keys the legacy administrator by its address in lower case, the account count, and an erase job by its hash', () => {
+    expect(keys.admin('Ann@Example.COM')).toEqual({ pk: 'ADMIN#ann@example.com', sk: 'ADMIN' });
+    expect(keys.accountsPartition).toBe('ACCOUNTS');
+    expect(keys.accountCount()).toEqual({ pk: 'ACCOUNTS', sk: 'COUNT' });
+    expect(keys.eraseJob('h')).toEqual({ pk: 'ERASE#h', sk: 'JOB' });
+  });
+
+  it("keys the data requests' log in one partition, and passkeys in their account's partition under one prefix", () => {
+    expect(keys.dataRequestPartition).toBe('DATAREQ');
+    expect(keys.dataRequest('01R')).toEqual({ pk: 'DATAREQ', sk: 'R#01R' });
+    expect(passkeySkPrefix).toBe('PASSKEY#');
+    expect(keys.passkey('01A', 'cred')).toEqual({ pk: 'USER#01A', sk: 'PASSKEY#cred' });
+    expect(keys.passkeyChallenge('ch')).toEqual({ pk: 'WEBAUTHN#ch', sk: 'CHALLENGE' });
   });
 });
