@@ -71,6 +71,45 @@ describe('link tokens', () => {
     }
   });
 
+  it('read each account and data claim only as its own type: a well-spelled value in an array, a fraction or a loose sealed address is refused', async () => {
+    const id = '01ACCOUNT';
+    const hash = 'A'.repeat(43);
+    const sealed = `${'s'.repeat(16)}.${'b'.repeat(40)}.${'t'.repeat(22)}`;
+    const good = [
+      { purpose: 'account-reset', accountId: id, version: 0 },
+      { purpose: 'account-address', accountId: id, version: 0, sealedAddress: sealed },
+      { purpose: 'my-data', addressHash: hash, sealedAddress: sealed },
+      { purpose: 'confirm', addressHash: hash, eventId: '01EVENT' },
+    ] as const;
+    for (const payload of good) {
+      expect(
+        await readLinkToken(secret, await rawToken(payload), payload.purpose, now),
+        payload.purpose,
+      ).toEqual(payload);
+    }
+    const bad = [
+      { purpose: 'account-confirm', accountId: [id] },
+      { purpose: 'account-reset', accountId: [id], version: 0 },
+      { purpose: 'account-reset', accountId: 'not/an/id', version: 0 },
+      { purpose: 'account-reset', accountId: id, version: 1.5 },
+      { purpose: 'account-reset', accountId: id, version: [4] },
+      { purpose: 'account-address', accountId: id, version: 0, sealedAddress: [sealed] },
+      { purpose: 'account-address', accountId: id, version: 0, sealedAddress: `x${sealed}` },
+      { purpose: 'account-address', accountId: id, version: 0, sealedAddress: `${sealed}x.y` },
+      { purpose: 'account-address', accountId: [id], version: 0, sealedAddress: sealed },
+      { purpose: 'my-data', addressHash: [hash], sealedAddress: sealed },
+      { purpose: 'my-data', addressHash: hash, sealedAddress: [sealed] },
+      { purpose: 'confirm', addressHash: [hash], eventId: '01EVENT' },
+    ];
+    for (const payload of bad) {
+      const purpose = payload.purpose as (typeof good)[number]['purpose'] | 'account-confirm';
+      expect(
+        await readLinkToken(secret, await rawToken(payload), purpose, now),
+        JSON.stringify(payload),
+      ).toBeUndefined();
+    }
+  });
+
   it('carry the status a moderation link was issued for, and refuse one without a known status', async () => {
     const spamSeen = { ...approve, status: 'spam' } as const;
     expect(
