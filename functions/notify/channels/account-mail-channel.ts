@@ -127,11 +127,7 @@ export function createAccountMailChannel(settings: AccountMailSettings): SendAcc
     if (expiresAt <= now()) return { skip: 'its link expired before it could be sent' };
     if (!serverUrl)
       throw new PermanentFailure('SERVER_URL is not set: the account mails need the API address');
-    const key = await linkKey();
-    if (!key)
-      throw new Error(
-        'the link key (LINK_SECRET or LINK_SECRET_PARAMETER) is not set: no link can be signed',
-      );
+    const key = await requireLinkKey();
     const claims = linkClaims(event.account, account);
     if (!claims) throw new PermanentFailure('an address-change mail without its sealed address or version');
     const token = await signLinkToken(key, claims, expiresAt);
