@@ -46,6 +46,7 @@ describe('loadNotifyConfig (local mode runs it at start, the stack at synth)', (
 
   it('reads REPLY_MAIL, confirmed by default, and refuses anything but confirmed, all or off', () => {
     expect(loadNotifyConfig({}).REPLY_MAIL).toBe('confirmed');
+    expect(loadNotifyConfig({ REPLY_MAIL: 'confirmed' }).REPLY_MAIL).toBe('confirmed');
     expect(loadNotifyConfig({ REPLY_MAIL: 'all' }).REPLY_MAIL).toBe('all');
     expect(loadNotifyConfig({ REPLY_MAIL: 'off' }).REPLY_MAIL).toBe('off');
     expect(() => loadNotifyConfig({ REPLY_MAIL: 'yes' })).toThrow('REPLY_MAIL');

@@ -32,6 +32,9 @@ describe('a request read from an API Gateway event', () => {
     expect(request.cookie?.('amarginalia')).toBe('prefix');
     expect(request.cookie?.('other')).toBeUndefined();
     expect(request.cookie?.('broken')).toBeUndefined();
+    // A pair without `=` names no cookie, not even its own text cut short; nor does `=x` name the empty one.
+    expect(request.cookie?.('broke')).toBeUndefined();
+    expect(request.cookie?.('')).toBeUndefined();
   });
 
   it('reads a cookie from a cookie header when the event has no cookies list', () => {
@@ -42,5 +45,8 @@ describe('a request read from an API Gateway event', () => {
     expect(request.cookie?.('b')).toBe('2');
     expect(request.cookie?.('a')).toBe('1');
     expect(toApiRequest(buildEvent({ path: '/api/oauth/callback' })).cookie?.('a')).toBeUndefined();
+    // An event with no headers at all (a hand-made or test event) reads no cookie rather than throwing.
+    const bare = { ...buildEvent({ path: '/api/oauth/callback' }), headers: undefined };
+    expect(toApiRequest(bare as unknown as Parameters<typeof toApiRequest>[0]).cookie?.('a')).toBeUndefined();
   });
 });

@@ -47,6 +47,8 @@ describe('address hashes', () => {
     expect(hash).not.toBe(sha256('ann@example.com'));
     expect(Buffer.from(hash, 'base64url').toString('hex')).not.toBe(sha256('ann@example.com'));
     expect(unkeyedAddressHash('ann@example.com')).toBe(sha256('ann@example.com'));
+    // Trimmed and lower-cased first, as suppressions were keyed before.
+    expect(unkeyedAddressHash(' Ann@Example.com ')).toBe(sha256('ann@example.com'));
   });
 
   it('can be made from the unkeyed hash alone, as the migration of suppressions does', () => {

@@ -189,6 +189,10 @@ describe('moderationItems', () => {
       1,
     );
     expect(trustItems(moderationItems('t', approved, { status: 'waiting' }, undefined, trusted))).toEqual([]);
+    // Held, the address adds nothing at all to the transaction: the same items as without one.
+    expect(moderationItems('t', approved, { status: 'waiting' }, undefined, trusted)).toEqual(
+      moderationItems('t', approved, { status: 'waiting' }, undefined, approval),
+    );
     expect(trustItems(moderationItems('t', approved, { status: 'spam' }, undefined, approval))).toEqual([]);
   });
 

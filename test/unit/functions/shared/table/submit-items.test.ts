@@ -336,5 +336,8 @@ describe("submitItems and an author's feed", () => {
   it('files a comment with no author (no account, no address) nowhere', () => {
     const { items } = submitItems('t', comment(), { contentHash: 'h' }, eventId);
     expect(items.some((item) => item.Put?.Item?.entity === 'author-feed')).toBe(false);
+    // An empty account id (an anonymised comment's) names no account either.
+    const anonymous = submitItems('t', comment({ userId: '' }), { contentHash: 'h' }, eventId);
+    expect(anonymous.items.some((item) => item.Put?.Item?.entity === 'author-feed')).toBe(false);
   });
 });
