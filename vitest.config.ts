@@ -16,6 +16,8 @@ export default defineConfig({
     // Node 20 is a supported development platform here; Lambda runs Node 22.
     env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
     hookTimeout: 60_000,
+    // Each test file makes its temporary files in a directory of its own, removed after it: a run leaves none.
+    setupFiles: ['test/support/own-temp-dir.ts'],
     // expect.poll waits for a browser or a stream poller: on a loaded 2-core machine that can take
     // seconds, well past Vitest's default of one.
     expect: { poll: { timeout: 10_000 } },
