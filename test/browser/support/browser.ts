@@ -29,8 +29,10 @@ export async function openGuardedContext(browser: Browser): Promise<GuardedConte
     blocked.push(url.href);
     return route.abort('blockedbyclient');
   });
-  // Waits are on DOM state; five seconds is long for a local page, and keeps a failure quick.
-  context.setDefaultTimeout(5_000);
+  // Waits are on DOM state and on the local server's answers. Ten seconds, as expect.poll's (vitest.config.ts): a
+  // post (rendered, written to DynamoDB Local with its stream) once took over five on a 2-core host running another
+  // test run beside this one.
+  context.setDefaultTimeout(10_000);
   const page = await context.newPage();
   page.on('pageerror', (error) => pageErrors.push(error.message));
   page.on('dialog', (dialog) => {

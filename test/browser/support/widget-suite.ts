@@ -9,7 +9,8 @@ import { startWidgetServer, type WidgetServer } from './widget-server.js';
 
 type Posted = { data: { objectId: string } };
 
-const poll = { timeout: 5_000, interval: 50 };
+// As long as the pages' own waits (browser.ts): a loaded host can take seconds to show what the server wrote.
+const poll = { timeout: 10_000, interval: 50 };
 
 /** The browser tests of one client version: the real widget, driven through its UI, against the real server. */
 export function describeWidget(version: ClientVersion): void {
