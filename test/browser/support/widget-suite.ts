@@ -9,9 +9,6 @@ import { startWidgetServer, type WidgetServer } from './widget-server.js';
 
 type Posted = { data: { objectId: string } };
 
-// As long as the pages' own waits (browser.ts): a loaded host can take seconds to show what the server wrote.
-const poll = { timeout: 10_000, interval: 50 };
-
 /** The browser tests of one client version: the real widget, driven through its UI, against the real server. */
 export function describeWidget(version: ClientVersion): void {
   const demoPage = version === 'v3' ? '/' : '/v2/';
@@ -80,7 +77,7 @@ export function describeWidget(version: ClientVersion): void {
       expect(await widget.card('Hello from the widget').locator('.wl-nick').innerText()).toBe('Ann');
       expect(await widget.count()).toBe('1');
       await widget.reload();
-      await expect.poll(() => widget.rootTexts(), poll).toEqual(['Hello from the widget']);
+      await expect.poll(() => widget.rootTexts()).toEqual(['Hello from the widget']);
       expect(await widget.count()).toBe('1');
     });
 
@@ -96,11 +93,11 @@ export function describeWidget(version: ClientVersion): void {
 
       const assertThread = async () => {
         const root = widget.card('The root comment');
-        await expect.poll(() => widget.replies(root).count(), poll).toBe(2);
+        await expect.poll(() => widget.replies(root).count()).toBe(2);
         const [first, second] = [widget.replies(root).nth(0), widget.replies(root).nth(1)];
         expect(await first.locator('.wl-nick').innerText()).toBe('Bob');
         expect(await second.locator('.wl-nick').innerText()).toBe('Cid');
-        await expect.poll(() => first.locator(`a[href="#${rootId}"]`).innerText(), poll).toBe('@Ann');
+        await expect.poll(() => first.locator(`a[href="#${rootId}"]`).innerText()).toBe('@Ann');
         const bobId = await first.getAttribute('id');
         expect(await second.locator(`a[href="#${bobId}"]`).innerText()).toBe('@Bob');
         expect(await widget.roots.count()).toBe(1);
@@ -121,14 +118,14 @@ export function describeWidget(version: ClientVersion): void {
       expect(await widget.likes(card)).toBe('0');
 
       await widget.toggleLike(card);
-      await expect.poll(() => widget.likes(card), poll).toBe('1');
+      await expect.poll(() => widget.likes(card)).toBe('1');
       await widget.reload();
-      await expect.poll(() => widget.likes(card), poll).toBe('1');
+      await expect.poll(() => widget.likes(card)).toBe('1');
 
       await widget.toggleLike(card);
-      await expect.poll(() => widget.likes(card), poll).toBe('0');
+      await expect.poll(() => widget.likes(card)).toBe('0');
       await widget.reload();
-      await expect.poll(() => widget.likes(card), poll).toBe('0');
+      await expect.poll(() => widget.likes(card)).toBe('0');
     });
 
     it('orders roots by the sort tab when latest, oldest and hottest are chosen', async () => {
@@ -144,13 +141,13 @@ export function describeWidget(version: ClientVersion): void {
       await server.api('PUT', `/api/comment/${older}`, { like: true }, '127.0.0.2');
       await open({ path });
 
-      await expect.poll(() => widget.rootTexts(), poll).toEqual(['third', 'second', 'first']);
+      await expect.poll(() => widget.rootTexts()).toEqual(['third', 'second', 'first']);
       await widget.sortBy('Oldest');
-      await expect.poll(() => widget.rootTexts(), poll).toEqual(['first', 'second', 'third']);
+      await expect.poll(() => widget.rootTexts()).toEqual(['first', 'second', 'third']);
       await widget.sortBy('Hottest');
-      await expect.poll(() => widget.rootTexts(), poll).toEqual(['third', 'first', 'second']);
+      await expect.poll(() => widget.rootTexts()).toEqual(['third', 'first', 'second']);
       await widget.sortBy('Latest');
-      await expect.poll(() => widget.rootTexts(), poll).toEqual(['third', 'second', 'first']);
+      await expect.poll(() => widget.rootTexts()).toEqual(['third', 'second', 'first']);
     });
 
     it('reveals 4 and then 5 roots when "load more" is clicked with pageSize 2', async () => {
@@ -161,14 +158,12 @@ export function describeWidget(version: ClientVersion): void {
       await server.api('POST', '/api/comment', { url: path, comment: 'a reply', pid: last, rid: last });
       await open({ path, pageSize: 2, commentSorting: 'oldest' });
 
-      await expect.poll(() => widget.rootTexts(), poll).toEqual(['root 1', 'root 2']);
+      await expect.poll(() => widget.rootTexts()).toEqual(['root 1', 'root 2']);
       expect(await widget.count()).toBe('6');
       await widget.loadMore();
-      await expect.poll(() => widget.rootTexts(), poll).toEqual(['root 1', 'root 2', 'root 3', 'root 4']);
+      await expect.poll(() => widget.rootTexts()).toEqual(['root 1', 'root 2', 'root 3', 'root 4']);
       await widget.loadMore();
-      await expect
-        .poll(() => widget.rootTexts(), poll)
-        .toEqual(['root 1', 'root 2', 'root 3', 'root 4', 'root 5']);
+      await expect.poll(() => widget.rootTexts()).toEqual(['root 1', 'root 2', 'root 3', 'root 4', 'root 5']);
       expect(await widget.loadMoreButton.count()).toBe(0);
     });
 
@@ -184,28 +179,28 @@ export function describeWidget(version: ClientVersion): void {
         current.page.locator(`.waline-${kind}-count[data-path="${of}"]`).innerText();
 
       await open({ path, counters: [path, busy, quiet] });
-      await expect.poll(() => counter('pageview', path), poll).toBe('1');
-      await expect.poll(() => counter('comment', path), poll).toBe('1');
-      await expect.poll(() => counter('pageview', busy), poll).toBe('3');
-      await expect.poll(() => counter('comment', busy), poll).toBe('2');
-      await expect.poll(() => counter('pageview', quiet), poll).toBe('0');
-      await expect.poll(() => counter('comment', quiet), poll).toBe('0');
+      await expect.poll(() => counter('pageview', path)).toBe('1');
+      await expect.poll(() => counter('comment', path)).toBe('1');
+      await expect.poll(() => counter('pageview', busy)).toBe('3');
+      await expect.poll(() => counter('comment', busy)).toBe('2');
+      await expect.poll(() => counter('pageview', quiet)).toBe('0');
+      await expect.poll(() => counter('comment', quiet)).toBe('0');
 
       await widget.reload();
-      await expect.poll(() => counter('pageview', path), poll).toBe('2');
-      await expect.poll(() => counter('pageview', busy), poll).toBe('3');
+      await expect.poll(() => counter('pageview', path)).toBe('2');
+      await expect.poll(() => counter('pageview', busy)).toBe('3');
     });
 
     it('counts a reaction and keeps it after a reload when one is clicked', async () => {
       await open({ path: freshPath('reaction'), reaction: true });
       const votes = (index: number) => widget.reactions.nth(index).locator('.wl-reaction-votes').innerText();
-      await expect.poll(() => widget.reactions.count(), poll).toBe(4);
+      await expect.poll(() => widget.reactions.count()).toBe(4);
       expect(await votes(1)).toBe('0');
 
       await widget.react(1);
-      await expect.poll(() => votes(1), poll).toBe('1');
+      await expect.poll(() => votes(1)).toBe('1');
       await widget.reload();
-      await expect.poll(() => votes(1), poll).toBe('1');
+      await expect.poll(() => votes(1)).toBe('1');
       expect(await votes(0)).toBe('0');
       expect(await widget.reactions.nth(1).getAttribute('class')).toContain('active');
     });
@@ -245,7 +240,7 @@ export function describeWidget(version: ClientVersion): void {
         await card.waitFor();
         expect(await card.locator('.wl-content strong').innerText()).toBe('bold');
         for (const link of await card.locator('.wl-content a').all()) await link.click();
-        await expect.poll(imagesSettled, poll).toBe(true);
+        await expect.poll(imagesSettled).toBe(true);
         expect(await pwned()).toBeUndefined();
       };
       await check();
@@ -269,7 +264,7 @@ export function describeWidget(version: ClientVersion): void {
 
       await open({ path });
 
-      await expect.poll(pwned, poll).toBe(1);
+      await expect.poll(pwned).toBe(1);
       current.dialogs.length = 0;
     });
 
@@ -280,7 +275,7 @@ export function describeWidget(version: ClientVersion): void {
 
       // The preview holds the raw handler (the widget does not sanitise it): only the policy stops it.
       await current.page.locator('.wl-preview img[onerror]').first().waitFor({ state: 'attached' });
-      await expect.poll(imagesSettled, poll).toBe(true);
+      await expect.poll(imagesSettled).toBe(true);
       expect(await pwned()).toBeUndefined();
     });
 
@@ -293,14 +288,14 @@ export function describeWidget(version: ClientVersion): void {
       await widget.card('Seen on the demo page').waitFor();
       const counter = (kind: 'pageview' | 'comment', of: string) =>
         current.page.locator(`.waline-${kind}-count[data-path="${of}"]`).innerText();
-      await expect.poll(() => counter('pageview', article), poll).toMatch(/^[1-9]\d*$/);
-      await expect.poll(() => counter('comment', article), poll).toBe('1');
-      await expect.poll(() => counter('comment', '/posts/a-field-guide-to-footnotes'), poll).toBe('0');
+      await expect.poll(() => counter('pageview', article)).toMatch(/^[1-9]\d*$/);
+      await expect.poll(() => counter('comment', article)).toBe('1');
+      await expect.poll(() => counter('comment', '/posts/a-field-guide-to-footnotes')).toBe('0');
       await expect
-        .poll(() => current.page.locator('#recent li').first().innerText(), poll)
+        .poll(() => current.page.locator('#recent li').first().innerText())
         .toContain('Seen on the demo page');
-      await expect.poll(() => widget.reactions.count(), poll).toBe(4);
-      await expect.poll(imagesSettled, poll).toBe(true);
+      await expect.poll(() => widget.reactions.count()).toBe(4);
+      await expect.poll(imagesSettled).toBe(true);
       const broken = await current.page.evaluate(
         'Array.from(document.images).filter((image) => image.naturalWidth === 0).map((image) => image.src)',
       );
