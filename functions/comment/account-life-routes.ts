@@ -13,9 +13,7 @@ import {
   isAddressChangeLink,
 } from './confirm-address.js';
 import { captchaWidgetOf } from './pages/captcha-widget.js';
-import { forgotPage } from './pages/forgot-page.js';
-import { registerPage } from './pages/register-page.js';
-import { resetPage } from './pages/reset-page.js';
+import { loadUiPages } from './pages/load-ui-pages.js';
 import type { ReadLink } from './read-link.js';
 import { createRegisterAccount } from './register-account.js';
 import { createRequestPasswordReset, createResetPassword } from './reset-password.js';
@@ -75,8 +73,8 @@ export function createAccountLifeRoutes(
     ),
     'PUT /api/user/password': createRequestPasswordReset(reset),
     'POST /api/user/password': createResetPassword(reset),
-    'GET /ui/register': async () => registerPage({ captcha: captchaWidgetOf(config) }),
-    'GET /ui/forgot': async () => forgotPage(),
-    'GET /ui/reset': async () => resetPage(),
+    'GET /ui/register': async () => (await loadUiPages()).registerPage({ captcha: captchaWidgetOf(config) }),
+    'GET /ui/forgot': async () => (await loadUiPages()).forgotPage(),
+    'GET /ui/reset': async () => (await loadUiPages()).resetPage(),
   };
 }

@@ -27,10 +27,7 @@ import { createModerateFromMail, createShowModerationLink } from './moderate-fro
 import { createNotificationAction } from './notification-action.js';
 import { createNotificationLog } from './notification-log.js';
 import { captchaWidgetOf } from './pages/captcha-widget.js';
-import { loginPage } from './pages/login-page.js';
-import { moderationPage } from './pages/moderation-page.js';
-import { profilePage } from './pages/profile-page.js';
-import { usersPage } from './pages/users-page.js';
+import { loadUiPages } from './pages/load-ui-pages.js';
 import type { PasskeyRoutes } from './passkeys.js';
 import { once } from '../shared/once.js';
 import { createLinkReader } from './read-link.js';
@@ -273,17 +270,17 @@ export function createCommentHandler(
     'POST /api/notification/moderate': createModerateFromMail(moderationLink),
     'GET /api/notification/confirm': createShowConfirmReplies(confirmLink),
     'POST /api/notification/confirm': createConfirmReplies(confirmLink),
-    'GET /ui': async () => moderationPage(),
+    'GET /ui': async () => (await loadUiPages()).moderationPage(),
     'GET /ui/login': async () =>
-      loginPage({
+      (await loadUiPages()).loginPage({
         allowedOrigins: config.ALLOWED_ORIGINS,
         siteUrl: config.SITE_URL,
         captcha: captchaWidgetOf(config),
         providers: signInProviders.map(({ key, label }) => ({ key, label })),
       }),
     'GET /ui/profile': async () =>
-      profilePage({ allowedOrigins: config.ALLOWED_ORIGINS, siteUrl: config.SITE_URL }),
-    'GET /ui/users': async () => usersPage(),
+      (await loadUiPages()).profilePage({ allowedOrigins: config.ALLOWED_ORIGINS, siteUrl: config.SITE_URL }),
+    'GET /ui/users': async () => (await loadUiPages()).usersPage(),
     ...accountLife,
     ...myData,
     'GET /api/passkey': passkey('list'),

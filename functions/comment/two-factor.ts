@@ -13,8 +13,8 @@ import {
   newTotpSecret,
   otpauthUrl,
 } from '../shared/auth/totp.js';
-import { qrDataUrl } from '../shared/auth/totp-qr.js';
 import { AppError } from '../shared/domain/errors.js';
+import { once } from '../shared/once.js';
 import { limits } from '../shared/domain/limits.js';
 import { type Lang, translate } from '../shared/domain/messages.js';
 import * as z from '../shared/domain/zod.js';
@@ -24,6 +24,9 @@ import { type ApiRequest, parseInput, singleQuery } from '../shared/http/request
 import type { HttpResult } from '../shared/http/http-types.js';
 import type { SecretSource } from '../shared/secrets/parameter-secret.js';
 import type { AccountTotpStore } from '../shared/table/account-totp.js';
+
+/** The QR renderer (uqr), imported by the first enrolment of an instance: no other request draws one. */
+const loadQr = once(() => import('../shared/auth/totp-qr.js'));
 
 /** How long an enrolment waits for its first code: time to scan the QR and type one, not to leave it lying. */
 export const pendingEnrolmentMs = 10 * 60 * 1000;
@@ -137,7 +140,9 @@ export function createTwoFactorRoutes(dependencies: TwoFactorDependencies): {
     // Turned on by another request meanwhile: the secret of this one is nobody's.
     if (!started) return uncached(envelope({ enable: true }));
     const url = otpauthUrl(secret, dependencies.issuer, account.email);
-    return uncached(envelope({ enable: false, otpauth_url: url, secret, qr: qrDataUrl(url) }));
+    return uncached(
+      envelope({ enable: false, otpauth_url: url, secret, qr: (await loadQr()).qrDataUrl(url) }),
+    );
   };
 
   const confirm: Router = async (request) => {

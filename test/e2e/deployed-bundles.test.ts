@@ -195,6 +195,13 @@ describe('the bundles cdk synth writes for a deploy, on Lambda’s Node.js', () 
     expect(after.body.data.data[0]).toMatchObject({ objectId: id, like: 1 });
   });
 
+  it('serves the sign-in page from the chunk the comment bundle imports on its first page request', async () => {
+    const result = await comment.invoke(buildEvent({ path: '/ui/login' }));
+
+    expect(result.statusCode).toBe(200);
+    expect(result.body).toContain('Use a passkey');
+  });
+
   it('counts a pageview sent to the article bundle and reads it back', async () => {
     const counted = await call(article, {
       method: 'POST',

@@ -1,4 +1,4 @@
-// uqr: no dependencies, SVG out (27 KB unminified); loaded by the enrolment route only (two-factor.ts).
+// uqr: no dependencies, SVG out (27 KB unminified); imported by the enrolment route on its first use (two-factor.ts).
 import { renderSVG } from 'uqr';
 
 /**
